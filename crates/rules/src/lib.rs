@@ -1,0 +1,18 @@
+//! Jiang's rules: the pure core under the server and the tools.
+//!
+//! Two families share this crate's vocabulary ([`Side`], [`Variant`], [`Outcome`], the
+//! [`Position`] and [`Game`] traits):
+//! - the xiangqi family (9×10 intersections): Xiangqi and Jieqi;
+//! - the shogi family (N×N squares with pieces in hand): Shogi and Minishogi.
+//!
+//! Nothing here does I/O or async work; move generation allocates nothing per node.
+
+mod game;
+mod outcome;
+mod side;
+mod variant;
+
+pub use game::{Game, IllegalMove, Position};
+pub use outcome::{Outcome, Reason, UnknownReason};
+pub use side::Side;
+pub use variant::{Family, UnknownVariant, Variant};
