@@ -8,6 +8,8 @@
 //! Nothing here does I/O or async work; move generation allocates nothing per node.
 
 mod game;
+pub mod shogi;
+pub mod xiangqi;
 mod outcome;
 mod side;
 mod variant;

@@ -1,0 +1,9 @@
+//! The xiangqi family: Xiangqi and Jieqi on 9×10 intersections.
+//!
+//! Rules: `../shared/rules/xiangqi.md` and `../shared/rules/jieqi.md`.
+
+mod piece;
+mod square;
+
+pub use piece::{Piece, PieceKind};
+pub use square::{ParseSquareError, Square};

@@ -1,0 +1,2 @@
+//! Game clocks: a pure state machine fed with explicit instants (see
+//! `../shared/rules/clocks-and-games.md`).
