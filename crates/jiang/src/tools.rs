@@ -34,12 +34,16 @@ pub enum ToolError {
 macro_rules! with_family {
     ($variant:expr, $G:ident => $body:expr) => {
         match $variant.family() {
-            Family::Xiangqi | Family::Shogi => {
+            Family::Xiangqi => {
                 let _ = $variant;
                 Err(ToolError::Usage(format!(
                     "{} is not implemented yet",
                     $variant
                 )))
+            }
+            Family::Shogi => {
+                type $G = jiang_rules::shogi::Game;
+                $body
             }
         }
     };
@@ -174,9 +178,7 @@ fn judge_line<G: Game>(variant: Variant, line: &str) -> Result<String, String> {
     for (i, token) in moves.split_whitespace().enumerate() {
         let n = i + 1;
         if let Some(outcome) = game.outcome() {
-            return Ok(format!(
-                "illegal {n} the game is already over ({outcome})"
-            ));
+            return Ok(format!("illegal {n} the game is already over ({outcome})"));
         }
         if let Err(why) = game.play_text(token) {
             return Ok(format!("illegal {n} {why}"));
