@@ -12,9 +12,13 @@ mod movegen;
 mod moves;
 mod piece;
 mod position;
+#[cfg(test)]
+mod reference;
 mod sfen;
 mod square;
 mod tables;
+#[cfg(test)]
+mod tests;
 mod usi;
 
 pub use game::{Game, ImpasseError, ImpassePoints, MOVE_CAP};
