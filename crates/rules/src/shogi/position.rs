@@ -277,7 +277,7 @@ impl Position {
     pub fn play(&mut self, mv: Move) {
         let us = self.turn.index();
         let to = mv.to_index();
-        let from = mv.from_field();
+        let from = mv.origin_field();
         if from >= 81 {
             let kind = from - 81;
             debug_assert!(self.hands[us][kind] > 0 && self.cells[to] == 0);
