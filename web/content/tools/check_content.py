@@ -38,6 +38,7 @@ ALLOWED_DIAGRAMS = {
 }
 
 problems: list[str] = []
+HIGHLIGHTS: dict[tuple[str, str], list[set[str]]] = {}
 
 
 def problem(where: str, what: str) -> None:
@@ -384,6 +385,105 @@ def check_shogi_square(where: str, sq: str, size: int) -> bool:
     return True
 
 
+# ---------------------------------------------------------------- claims about diagrams
+# A diagram whose highlight shows "where this piece can go" is checked against the move rules:
+# (FEN, squares of the pieces explained, filter) -> the highlight must equal the union of their
+# destinations (after the filter). Positions that claim a mate or an illegal drop were checked by
+# hand (see README); the geometry below catches a wrong square in the common case.
+
+
+def xq_destinations(board: dict[str, str], sq: str, jieqi: bool) -> set[str]:
+    letter = board[sq]
+    red = letter.isupper()
+    kind = letter.lower()
+    covered = kind == "x"
+    out = set()
+    f, r = xq_coords(sq)
+    if kind in ("r", "c") or (covered and r in (2, 7)):
+        for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            nf, nr = f + df, r + dr
+            while (s := xq_sq(nf, nr)) is not None and s not in board:
+                out.add(s)  # quiet slides (chariot and cannon alike)
+                nf, nr = nf + df, nr + dr
+    out |= xq_attacks(board, sq)
+    if covered:
+        back = 0 if red else 9
+        kind = {"d": "a", "f": "a", "c": "b", "g": "b"}.get(sq[0], "?") if r == back else "?"
+    palace = kind == "k" or (kind == "a" and (covered or not jieqi))
+    river = kind == "b" and (covered or not jieqi)
+    keep = set()
+    for s in out:
+        if s in board and board[s].isupper() == red:
+            continue
+        tf, tr = xq_coords(s)
+        own = tr if red else 9 - tr
+        if palace and not (3 <= tf <= 5 and own <= 2):
+            continue
+        if river and own > 4:
+            continue
+        keep.add(s)
+    return keep
+
+
+CLAIMS = [
+    # (variant, FEN, pieces whose destinations are highlighted, optional filter)
+    ("xiangqi", "3k5/9/9/9/9/9/9/9/4K4/9 w", ["e1"], None),
+    ("xiangqi", "3k5/9/9/9/9/9/9/9/4A4/4K4 w", ["e1"], None),
+    ("xiangqi", "3k5/9/9/9/9/9/5p3/4B4/9/4K4 w", ["e2"], None),
+    ("xiangqi", "5k3/9/9/9/4p4/4N4/9/9/9/3K5 w", ["e4"], None),
+    ("xiangqi", "5k3/9/4n4/9/9/4R4/9/9/9/3K5 w", ["e4"], None),
+    ("xiangqi", "1n2k4/9/1c7/9/9/9/9/1C7/9/3K5 w", ["b2"], "captures"),
+    ("xiangqi", "3k5/9/9/6P2/9/9/2P6/9/9/4K4 w", ["c3", "g6"], None),
+    ("xiangqi", "4k4/3P1P3/9/9/9/9/9/9/9/3K5 b", ["e9"], "attacked"),
+    ("jieqi", "3k5/9/9/9/2A6/6B2/9/9/9/4K4 w", ["c5", "g4"], None),
+    ("jieqi", "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w", ["d0"], "d0-figure"),
+    ("shogi", "4k4/9/9/9/2G3S2/9/9/9/4K4 b - 1", ["7e", "3e"], None),
+    ("shogi", "4k4/9/8p/9/2N6/9/9/9/4K3L b - 1", ["7e", "1i"], None),
+    ("minishogi", "k4/3S1/5/5/4K b - 1", ["2b"], "zone"),
+]
+
+
+def check_claim(variant: str, fen: str, squares: list[str], how: str | None, got: set[str]) -> None:
+    """The highlight `got` of one diagram must be the destinations the rules give."""
+    want: set[str] = set()
+    if variant in ("xiangqi", "jieqi"):
+        board, _ = parse_xiangqi(fen, variant == "jieqi")
+        for sq in squares:
+            dest = xq_destinations(board, sq, variant == "jieqi")
+            if how == "captures":
+                dest = {s for s in dest if s in board}
+            if how == "attacked":  # every step of the stuck general must be attacked
+                enemy = [s for s, l in board.items() if l.isupper() != board[sq].isupper()]
+                attacked = set().union(*(xq_attacks(board, s) for s in enemy))
+                if not dest <= attacked:
+                    problem(f"claim {fen}", f"{sorted(dest - attacked)} not attacked")
+            want |= dest
+    else:
+        size = 9 if variant == "shogi" else 5
+        board, _, _ = parse_sfen(fen, size)
+        for sq in squares:
+            dest = {s for s in shogi_attacks(board, sq, size)
+                    if s not in board or board[s][-1].isupper() != board[sq][-1].isupper()}
+            if how == "zone":
+                dest = {s for s in dest if s[1] in ("abc" if size == 9 else "a")}
+            want |= dest
+    if got != want:
+        problem(f"claim {fen}", f"highlight {sorted(got)} but the rules give {sorted(want)}")
+
+
+def check_claims() -> int:
+    """Checks every claim whose diagram is in use; returns how many were checked."""
+    checked = 0
+    for variant, fen, squares, how in CLAIMS:
+        figures = HIGHLIGHTS.get((variant, fen), [])
+        if how == "d0-figure":  # the start position appears in several figures
+            figures = [h for h in figures if h == {"e1"}]
+        if figures:
+            check_claim(variant, fen, squares, how, figures[0])
+            checked += 1
+    return checked
+
+
 # ---------------------------------------------------------------- HTML fragments
 
 
@@ -494,6 +594,8 @@ def check_page(variant: str, lang: str) -> tuple[list[tuple[str, str, str]], lis
                 square_ok(m.group(1))
                 square_ok(m.group(2))
         diagrams.append((fen, fig.get("data-highlight", ""), fig.get("data-arrows", "")))
+        HIGHLIGHTS.setdefault((dv, fen), [])
+        HIGHLIGHTS[(dv, fen)].append(set(fig.get("data-highlight", "").split()))
     return diagrams, parser.structure
 
 
@@ -542,6 +644,8 @@ def main() -> int:
                             f"{' '.join(got[1])} vs {' '.join(ref_structure)}")
     if not only:
         check_home()
+    claims = check_claims()
+    print(f"{claims} move claims checked against the move rules")
     for p in problems:
         print(p)
     print(f"{figures} diagrams checked, {len(problems)} problem(s)")
