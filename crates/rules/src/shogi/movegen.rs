@@ -296,7 +296,7 @@ impl Position {
     }
 
     /// Perft compiled for the baseline CPU.
-    fn perft_portable(&self, depth: u32) -> u64 {
+    pub(crate) fn perft_portable(&self, depth: u32) -> u64 {
         perft_body!(self, depth, perft_portable)
     }
 
