@@ -243,8 +243,13 @@ pub fn read_csa(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
             statements.push((i + 1, line.to_owned()));
         } else {
             for part in line.split(',') {
-                if !part.trim().is_empty() {
-                    statements.push((i + 1, part.trim_end().to_owned()));
+                // Board rows keep their trailing ` * `; other statements are trimmed.
+                let is_row =
+                    part.len() > 1 && part.starts_with('P') && part.as_bytes()[1].is_ascii_digit();
+                if is_row {
+                    statements.push((i + 1, part.to_owned()));
+                } else if !part.trim().is_empty() {
+                    statements.push((i + 1, part.trim().to_owned()));
                 }
             }
         }
@@ -253,7 +258,13 @@ pub fn read_csa(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
     let size = statements
         .iter()
         .find(|(_, s)| s.len() > 2 && s.starts_with('P') && s.as_bytes()[1].is_ascii_digit())
-        .map_or(9, |(_, s)| if s.chars().count() - 2 == 15 { 5 } else { 9 });
+        .map_or(9, |(_, s)| {
+            if s.trim_end().chars().count() <= 17 {
+                5
+            } else {
+                9
+            }
+        });
     let variant = if size == 5 {
         Variant::Minishogi
     } else {
@@ -415,7 +426,11 @@ fn read_setup_line(
                     format!("row P{rank} is off the {size}×{size} board"),
                 ));
             }
-            let cells: Vec<char> = chars.collect();
+            let mut cells: Vec<char> = chars.collect();
+            // Editors strip the trailing spaces of an empty last square (` * `).
+            while cells.len() < 3 * usize::from(size) && cells.len() % 3 != 0 {
+                cells.push(' ');
+            }
             if cells.len() != 3 * usize::from(size) {
                 return Err(syntax(
                     line,

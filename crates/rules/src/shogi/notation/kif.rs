@@ -603,7 +603,8 @@ pub fn read_kif(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
         pos.play(mv);
         previous = Some(mv);
     }
-    if all_timed && !seconds.is_empty() {
+    // All-zero time columns are how desktop programs write unknown times.
+    if all_timed && seconds.iter().any(|&t| t > 0) {
         record.move_seconds = seconds;
     }
     let (result, other) = match comment_result {
