@@ -4,7 +4,7 @@
 
 use jiang_rules::Variant;
 use jiang_rules::shogi::notation::{
-    NotationError, WesternStyle, japanese, parse_japanese, parse_western, western,
+    NotationError, WesternStyle, japanese, japanese_line, parse_japanese, parse_western, western,
 };
 use jiang_rules::shogi::{Move, Position};
 use proptest::prelude::*;
@@ -88,6 +88,22 @@ fn japanese_basics_same_square_and_promotion() {
         previous = Some(m);
         p.play(m);
     }
+}
+
+#[test]
+fn move_lists_chain_same_square() {
+    let start = Position::startpos(Variant::Shogi);
+    let mut p = start.clone();
+    let mut moves = Vec::new();
+    for usi in ["7g7f", "3c3d", "8h2b+", "3a2b"] {
+        let m = mv(&p, usi);
+        moves.push(m);
+        p.play(m);
+    }
+    assert_eq!(
+        japanese_line(&start, &moves),
+        ["☗７六歩", "☖３四歩", "☗２二角成", "☖同　銀"]
+    );
 }
 
 #[test]

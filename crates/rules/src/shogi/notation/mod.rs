@@ -73,6 +73,23 @@ pub fn japanese(pos: &Position, mv: Move, previous: Option<Move>) -> String {
     )
 }
 
+/// The Japanese notation of every move of a game from `start`, with 同 where it applies:
+/// what a move list shows. Stops at the first move that is not legal where it is played.
+pub fn japanese_line(start: &Position, moves: &[Move]) -> Vec<String> {
+    let mut pos = start.clone();
+    let mut previous = None;
+    let mut out = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        if !pos.is_legal(mv) {
+            break;
+        }
+        out.push(japanese(&pos, mv, previous));
+        pos.play(mv);
+        previous = Some(mv);
+    }
+    out
+}
+
 /// Reads Japanese move text (with or without the side mark; digits in any script; `竜` or
 /// `龍`; optional KIF origin `(77)`) as a legal move of `pos`. `previous` is the move played
 /// just before, needed for 同.
