@@ -203,7 +203,7 @@ impl Position {
     /// the defender without a legal reply: uchifuzume. The pawn is the only checker (a drop
     /// uncovers nothing) and adjacent (nothing can block), so the defender escapes only by
     /// capturing it or by moving the king.
-    fn pawn_drop_mates(&self, sq: usize) -> bool {
+    pub(crate) fn pawn_drop_mates(&self, sq: usize) -> bool {
         let us = self.turn.index();
         let them = us ^ 1;
         let ek = self.kings[them] as usize;
