@@ -498,6 +498,26 @@ fn imports_a_gote_to_move_diagram_and_minishogi() {
 }
 
 #[test]
+fn a_summary_line_alone_gives_the_result() {
+    let kif = "   1 ７六歩(77)\n   2 ３四歩(33)\nまで2手で後手の勝ち\n";
+    let rec = read_kif(kif.as_bytes()).unwrap();
+    assert_eq!(
+        rec.result,
+        Some(Outcome::win(Side::Second, Reason::Resignation))
+    );
+    let kif = "   1 ７六歩(77)\nまで1手で千日手\n";
+    assert_eq!(
+        read_kif(kif.as_bytes()).unwrap().result,
+        Some(Outcome::draw(Reason::Repetition))
+    );
+    // A foul Jiang has no reason for is kept as text.
+    let kif = "   1 ７六歩(77)\n   2 反則負け\nまで1手で後手の反則負け\n";
+    let rec = read_kif(kif.as_bytes()).unwrap();
+    assert_eq!(rec.result, None);
+    assert_eq!(rec.other_end.as_deref(), Some("反則負け"));
+}
+
+#[test]
 fn record_errors_say_where() {
     let bad_move =
         "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ７五歩(76)\n";
@@ -563,6 +583,7 @@ fn imports_a_csa_as_a_game_server_writes_it() {
     assert_eq!(rec.start_sfen, Position::startpos(Variant::Shogi).sfen());
     assert_eq!(rec.moves, ["2g2f", "3c3d", "7g7f"]);
     assert_eq!(rec.move_seconds, [12, 6, 3]);
+    assert_eq!(rec.time_control.as_deref(), Some("00:25+00"));
     assert_eq!(
         rec.result,
         Some(Outcome::win(Side::First, Reason::Resignation))

@@ -306,6 +306,12 @@ pub fn read_csa(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
         if let Some(info) = s.strip_prefix('$') {
             if let Some(t) = info.strip_prefix("START_TIME:") {
                 record.start_time = Some(t.to_owned());
+            } else if let Some(t) = info
+                .strip_prefix("TIME_LIMIT:")
+                .or_else(|| info.strip_prefix("TIME:"))
+            {
+                // A `'持ち時間:` comment (Jiang's own) wins over the standard field.
+                record.time_control.get_or_insert_with(|| t.to_owned());
             }
             continue;
         }

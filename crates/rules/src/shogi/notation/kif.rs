@@ -663,6 +663,24 @@ fn derive_result(
 ) -> (Option<Outcome>, Option<String>) {
     let to_move = end.turn();
     let named = summary.and_then(summary_winner);
+    // Some files end with the summary alone: read the end from its words.
+    let special = special.or_else(|| {
+        let summary = summary?;
+        let word = [
+            ("連続王手", "反則勝ち"),
+            ("千日手", "千日手"),
+            ("持将棋", "持将棋"),
+            ("中断", "中断"),
+            ("時間切れ", "切れ負け"),
+            ("入玉", "入玉勝ち"),
+            ("詰み", "詰み"),
+        ]
+        .into_iter()
+        .find(|(hint, _)| summary.contains(hint))
+        .map(|(_, word)| word)
+        .or(named.map(|_| "投了"))?;
+        Some(word.to_owned())
+    });
     let Some(word) = special else {
         return (None, None);
     };
