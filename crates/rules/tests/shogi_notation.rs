@@ -148,6 +148,27 @@ fn every_piece_has_its_name() {
             ("1e1d", "☗１四龍"),
         ],
     );
+    // The same moves in Western notation.
+    for (usi, want) in [
+        ("9f9e", "P-95"),
+        ("9i9h", "L-98"),
+        ("8i7g", "N-77"),
+        ("7i7h", "S-78"),
+        ("6i6h", "G-68"),
+        ("8h9g", "B-97"),
+        ("2h2i", "R-29"),
+        ("5i4h", "K-48"),
+        ("1g1f", "+P-16"),
+        ("2g2f", "+L-26"),
+        ("3g3f", "+N-36"),
+        ("4g4f", "+S-46"),
+        ("6e6d", "+B-64"),
+        ("1e1d", "+R-14"),
+    ] {
+        let m = mv(&p, usi);
+        assert_eq!(western(&p, m, WesternStyle::Numeric), want);
+        assert_eq!(parse_western(&p, want), Ok(m));
+    }
     // Gote's king and the alternative spellings read back.
     let q = pos(&[("5i", "K"), ("5a", "k")], "w", "-");
     assert_eq!(japanese(&q, mv(&q, "5a4b"), None), "☖４二玉");
