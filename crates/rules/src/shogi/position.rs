@@ -95,7 +95,7 @@ impl Position {
         self.cells[sq] = cell(side, kind);
         self.by_side[side] |= 1 << sq;
         self.by_kind[kind] |= 1 << sq;
-        self.key ^= ZOBRIST.piece[side][kind][sq];
+        self.key = self.key.wrapping_add(ZOBRIST.piece[side][kind][sq]);
         if kind == KING_K {
             self.kings[side] = sq as u8;
         }
@@ -109,7 +109,7 @@ impl Position {
         self.cells[sq] = 0;
         self.by_side[side] ^= 1 << sq;
         self.by_kind[kind] ^= 1 << sq;
-        self.key ^= ZOBRIST.piece[side][kind][sq];
+        self.key = self.key.wrapping_sub(ZOBRIST.piece[side][kind][sq]);
         (side, kind)
     }
 
@@ -292,7 +292,11 @@ impl Position {
             self.put(to, us, kind);
         }
         self.turn = !self.turn;
-        self.key ^= ZOBRIST.gote;
+        self.key = if self.turn == Side::GOTE {
+            self.key.wrapping_add(ZOBRIST.gote)
+        } else {
+            self.key.wrapping_sub(ZOBRIST.gote)
+        };
         self.ply += 1;
     }
 
@@ -306,7 +310,7 @@ impl Position {
         };
         for sq in Bits(self.occupied()) {
             let c = self.cells[sq] as usize - 1;
-            key ^= ZOBRIST.piece[c / 14][c % 14][sq];
+            key = key.wrapping_add(ZOBRIST.piece[c / 14][c % 14][sq]);
         }
         for side in 0..2 {
             for kind in 0..7 {
