@@ -300,6 +300,42 @@ fn silvers_combine_position_and_motion() {
 }
 
 #[test]
+fn a_ring_of_silvers_and_golds() {
+    // Silvers on the four diagonals of 5e and golds on the four sides: every silver needs
+    // two words (左引, 左上, …); each gold needs one, the motion first (the gold below moves
+    // 上 and is the only one to do so, so it is not 直: 直 is for pieces side by side).
+    let p = pos(
+        &[
+            ("9i", "K"),
+            ("1a", "k"),
+            ("6d", "S"),
+            ("4d", "S"),
+            ("6f", "S"),
+            ("4f", "S"),
+            ("6e", "G"),
+            ("4e", "G"),
+            ("5d", "G"),
+            ("5f", "G"),
+        ],
+        "b",
+        "-",
+    );
+    check_japanese(
+        &p,
+        &[
+            ("6d5e", "☗５五銀左引"),
+            ("4d5e", "☗５五銀右引"),
+            ("6f5e", "☗５五銀左上"),
+            ("4f5e", "☗５五銀右上"),
+            ("6e5e", "☗５五金左"),
+            ("4e5e", "☗５五金右"),
+            ("5d5e", "☗５五金引"),
+            ("5f5e", "☗５五金上"),
+        ],
+    );
+}
+
+#[test]
 fn knights_use_right_and_left_with_promotion_marks() {
     let p = pos(
         &[("5i", "K"), ("9a", "k"), ("4e", "N"), ("2e", "N")],
