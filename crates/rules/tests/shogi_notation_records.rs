@@ -304,7 +304,7 @@ fn csa_uses_the_standard_words() {
     let get = |name: &str| write_csa(&endings.iter().find(|(n, _)| *n == name).unwrap().1).unwrap();
     let csa = get("resignation");
     assert!(
-        csa.starts_with("V2.2\nN+羽生善治\nN-Bob Smith\n$START_TIME:2024/01/02 10:00:00\n'持ち時間:10分+30秒\nPI\n+\n+7776FU\n-3334FU\n"),
+        csa.starts_with("'CSA encoding=UTF-8\nV2.2\nN+羽生善治\nN-Bob Smith\n$START_TIME:2024/01/02 10:00:00\n'持ち時間:10分+30秒\nPI\n+\n+7776FU\n-3334FU\n"),
         "{csa}"
     );
     assert!(csa.contains("\n%TORYO\n"));
