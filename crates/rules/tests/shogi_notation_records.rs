@@ -3,7 +3,7 @@
 //! comments, variations), and readers that never panic.
 
 use jiang_rules::shogi::notation::{
-    RecordError, ShogiRecord, read_csa, read_kif, write_csa, write_kif,
+    RecordError, ShogiRecord, read_csa, read_kif, write_csa, write_kif, write_kif_shift_jis,
 };
 use jiang_rules::shogi::{Game, Position, handicap};
 use jiang_rules::{Outcome, Reason, Side, Variant};
@@ -494,6 +494,23 @@ fn imports_a_gote_to_move_diagram_and_minishogi() {
     assert_eq!(
         rec.result,
         Some(Outcome::win(Side::First, Reason::Resignation))
+    );
+}
+
+#[test]
+fn shift_jis_export_round_trips_or_says_why_not() {
+    for (name, rec) in every_ending() {
+        let bytes = write_kif_shift_jis(&rec).unwrap();
+        assert!(
+            String::from_utf8(bytes.clone()).is_err(),
+            "{name}: Japanese text in Shift_JIS"
+        );
+        assert_eq!(read_kif(&bytes).unwrap(), rec, "{name}");
+    }
+    let mut rec = ShogiRecord::new(Variant::Shogi);
+    rec.sente_name = Some("Ana 🐉".into());
+    assert!(
+        matches!(write_kif_shift_jis(&rec), Err(RecordError::Unwritable(m)) if m.contains('🐉'))
     );
 }
 

@@ -221,6 +221,33 @@ pub fn write_kif(record: &ShogiRecord) -> Result<String, RecordError> {
     Ok(out)
 }
 
+/// Writes `record` as a Shift_JIS KIF record, the encoding desktop programs expect of a
+/// `.kif` file (the UTF-8 text of [`write_kif`] belongs in a `.kifu` file).
+///
+/// Fails like [`write_kif`], and when a name or header holds a character Shift_JIS cannot
+/// represent.
+pub fn write_kif_shift_jis(record: &ShogiRecord) -> Result<Vec<u8>, RecordError> {
+    let text = write_kif(record)?.replacen(
+        "#KIF version=2.0 encoding=UTF-8",
+        "#KIF version=2.0 encoding=Shift_JIS",
+        1,
+    );
+    let (bytes, _, unmappable) = encoding_rs::SHIFT_JIS.encode(&text);
+    if unmappable {
+        let bad = text
+            .chars()
+            .find(|c| {
+                let mut buf = [0u8; 4];
+                encoding_rs::SHIFT_JIS.encode(c.encode_utf8(&mut buf)).2
+            })
+            .unwrap_or('?');
+        return Err(RecordError::Unwritable(format!(
+            "`{bad}` has no Shift_JIS code: write the record as UTF-8 instead"
+        )));
+    }
+    Ok(bytes.into_owned())
+}
+
 /// Header values are single lines.
 fn one_line(text: &str) -> String {
     text.replace(['\r', '\n'], " ")
