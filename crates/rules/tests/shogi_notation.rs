@@ -501,6 +501,15 @@ fn japanese_errors_are_precise() {
 }
 
 #[test]
+fn a_move_from_another_position_is_shown_in_usi_not_a_panic() {
+    let shogi = Position::startpos(Variant::Shogi);
+    let mini = Position::startpos(Variant::Minishogi);
+    let foreign = mv(&shogi, "7g7f");
+    assert_eq!(japanese(&mini, foreign, None), "7g7f");
+    assert_eq!(western(&mini, foreign, WesternStyle::Numeric), "7g7f");
+}
+
+#[test]
 fn western_notation() {
     let mut p = Position::startpos(Variant::Shogi);
     let moves = ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "6a5b"];

@@ -59,18 +59,23 @@ pub(crate) fn legal_facts(pos: &Position) -> (Vec<Move>, Vec<MoveFacts>) {
 /// The Japanese notation of `mv`, a legal move of `pos`, for display: side mark, square (or
 /// 同 when `previous`, the move played just before, ended on the same square), piece, the
 /// JSA relative words when needed, 成/不成, and 打 when a drop would otherwise be read as a
-/// board move. `☗７六歩`, `☖同　銀`, `☗５二金左上`, `☗５五角打`, `☗２二角成`.
+/// board move. `☗７六歩`, `☖同　銀`, `☗５二金左上`, `☗５五角打`, `☗２二角成`. A move that is
+/// not legal in `pos` is shown in USI.
 ///
 /// In handicap games the marks still name sente (☗) and gote (☖).
 pub fn japanese(pos: &Position, mv: Move, previous: Option<Move>) -> String {
-    let (_, legal) = legal_facts(pos);
-    japanese::write(
-        &legal,
-        &facts(pos, mv),
-        pos.size(),
-        previous.map(Move::to),
-        japanese::Flavour::Display,
-    )
+    let (moves, legal) = legal_facts(pos);
+    match moves.iter().position(|&m| m == mv) {
+        Some(i) => japanese::write(
+            &legal,
+            &legal[i],
+            pos.size(),
+            previous.map(Move::to),
+            japanese::Flavour::Display,
+        ),
+        // Not a move of this position (a caller's mistake): show it in USI, never panic.
+        None => mv.to_string(),
+    }
 }
 
 /// The Japanese notation of every move of a game from `start`, with 同 where it applies:
@@ -103,10 +108,14 @@ pub fn parse_japanese(
 }
 
 /// The Western notation of `mv`, a legal move of `pos`: `P-76`, `Bx33+`, `S*45`, `G69-58`,
-/// `+R-22` (or `P-7f` with [`WesternStyle::Letters`]).
+/// `+R-22` (or `P-7f` with [`WesternStyle::Letters`]). A move that is not legal in `pos` is
+/// shown in USI.
 pub fn western(pos: &Position, mv: Move, style: WesternStyle) -> String {
-    let (_, legal) = legal_facts(pos);
-    western::write(&legal, &facts(pos, mv), pos.size(), style)
+    let (moves, legal) = legal_facts(pos);
+    match moves.iter().position(|&m| m == mv) {
+        Some(i) => western::write(&legal, &legal[i], pos.size(), style),
+        None => mv.to_string(),
+    }
 }
 
 /// Reads Western move text in either square style as a legal move of `pos`. Without `+` or
