@@ -3,8 +3,8 @@
 
 use super::geometry::{Geometry, geometry};
 use super::tables::{
-    self, Bitboard, Bits, GOLD, KING, KNIGHT, PAWN, SILVER, ZOBRIST, bishop_attacks, lance_attacks,
-    rook_attacks,
+    self, Bitboard, Bits, GOLD, KING, KNIGHT, PAWN, SILVER, ZOBRIST, bishop_attacks, bishop_pseudo,
+    lance_attacks, lance_pseudo, rook_attacks, rook_pseudo,
 };
 use super::{Move, Piece, PieceKind, Square};
 use crate::{Side, Variant};
@@ -214,17 +214,27 @@ impl Position {
     pub(crate) fn attackers(&self, sq: usize, side: usize, occ: Bitboard) -> Bitboard {
         let them = side ^ 1; // step patterns seen from the target
         let k = &self.by_kind;
-        let steps = (PAWN[them][sq] & k[PAWN_K])
+        let mine = self.by_side[side];
+        let mut found = ((PAWN[them][sq] & k[PAWN_K])
             | (KNIGHT[them][sq] & k[KNIGHT_K])
             | (SILVER[them][sq] & k[SILVER_K])
             | (GOLD[them][sq] & self.golds())
-            | (KING[sq] & (k[KING_K] | k[HORSE_K] | k[DRAGON_K]));
-        let rooks = k[ROOK_K] | k[DRAGON_K];
-        let bishops = k[BISHOP_K] | k[HORSE_K];
-        let sliders = (rook_attacks(sq, occ) & rooks)
-            | (bishop_attacks(sq, occ) & bishops)
-            | (lance_attacks(them, sq, occ) & k[LANCE_K]);
-        (steps | sliders) & self.by_side[side]
+            | (KING[sq] & (k[KING_K] | k[HORSE_K] | k[DRAGON_K])))
+            & mine;
+        // Sliders: only trace rays when one stands on an empty-board line to `sq`.
+        let rooks = (k[ROOK_K] | k[DRAGON_K]) & mine;
+        if rook_pseudo(sq) & rooks != 0 {
+            found |= rook_attacks(sq, occ) & rooks;
+        }
+        let bishops = (k[BISHOP_K] | k[HORSE_K]) & mine;
+        if bishop_pseudo(sq) & bishops != 0 {
+            found |= bishop_attacks(sq, occ) & bishops;
+        }
+        let lances = k[LANCE_K] & mine;
+        if lance_pseudo(them, sq) & lances != 0 {
+            found |= lance_attacks(them, sq, occ) & lances;
+        }
+        found
     }
 
     /// The enemy pieces giving check to the side to move.
@@ -347,7 +357,7 @@ impl Position {
     pub(crate) fn pawn_files(&self, side: usize) -> Bitboard {
         let mut files = 0;
         for sq in Bits(self.by_kind[PAWN_K] & self.by_side[side]) {
-            files |= tables::file_mask((sq % 9) as u8 + 1);
+            files |= tables::FILES[sq % 9];
         }
         files
     }
