@@ -10,6 +10,7 @@ mod geometry;
 mod handicap;
 mod movegen;
 mod moves;
+pub mod notation;
 mod piece;
 mod position;
 #[cfg(test)]
