@@ -35,11 +35,8 @@ macro_rules! with_family {
     ($variant:expr, $G:ident => $body:expr) => {
         match $variant.family() {
             Family::Xiangqi => {
-                let _ = $variant;
-                Err(ToolError::Usage(format!(
-                    "{} is not implemented yet",
-                    $variant
-                )))
+                type $G = jiang_rules::xiangqi::Game;
+                $body
             }
             Family::Shogi => {
                 type $G = jiang_rules::shogi::Game;
