@@ -8,6 +8,7 @@
 //! Nothing here does I/O or async work; move generation allocates nothing per node.
 
 mod game;
+pub mod jieqi;
 pub mod shogi;
 pub mod xiangqi;
 mod outcome;
