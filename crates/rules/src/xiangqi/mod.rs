@@ -4,6 +4,7 @@
 
 mod piece;
 mod square;
+pub mod notation;
 
 pub use piece::{Piece, PieceKind};
 pub use square::{ParseSquareError, Square};
