@@ -25,9 +25,63 @@
 //!   its file: `4P3+1`, `四兵三进一`.
 
 mod describe;
+mod record;
 mod spell;
 
+pub use record::{Record, RecordError};
 pub use spell::Script;
+
+use super::{Move, Position};
+use describe::{Board, describe};
+use spell::{Notation, resolve};
+
+/// The notations' view of `position`: every piece as the kind it moves as.
+fn board(position: &Position) -> Board {
+    let mut board = Board::new(position.turn());
+    for (square, occupant) in position.occupants() {
+        if let Some(kind) = position.moves_as(square) {
+            board.put(square, occupant.side(), kind);
+        }
+    }
+    board
+}
+
+/// The legal moves (without Jieqi reveals) with their points, for reading.
+fn candidates(position: &Position) -> Vec<(Move, super::Square, super::Square)> {
+    position
+        .legal_moves_unrevealed()
+        .into_iter()
+        .map(|mv| (mv, mv.from(), mv.to()))
+        .collect()
+}
+
+/// The WXF text of `mv`, a legal move in `position` (`C2.5`, `H8+7`, `+C.5`).
+pub fn wxf(position: &Position, mv: Move) -> String {
+    describe(&board(position), mv.from(), mv.to())
+        .map(|d| spell::wxf(&d))
+        .unwrap_or_else(|| mv.iccs())
+}
+
+/// The Chinese text of `mv`, a legal move in `position` (`炮二平五`, `马８进７`), in `script`.
+pub fn chinese(position: &Position, mv: Move, script: Script) -> String {
+    describe(&board(position), mv.from(), mv.to())
+        .map(|d| spell::chinese(&d, script))
+        .unwrap_or_else(|| mv.iccs())
+}
+
+/// The legal move that the WXF text names in `position`, or why there is none.
+///
+/// In Jieqi a move of a covered piece comes back without its reveal, as a player sends it
+/// (attach the dealt identity with `Position::find_move`, or hand it to the Jieqi game).
+pub fn parse_wxf(position: &Position, text: &str) -> Result<Move, NotationError> {
+    resolve(&board(position), &candidates(position), Notation::Wxf, text)
+}
+
+/// The legal move that the Chinese text names in `position` (either script), or why there
+/// is none. Jieqi covered moves come back without their reveal, as with [`parse_wxf`].
+pub fn parse_chinese(position: &Position, text: &str) -> Result<Move, NotationError> {
+    resolve(&board(position), &candidates(position), Notation::Chinese, text)
+}
 
 /// Why a WXF or Chinese move text is not a legal move in the position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
