@@ -9,11 +9,11 @@
 
 mod game;
 pub mod jieqi;
-pub mod shogi;
-pub mod xiangqi;
 mod outcome;
+pub mod shogi;
 mod side;
 mod variant;
+pub mod xiangqi;
 
 pub use game::{Game, IllegalMove, Position};
 pub use outcome::{Outcome, Reason, UnknownReason};

@@ -102,7 +102,9 @@ pub enum DealError {
         count: usize,
     },
     /// A character is not a piece letter of that side.
-    #[error("{side}'s part of the deal has `{letter}` at position {position}: expected one of {expected}")]
+    #[error(
+        "{side}'s part of the deal has `{letter}` at position {position}: expected one of {expected}"
+    )]
     Letter {
         /// `red` or `black`.
         side: &'static str,
@@ -273,7 +275,10 @@ mod tests {
             Deal::STANDARD.to_string(),
             "RNBAABNRCCPPPPP/rnbaabnrccppppp"
         );
-        assert_eq!("RNBAABNRCCPPPPP/rnbaabnrccppppp".parse(), Ok(Deal::STANDARD));
+        assert_eq!(
+            "RNBAABNRCCPPPPP/rnbaabnrccppppp".parse(),
+            Ok(Deal::STANDARD)
+        );
     }
 
     #[test]
@@ -293,7 +298,10 @@ mod tests {
             names(Side::BLACK),
             "a9 b9 c9 d9 f9 g9 h9 i9 b7 h7 a6 c6 e6 g6 i6"
         );
-        assert_eq!(moves_as(Side::BLACK, "b7".parse().unwrap()), Some(PieceKind::Cannon));
+        assert_eq!(
+            moves_as(Side::BLACK, "b7".parse().unwrap()),
+            Some(PieceKind::Cannon)
+        );
         assert_eq!(moves_as(Side::RED, "e0".parse().unwrap()), None);
     }
 
@@ -313,7 +321,10 @@ mod tests {
             assert_eq!(deal.to_string().parse::<Deal>(), Ok(deal));
             differs += usize::from(deal != Deal::STANDARD);
         }
-        assert!(differs > 190, "shuffling should almost never give the standard deal");
+        assert!(
+            differs > 190,
+            "shuffling should almost never give the standard deal"
+        );
     }
 
     #[test]
@@ -334,14 +345,25 @@ mod tests {
 
     #[test]
     fn bad_deals_say_what_is_wrong() {
-        assert!(matches!("RNBAABNRCCPPPPP".parse::<Deal>(), Err(DealError::Shape(_))));
+        assert!(matches!(
+            "RNBAABNRCCPPPPP".parse::<Deal>(),
+            Err(DealError::Shape(_))
+        ));
         assert!(matches!(
             "RNBAABNRCCPPPP/rnbaabnrccppppp".parse::<Deal>(),
-            Err(DealError::Length { side: "red", count: 14 })
+            Err(DealError::Length {
+                side: "red",
+                count: 14
+            })
         ));
         assert!(matches!(
             "RNBAABNRCCPPPPP/rnbaabnrccpppPp".parse::<Deal>(),
-            Err(DealError::Letter { side: "black", letter: 'P', position: 14, .. })
+            Err(DealError::Letter {
+                side: "black",
+                letter: 'P',
+                position: 14,
+                ..
+            })
         ));
         assert!(matches!(
             "RNBAABNRCCPPPPK/rnbaabnrccppppp".parse::<Deal>(),
@@ -349,7 +371,12 @@ mod tests {
         ));
         assert!(matches!(
             "RRBAABNRCCPPPPP/rnbaabnrccppppp".parse::<Deal>(),
-            Err(DealError::Count { kind: 'N', count: 1, needed: 2, .. })
+            Err(DealError::Count {
+                kind: 'N',
+                count: 1,
+                needed: 2,
+                ..
+            })
         ));
         assert_eq!(format!("{:?}", Deal::STANDARD), "Deal(<hidden>)");
     }

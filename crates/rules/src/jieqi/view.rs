@@ -100,7 +100,11 @@ impl UnseenPool {
         .filter(|&k| self.count(k) > 0)
         .map(|k| format!("{}{}", Piece::new(side, k).fen_letter(), self.count(k)))
         .collect();
-        if text.is_empty() { "-".to_owned() } else { text }
+        if text.is_empty() {
+            "-".to_owned()
+        } else {
+            text
+        }
     }
 }
 

@@ -80,7 +80,12 @@ pub fn parse_wxf(position: &Position, text: &str) -> Result<Move, NotationError>
 /// The legal move that the Chinese text names in `position` (either script), or why there
 /// is none. Jieqi covered moves come back without their reveal, as with [`parse_wxf`].
 pub fn parse_chinese(position: &Position, text: &str) -> Result<Move, NotationError> {
-    resolve(&board(position), &candidates(position), Notation::Chinese, text)
+    resolve(
+        &board(position),
+        &candidates(position),
+        Notation::Chinese,
+        text,
+    )
 }
 
 /// Why a WXF or Chinese move text is not a legal move in the position.

@@ -303,7 +303,7 @@ fn movetext_tokens(lines: &[(usize, &str)]) -> Result<Vec<(usize, String)>, Reco
     let mut variation_line = 0;
     for &(number, line) in lines {
         let mut current = String::new();
-        let mut flush = |current: &mut String, tokens: &mut Vec<(usize, String)>| {
+        let flush = |current: &mut String, tokens: &mut Vec<(usize, String)>| {
             if !current.is_empty() {
                 tokens.push((number, std::mem::take(current)));
             }

@@ -338,10 +338,9 @@ pub(crate) fn resolve<M: Copy>(
         Notation::Wxf => wxf_alternatives(d),
         Notation::Chinese => chinese_alternatives(d),
     };
-    let tiers: [&dyn Fn(&Description) -> bool; 2] = [
-        &|d| canonical(d) == input,
-        &|d| alternatives(d).iter().any(|a| *a == input),
-    ];
+    let tiers: [&dyn Fn(&Description) -> bool; 2] = [&|d| canonical(d) == input, &|d| {
+        alternatives(d).iter().any(|a| *a == input)
+    }];
     for matches in tiers {
         let mut found: Vec<(M, Square, Square)> = Vec::new();
         for &(mv, from, to, ref d) in &described {
@@ -480,7 +479,11 @@ mod tests {
     fn three_to_five_soldiers_on_a_file() {
         let files = ["c5", "c6", "c7", "c8", "c9"];
         let expected: [&[(&str, &str)]; 3] = [
-            &[("+P.8", "前兵平八"), ("P7.8", "中兵平八"), ("-P.8", "后兵平八")],
+            &[
+                ("+P.8", "前兵平八"),
+                ("P7.8", "中兵平八"),
+                ("-P.8", "后兵平八"),
+            ],
             &[
                 ("++.8", "一兵平八"),
                 ("+P.8", "二兵平八"),
@@ -502,7 +505,11 @@ mod tests {
                 let from = files[n - 1 - i]; // frontmost first
                 let to = format!("b{}", &from[1..]);
                 let (got_w, got_zh, _) = spell(&b, from, &to);
-                assert_eq!((got_w.as_str(), got_zh.as_str()), (w, zh), "{n} soldiers, {i}");
+                assert_eq!(
+                    (got_w.as_str(), got_zh.as_str()),
+                    (w, zh),
+                    "{n} soldiers, {i}"
+                );
             }
             // All of them sideways at once: each reads back to its own move.
             let candidates: Vec<(usize, Square, Square)> = files[..n]
@@ -566,7 +573,11 @@ mod tests {
         ));
         assert!(matches!(
             read("C2x5", Notation::Wxf),
-            Err(NotationError::BadCharacter { found: 'x', position: 3, .. })
+            Err(NotationError::BadCharacter {
+                found: 'x',
+                position: 3,
+                ..
+            })
         ));
         assert_eq!(read("", Notation::Chinese), Err(NotationError::Empty));
     }
