@@ -99,20 +99,18 @@ fn moves_straight(kind: PieceKind) -> bool {
 pub(crate) fn describe(board: &Board, from: Square, to: Square) -> Option<Description> {
     let (side, kind) = board.at(from)?;
     let file = from.file();
+    let like_on = |f: u8| {
+        (0..Square::RANKS)
+            .filter_map(move |rank| Square::new(f, rank))
+            .filter(move |&s| board.at(s) == Some((side, kind)))
+    };
     // Like pieces on the same file, frontmost first.
-    let mut on_file: Vec<Square> = Square::all()
-        .filter(|&s| s.file() == file && board.at(s) == Some((side, kind)))
-        .collect();
+    let mut on_file: Vec<Square> = like_on(file).collect();
     on_file.sort_by_key(|s| std::cmp::Reverse(s.relative_rank(side)));
     let index = on_file.iter().position(|&s| s == from)? as u8;
     let count = on_file.len() as u8;
-    let other_tandem_file = count > 1
-        && (0..Square::FILES).filter(|&f| f != file).any(|f| {
-            Square::all()
-                .filter(|&s| s.file() == f && board.at(s) == Some((side, kind)))
-                .count()
-                > 1
-        });
+    let other_tandem_file =
+        count > 1 && (0..Square::FILES).any(|f| f != file && like_on(f).nth(1).is_some());
     let (from_rank, to_rank) = (from.relative_rank(side), to.relative_rank(side));
     let direction = match to_rank.cmp(&from_rank) {
         std::cmp::Ordering::Greater => Direction::Forward,
