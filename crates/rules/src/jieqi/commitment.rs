@@ -45,7 +45,7 @@ pub const SALT_BYTES: usize = 16;
 pub struct Salt([u8; SALT_BYTES]);
 
 /// The SHA-256 commitment to a deal and its salt (see the module documentation for the bytes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Commitment([u8; 32]);
 
 /// A salt or commitment that is not the right number of hexadecimal digits.
@@ -119,6 +119,12 @@ impl fmt::Display for Commitment {
     /// 64 lowercase hexadecimal digits.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_hex(f, &self.0)
+    }
+}
+
+impl fmt::Debug for Commitment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Commitment({self})")
     }
 }
 

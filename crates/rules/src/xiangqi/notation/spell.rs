@@ -339,7 +339,7 @@ pub(crate) fn resolve<M: Copy>(
         Notation::Chinese => chinese_alternatives(d),
     };
     let tiers: [&dyn Fn(&Description) -> bool; 2] = [&|d| canonical(d) == input, &|d| {
-        alternatives(d).iter().any(|a| *a == input)
+        alternatives(d).contains(&input)
     }];
     for matches in tiers {
         let mut found: Vec<(M, Square, Square)> = Vec::new();
