@@ -14,8 +14,13 @@ fn position(fen: &str) -> Position {
     Position::parse_fen(Variant::Xiangqi, fen).unwrap()
 }
 
+/// The legal move `text` (ICCS without reveal) as the notations read it back.
 fn iccs(position: &Position, text: &str) -> Move {
-    position.parse_move(text).unwrap()
+    position
+        .legal_moves_unrevealed()
+        .into_iter()
+        .find(|mv| mv.iccs() == text)
+        .unwrap_or_else(|| panic!("{text} is not legal in {}", position.to_fen()))
 }
 
 /// Checks WXF, simplified and traditional spellings of `mv` and that each reads back.
@@ -349,4 +354,74 @@ fn jieqi_record_keeps_reveal_suffixes() {
     // A WXF move of a covered piece cannot say what it reveals.
     let err = Record::parse("[Variant \"jieqi\"]\n1. C2.5").unwrap_err();
     assert!(err.to_string().contains("covered"), "{err}");
+}
+
+#[test]
+fn jieqi_covered_pieces_count_as_their_points_kind() {
+    // Red: a covered piece on a0 (a chariot point) and face-up chariots on a5 and a7: three
+    // chariot-movers on file 9.
+    let p = Position::parse_fen(Variant::Jieqi, "3k5/9/R8/9/R8/9/9/9/9/X3K4 w").unwrap();
+    check(&p, "a7b7", ["+R.8", "前车平八", "前俥平八"]);
+    check(&p, "a5b5", ["R9.8", "中车平八", "中俥平八"]);
+    check(&p, "a0a1", ["-R+1", "后车进一", "後俥進一"]);
+    // Covered a0 and i0 with face-up chariots on a5 and i4: tandems on two files name the file.
+    let p = Position::parse_fen(Variant::Jieqi, "3k5/9/9/9/R8/8R/9/9/9/X3K3X w").unwrap();
+    check(&p, "a5b5", ["9+.8", "前九平八", "前九平八"]);
+    check(&p, "a0a1", ["9-+1", "后九进一", "後九進一"]);
+    check(&p, "i4h4", ["1+.2", "前一平二", "前一平二"]);
+    check(&p, "i0i1", ["1-+1", "后一进一", "後一進一"]);
+    // Six soldier-movers on file 9 (the covered soldier point a3 and five face-up soldiers):
+    // written by ordinal, letter and file.
+    let p = Position::parse_fen(Variant::Jieqi, "P2k5/P8/P8/P8/P8/9/X8/9/9/4K4 w").unwrap();
+    check(&p, "a9b9", ["1P9.8", "一兵九平八", "一兵九平八"]);
+    check(&p, "a6b6", ["4P9.8", "四兵九平八", "四兵九平八"]);
+    check(&p, "a3a4", ["6P9+1", "六兵九进一", "六兵九進一"]);
+    // A covered move reads back without its reveal, as players send it.
+    let mv = parse_wxf(&p, "6P9+1").unwrap();
+    assert_eq!((mv.iccs(), mv.reveal()), ("a3a4".to_owned(), None));
+}
+
+#[test]
+fn official_wxf_order_is_read_for_every_tandem() {
+    let p = position("3k5/9/9/9/9/4p4/4p4/4p4/4p4/5K3 b");
+    assert_eq!(parse_wxf(&p, "P+.6"), Ok(iccs(&p, "e2f2")));
+    assert_eq!(parse_wxf(&p, "P-.4"), Ok(iccs(&p, "e3d3")));
+    assert_eq!(parse_chinese(&p, "前卒平６"), Ok(iccs(&p, "e1f1")));
+    assert_eq!(parse_chinese(&p, "后卒平４"), Ok(iccs(&p, "e4d4")));
+}
+
+#[test]
+fn a_fen_with_covered_pieces_is_read_as_jieqi() {
+    let text = format!(
+        "[FEN \"{}\"]\n\n1. h2e2C *\n",
+        jiang_rules::xiangqi::JIEQI_START
+    );
+    let record = Record::parse(&text).unwrap();
+    assert_eq!(record.variant(), Variant::Jieqi);
+    assert_eq!(record.moves().len(), 1);
+}
+
+#[test]
+fn move_lists_in_every_style() {
+    use jiang_rules::xiangqi::notation::{Style, move_list};
+    let mut game = Game::new(Position::start(Variant::Xiangqi));
+    for mv in ["h2e2", "h9g7", "h0g2", "i9h9"] {
+        game.play_iccs(mv).unwrap();
+    }
+    assert_eq!(
+        move_list(&game, Style::Iccs),
+        ["h2e2", "h9g7", "h0g2", "i9h9"]
+    );
+    assert_eq!(
+        move_list(&game, Style::Wxf),
+        ["C2.5", "H8+7", "H2+3", "R9.8"]
+    );
+    assert_eq!(
+        move_list(&game, Style::Chinese(Script::Simplified)),
+        ["炮二平五", "马８进７", "马二进三", "车９平８"]
+    );
+    assert_eq!(
+        move_list(&game, Style::Chinese(Script::Traditional)),
+        ["炮二平五", "馬８進７", "傌二進三", "車９平８"]
+    );
 }

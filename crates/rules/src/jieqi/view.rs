@@ -36,6 +36,13 @@ impl Observer {
     }
 }
 
+impl From<Option<Side>> for Observer {
+    /// A player's seat, or a spectator for `None`.
+    fn from(side: Option<Side>) -> Observer {
+        side.map_or(Observer::Spectator, Observer::player)
+    }
+}
+
 /// A captured piece as one observer sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CapturedPiece {

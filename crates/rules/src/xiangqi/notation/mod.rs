@@ -69,6 +69,31 @@ pub fn chinese(position: &Position, mv: Move, script: Script) -> String {
         .unwrap_or_else(|| mv.iccs())
 }
 
+/// A move notation for display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Style {
+    /// ICCS with the Jieqi reveal suffix (`h2e2`, `b0c2R`): the machine notation.
+    Iccs,
+    /// WXF (`C2.5`).
+    Wxf,
+    /// Chinese in a script (`炮二平五` / `炮二平五`).
+    Chinese(Script),
+}
+
+/// Every move of a game written in `style`, in order: what a move list shows. (For Jieqi
+/// pass the public game; nothing here depends on hidden identities.)
+pub fn move_list(game: &super::Game, style: Style) -> Vec<String> {
+    game.positions()
+        .iter()
+        .zip(game.moves())
+        .map(|(position, &mv)| match style {
+            Style::Iccs => mv.to_string(),
+            Style::Wxf => wxf(position, mv),
+            Style::Chinese(script) => chinese(position, mv, script),
+        })
+        .collect()
+}
+
 /// The legal move that the WXF text names in `position`, or why there is none.
 ///
 /// In Jieqi a move of a covered piece comes back without its reveal, as a player sends it

@@ -432,6 +432,15 @@ impl FromStr for Record {
                 .map(|(_, v)| v.as_str())
         };
         let variant = match tag("Variant") {
+            // Without a Variant tag, a FEN with covered pieces can only be Jieqi.
+            None if tag("FEN").is_some_and(|fen| {
+                fen.split_whitespace()
+                    .next()
+                    .is_some_and(|board| board.contains(['X', 'x']))
+            }) =>
+            {
+                Variant::Jieqi
+            }
             None => Variant::Xiangqi,
             Some(name) => match name.to_ascii_lowercase().parse::<Variant>() {
                 Ok(v @ (Variant::Xiangqi | Variant::Jieqi)) => v,

@@ -94,13 +94,22 @@ pub(crate) fn wxf(d: &Description) -> String {
     text
 }
 
-/// Other accepted WXF spellings: the official `C+`/`C-` order, and the plain file.
+/// Other accepted WXF spellings: the official sign-after-letter order (`C+` for `+C`), `+`/`-`
+/// (either order) for the first and last of two or three on a file (also when two files hold
+/// tandems), and the plain file.
 fn wxf_alternatives(d: &Description) -> Vec<String> {
     let letter = wxf_letter(d.kind);
     let tail = format!("{}{}", direction_sign(d.direction), digit(d.number));
     let mut out = vec![format!("{letter}{}{tail}", digit(d.origin.file))];
+    let canonical = wxf(d);
+    if let [sign @ ('+' | '-'), l, rest @ ..] = canonical.chars().collect::<Vec<_>>().as_slice()
+        && *l == letter
+    {
+        out.push(format!("{l}{sign}{}", rest.iter().collect::<String>()));
+    }
+    // With four or more, `+`/`-` name the second from each end (`++`/`--` the ends).
     let last = d.origin.count - 1;
-    if d.origin.count > 1 {
+    if (2..=3).contains(&d.origin.count) {
         if d.origin.index == 0 {
             out.push(format!("{letter}+{tail}"));
             out.push(format!("+{letter}{tail}"));
