@@ -381,3 +381,13 @@ fn deal_points_match_the_public_start() {
         }
     }
 }
+
+#[test]
+fn the_server_deals_from_the_operating_system() {
+    // What the server does: the OS generator, panicking only if the OS has no randomness.
+    let mut os = rand_core::UnwrapErr(rand_core::OsRng);
+    let a = JieqiGame::new(&mut os);
+    let b = JieqiGame::new(&mut os);
+    assert_ne!(a.salt(), b.salt());
+    assert_ne!(a.commitment(), b.commitment());
+}
