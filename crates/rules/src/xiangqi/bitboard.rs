@@ -274,17 +274,24 @@ pub(crate) static SOLDIER_ATTACKERS: [[Bitboard; 90]; 2] = {
     t
 };
 
-/// Every point on the same rank or file as the point (excluding itself).
-pub(crate) static LINES: [Bitboard; 90] = {
-    let mut t = [0u128; 90];
+/// The four orthogonal rays from each point to the board's edge (excluding the point).
+pub(crate) static RAYS: [[Bitboard; 4]; 90] = {
+    let mut t = [[0u128; 4]; 90];
     let mut sq = 0;
     while sq < 90 {
-        let mut other = 0;
-        while other < 90 {
-            if other != sq && (other % 9 == sq % 9 || other / 9 == sq / 9) {
-                t[sq] |= bit(other);
+        let mut d = 0;
+        while d < 4 {
+            let (mut f, mut r) = ((sq % 9) as i32, (sq / 9) as i32);
+            loop {
+                f += ORTHO[d].0;
+                r += ORTHO[d].1;
+                let to = sq_of(f, r);
+                if to < 0 {
+                    break;
+                }
+                t[sq][d] |= bit(to as usize);
             }
-            other += 1;
+            d += 1;
         }
         sq += 1;
     }

@@ -4,7 +4,7 @@
 
 use super::bitboard::{
     ADVISOR_PALACE, Bitboard, Bits, DIAGONAL_STEPS, ELEPHANT_LEAPS, GENERAL_STEPS, HORSE_ATTACKERS,
-    HORSE_LEGS, LINES, ROTATED, SOLDIER_ATTACKERS, SOLDIER_STEPS, bit, on_own_half, slider_attacks,
+    HORSE_LEGS, RAYS, ROTATED, SOLDIER_ATTACKERS, SOLDIER_STEPS, bit, on_own_half, slider_attacks,
     zobrist,
 };
 use super::moves::Move;
@@ -50,10 +50,10 @@ impl PairList {
 }
 
 impl Position {
-    /// Calls `emit(from, to)` for every pseudo-legal move of the side to move (geometry,
-    /// blocking and own pieces respected; the general's safety not yet).
+    /// Calls `emit(from, targets)` for every piece of the side to move with its pseudo-legal
+    /// targets (geometry, blocking and own pieces respected; the general's safety not yet).
     #[inline(always)]
-    fn for_each_pseudo(&self, mut emit: impl FnMut(usize, usize)) {
+    fn for_each_pseudo(&self, mut emit: impl FnMut(usize, Bitboard)) {
         let us = self.turn.index();
         let them = 1 - us;
         let own = self.occ[us];
@@ -62,9 +62,7 @@ impl Position {
         let p = &self.pieces[us];
 
         let k = self.generals[us] as usize;
-        for to in Bits(GENERAL_STEPS[us][k] & !own) {
-            emit(k, to);
-        }
+        emit(k, GENERAL_STEPS[us][k] & !own);
         for from in Bits(p[ADVISOR]) {
             // Jieqi: a revealed advisor steps diagonally anywhere; covered ones (and every
             // Xiangqi advisor) stay in the palace (jieqi.md, "Revealed pieces").
@@ -73,22 +71,22 @@ impl Position {
             } else {
                 ADVISOR_PALACE[us][from]
             };
-            for to in Bits(steps & !own) {
-                emit(from, to);
-            }
+            emit(from, steps & !own);
         }
         for from in Bits(p[ELEPHANT]) {
+            // Jieqi: a revealed elephant may cross the river; the eye still blocks.
             let crosses = free && self.covered & bit(from) == 0;
+            let mut targets = 0;
             for leap in &ELEPHANT_LEAPS[from] {
                 let to = leap.to as usize;
                 if to < 90
                     && all & bit(leap.block as usize) == 0
-                    && own & bit(to) == 0
                     && (crosses || on_own_half(us, to))
                 {
-                    emit(from, to);
+                    targets |= bit(to);
                 }
             }
+            emit(from, targets & !own);
         }
         for from in Bits(p[HORSE]) {
             let mut targets = 0;
@@ -97,26 +95,18 @@ impl Position {
                     targets |= through;
                 }
             }
-            for to in Bits(targets & !own) {
-                emit(from, to);
-            }
+            emit(from, targets & !own);
         }
         for from in Bits(p[CHARIOT]) {
             let (slide, _) = slider_attacks(from, all, self.rotated);
-            for to in Bits(slide & !own) {
-                emit(from, to);
-            }
+            emit(from, slide & !own);
         }
         for from in Bits(p[CANNON]) {
             let (slide, jump) = slider_attacks(from, all, self.rotated);
-            for to in Bits((slide & !all) | (jump & self.occ[them])) {
-                emit(from, to);
-            }
+            emit(from, (slide & !all) | (jump & self.occ[them]));
         }
         for from in Bits(p[SOLDIER]) {
-            for to in Bits(SOLDIER_STEPS[us][from] & !own) {
-                emit(from, to);
-            }
+            emit(from, SOLDIER_STEPS[us][from] & !own);
         }
     }
 
@@ -179,6 +169,36 @@ impl Position {
         !self.general_attacked(us, king, occ, rotated, !bit(to))
     }
 
+    /// [`Position::safe_after`] for a move of a piece other than the general while not in
+    /// check: only lines through the general (chariot, cannon, facing general) and, if the
+    /// piece leaves a diagonal neighbour, a horse leg or elephant eye can open.
+    #[inline(always)]
+    fn safe_after_quiet(&self, from: usize, to: usize) -> bool {
+        let us = self.turn.index();
+        let p = &self.pieces[1 - us];
+        let keep = !bit(to);
+        let occ = ((self.occ[0] | self.occ[1]) & !bit(from)) | bit(to);
+        let rotated = (self.rotated & !ROTATED[from]) | ROTATED[to];
+        let king = self.generals[us] as usize;
+        let (slide, jump) = slider_attacks(king, occ, rotated);
+        if slide & (p[CHARIOT] | p[GENERAL]) & keep != 0 || jump & p[CANNON] & keep != 0 {
+            return false;
+        }
+        if DIAGONAL_STEPS[king] & bit(from) != 0 {
+            for &(leg, attackers) in &HORSE_ATTACKERS[king] {
+                if leg as usize == from && attackers & p[HORSE] & keep != 0 {
+                    return false;
+                }
+            }
+            for leap in &ELEPHANT_LEAPS[king] {
+                if leap.block as usize == from && p[ELEPHANT] & keep & bit(leap.to as usize) != 0 {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// Whether `side`'s general is attacked now.
     pub(crate) fn side_in_check(&self, side: Side) -> bool {
         let s = side.index();
@@ -196,23 +216,115 @@ impl Position {
         self.side_in_check(self.turn)
     }
 
+    /// The points whose change (a piece leaving or arriving) could expose the general of the
+    /// side to move, when it is not in check: its rays that hold an enemy chariot, cannon or
+    /// general (blockers and cannon screens), the legs of enemy horses and the eyes of enemy
+    /// elephants aimed at it, and the general's own point. Any move touching none of these is
+    /// legal as it stands.
+    #[inline(always)]
+    fn risky_points(&self) -> Bitboard {
+        let us = self.turn.index();
+        let king = self.generals[us] as usize;
+        let p = &self.pieces[1 - us];
+        let mut risky = bit(king);
+        let sliders = p[CHARIOT] | p[CANNON] | p[GENERAL];
+        for ray in &RAYS[king] {
+            if ray & sliders != 0 {
+                risky |= ray;
+            }
+        }
+        for &(leg, from) in &HORSE_ATTACKERS[king] {
+            if leg < 90 && from & p[HORSE] != 0 {
+                risky |= bit(leg as usize);
+            }
+        }
+        if p[ELEPHANT] != 0 {
+            for leap in &ELEPHANT_LEAPS[king] {
+                if leap.to < 90 && p[ELEPHANT] & bit(leap.to as usize) != 0 {
+                    risky |= bit(leap.block as usize);
+                }
+            }
+        }
+        risky
+    }
+
     /// Calls `emit(from, to)` for every legal from-to pair of the side to move.
     #[inline(always)]
     fn for_each_legal(&self, mut emit: impl FnMut(usize, usize)) {
+        if self.in_check() {
+            self.for_each_pseudo(|from, targets| {
+                for to in Bits(targets) {
+                    if self.safe_after(from, to) {
+                        emit(from, to);
+                    }
+                }
+            });
+            return;
+        }
+        let risky = self.risky_points();
         let general = self.generals[self.turn.index()] as usize;
-        // Out of check, a move can only expose the general if it touches the general's rank
-        // or file (chariot, cannon, facing general, cannon screens) or a diagonal neighbour
-        // (horse legs, elephant eyes), or is a general move. Everything else is legal as is.
-        let risky = if self.in_check() {
-            !0
-        } else {
-            LINES[general] | DIAGONAL_STEPS[general] | bit(general)
-        };
-        self.for_each_pseudo(|from, to| {
-            if (bit(from) | bit(to)) & risky == 0 || self.safe_after(from, to) {
-                emit(from, to);
+        self.for_each_pseudo(|from, targets| {
+            if from == general {
+                for to in Bits(targets) {
+                    if self.safe_after(from, to) {
+                        emit(from, to);
+                    }
+                }
+            } else if risky & bit(from) != 0 {
+                for to in Bits(targets) {
+                    if self.safe_after_quiet(from, to) {
+                        emit(from, to);
+                    }
+                }
+            } else {
+                for to in Bits(targets) {
+                    if risky & bit(to) == 0 || self.safe_after_quiet(from, to) {
+                        emit(from, to);
+                    }
+                }
             }
         });
+    }
+
+    /// Counts the legal moves of the side to move, each move of a covered piece counted
+    /// `covered_weight` times: popcounts where no check is needed.
+    #[inline(always)]
+    fn count_legal(&self, covered_weight: u64) -> u64 {
+        let mut n = 0u64;
+        if self.in_check() {
+            self.for_each_legal(|from, _| {
+                n += if self.covered & bit(from) != 0 {
+                    covered_weight
+                } else {
+                    1
+                }
+            });
+            return n;
+        }
+        let risky = self.risky_points();
+        let general = self.generals[self.turn.index()] as usize;
+        self.for_each_pseudo(|from, targets| {
+            let count = if from == general {
+                Bits(targets)
+                    .filter(|&to| self.safe_after(from, to))
+                    .count() as u64
+            } else if risky & bit(from) != 0 {
+                Bits(targets)
+                    .filter(|&to| self.safe_after_quiet(from, to))
+                    .count() as u64
+            } else {
+                (targets & !risky).count_ones() as u64
+                    + Bits(targets & risky)
+                        .filter(|&to| self.safe_after_quiet(from, to))
+                        .count() as u64
+            };
+            n += if self.covered & bit(from) != 0 {
+                count * covered_weight
+            } else {
+                count
+            };
+        });
+        n
     }
 
     /// Every legal from-to pair (reveal identities not yet attached).
@@ -266,28 +378,13 @@ impl Position {
 
     /// The number of legal moves (Jieqi reveals counted per identity as in `legal_moves`).
     pub fn count_legal_moves(&self) -> u64 {
-        if self.covered & self.occ[self.turn.index()] == 0 {
-            let mut n = 0u64;
-            self.for_each_legal(|_, _| n += 1);
-            n
-        } else {
-            let branches = self.reveal_branches();
-            let mut n = 0u64;
-            self.for_each_legal(|from, _| {
-                n += if self.covered & bit(from) != 0 {
-                    branches
-                } else {
-                    1
-                }
-            });
-            n
-        }
+        self.count_legal(self.reveal_branches())
     }
 
     /// Whether the pseudo-legal geometry allows `from` → `to` for the side to move.
     pub(crate) fn is_pseudo_legal(&self, from: usize, to: usize) -> bool {
         let mut found = false;
-        self.for_each_pseudo(|f, t| found |= f == from && t == to);
+        self.for_each_pseudo(|f, targets| found |= f == from && targets & bit(to) != 0);
         found
     }
 
