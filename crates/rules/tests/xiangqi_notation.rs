@@ -179,12 +179,12 @@ fn random_game(variant: Variant, seed: u64, plies: usize) -> Game {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    #![proptest_config(ProptestConfig::with_cases(16))]
 
     #[test]
     fn wxf_and_chinese_round_trip_over_random_games(seed in any::<u64>(), jieqi in any::<bool>()) {
         let variant = if jieqi { Variant::Jieqi } else { Variant::Xiangqi };
-        let game = random_game(variant, seed, 120);
+        let game = random_game(variant, seed, 100);
         for position in game.positions() {
             for mv in position.legal_moves_unrevealed() {
                 let w = wxf(position, mv);
@@ -424,4 +424,13 @@ fn move_lists_in_every_style() {
         move_list(&game, Style::Chinese(Script::Traditional)),
         ["炮二平五", "馬８進７", "傌二進三", "車９平８"]
     );
+}
+
+#[test]
+fn classic_iccs_and_crlf_are_read() {
+    let record =
+        Record::parse("[Game \"Chinese Chess\"]\r\n\r\n1. H2-E2 h9-g7\r\n2. 马二进三 *\r\n")
+            .unwrap();
+    let texts: Vec<String> = record.moves().iter().map(|m| m.to_string()).collect();
+    assert_eq!(texts, ["h2e2", "h9g7", "h0g2"]);
 }
