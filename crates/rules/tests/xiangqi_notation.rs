@@ -434,3 +434,42 @@ fn classic_iccs_and_crlf_are_read() {
     let texts: Vec<String> = record.moves().iter().map(|m| m.to_string()).collect();
     assert_eq!(texts, ["h2e2", "h9g7", "h0g2"]);
 }
+
+#[test]
+fn no_such_move_says_whether_the_piece_exists() {
+    let p = Position::start(Variant::Xiangqi);
+    let why = |text: &str, chinese_text: bool| {
+        let result = if chinese_text {
+            parse_chinese(&p, text)
+        } else {
+            parse_wxf(&p, text)
+        };
+        match result {
+            Err(NotationError::NoSuchMove { why, .. }) => why,
+            other => panic!("{text}: {other:?}"),
+        }
+    };
+    assert_eq!(why("R1.2", false), "that piece cannot make this move");
+    assert_eq!(
+        why("C3.5", false),
+        "no piece of the side to move is named that way"
+    );
+    assert_eq!(
+        why("+C.5", false),
+        "no piece of the side to move is named that way"
+    );
+    assert_eq!(why("车一平二", true), "that piece cannot make this move");
+    assert_eq!(
+        why("车二平三", true),
+        "no piece of the side to move is named that way"
+    );
+    assert_eq!(
+        why("C2", false),
+        "it does not have the shape piece, file, direction, number"
+    );
+    let message = parse_wxf(&p, "R1.2").unwrap_err().to_string();
+    assert_eq!(
+        message,
+        "`R1.2` is not a legal move for Red here: that piece cannot make this move"
+    );
+}

@@ -150,13 +150,16 @@ pub enum NotationError {
         /// What the notation allows.
         expected: &'static str,
     },
-    /// Well-formed, but no legal move of the side to move is written that way.
-    #[error("`{text}` is not a legal move for {side} here")]
+    /// No legal move of the side to move is written that way.
+    #[error("`{text}` is not a legal move for {side} here: {why}")]
     NoSuchMove {
         /// The text.
         text: String,
         /// `Red` or `Black`.
         side: &'static str,
+        /// Whether the piece it names exists (then it cannot move so), or no piece is
+        /// named that way, or the text is not shaped like a move.
+        why: &'static str,
     },
     /// More than one legal move is written that way.
     #[error("`{text}` is ambiguous here: it could be {candidates}")]
