@@ -8,6 +8,7 @@
 //! Nothing here does I/O or async work; move generation allocates nothing per node.
 
 mod game;
+pub mod jieqi;
 mod outcome;
 pub mod shogi;
 mod side;

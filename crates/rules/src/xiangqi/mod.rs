@@ -17,6 +17,7 @@ mod fen;
 mod game;
 mod movegen;
 mod moves;
+pub mod notation;
 mod piece;
 mod position;
 mod square;
