@@ -204,6 +204,19 @@ fn the_cycle_is_judged_from_the_first_occurrence() {
     assert_outcome(XQ, &line, "1/2-1/2 repetition");
 }
 
+/// "Could legally capture it next move": Red R e3↔e4 is pinned on the e-file against its
+/// general e0 by the Black chariot e8, so it can never take the unprotected horse h4/f3 it
+/// attacks anew with each move (from e4 along rank 4 via f4, g4; from e3 the adjacent f3;
+/// horse legs g4/g3 empty). Not a chase → draw. Without the pinning chariot it is → `0-1`.
+#[test]
+fn a_pinned_attacker_does_not_chase() {
+    let cyc = "e3e4 h4f3 e4e3 f3h4";
+    let pinned = "3k5/4r4/9/9/9/7n1/4R4/9/9/4K4 w - - 0 1";
+    assert_outcome(XQ, &cycle(pinned, cyc, 2, ""), "1/2-1/2 repetition");
+    let free = "3k5/9/9/9/9/7n1/4R4/9/9/4K4 w - - 0 1";
+    assert_outcome(XQ, &cycle(free, cyc, 2, ""), "0-1 perpetual-chase");
+}
+
 /// A general "chasing": Red K e1↔d1 alternately attacks the unprotected Black cannon d2/e2
 /// (new each time; the cannon, adjacent with no screen, never attacks the general). Attacks by
 /// a general are never a chase → draw.
@@ -458,7 +471,11 @@ fn jieqi_move_limit_counts_reveals() {
     let fen = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w \
                A2B2N2R2C2P5a2b2n2r2c2p5 118 60";
     assert_outcome(JQ, &format!("{fen} moves a0a1R"), "* ongoing");
-    assert_outcome(JQ, &format!("{fen} moves a0a1R a9a8r"), "1/2-1/2 move-limit");
+    assert_outcome(
+        JQ,
+        &format!("{fen} moves a0a1R a9a8r"),
+        "1/2-1/2 move-limit",
+    );
     // b2b9C: the covered cannon-point piece jumps b7 and takes b9 → count 0, then 1.
     assert_outcome(JQ, &format!("{fen} moves b2b9C a9a8r"), "* ongoing");
 }
