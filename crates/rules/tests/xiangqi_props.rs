@@ -130,7 +130,7 @@ fn reference_moves(p: &Position) -> BTreeSet<(usize, usize)> {
     let jieqi = p.variant() == Variant::Jieqi;
     let mut out = BTreeSet::new();
     for from in 0..90 {
-        if !b[from].is_some_and(|c| c.side == p.turn()) {
+        if b[from].is_none_or(|c| c.side != p.turn()) {
             continue;
         }
         for to in 0..90 {

@@ -237,6 +237,32 @@ impl Position {
         found
     }
 
+    /// Whether any piece of `side` attacks `sq` with occupancy `occ` (stops at the first).
+    #[inline]
+    pub(crate) fn is_attacked(&self, sq: usize, side: usize, occ: Bitboard) -> bool {
+        let them = side ^ 1;
+        let k = &self.by_kind;
+        let mine = self.by_side[side];
+        let steps = (PAWN[them][sq] & k[PAWN_K])
+            | (KNIGHT[them][sq] & k[KNIGHT_K])
+            | (SILVER[them][sq] & k[SILVER_K])
+            | (GOLD[them][sq] & self.golds())
+            | (KING[sq] & (k[KING_K] | k[HORSE_K] | k[DRAGON_K]));
+        if steps & mine != 0 {
+            return true;
+        }
+        let rooks = (k[ROOK_K] | k[DRAGON_K]) & mine;
+        if rook_pseudo(sq) & rooks != 0 && rook_attacks(sq, occ) & rooks != 0 {
+            return true;
+        }
+        let bishops = (k[BISHOP_K] | k[HORSE_K]) & mine;
+        if bishop_pseudo(sq) & bishops != 0 && bishop_attacks(sq, occ) & bishops != 0 {
+            return true;
+        }
+        let lances = k[LANCE_K] & mine;
+        lance_pseudo(them, sq) & lances != 0 && lance_attacks(them, sq, occ) & lances != 0
+    }
+
     /// The enemy pieces giving check to the side to move.
     #[inline]
     pub(crate) fn checkers(&self) -> Bitboard {
@@ -251,7 +277,7 @@ impl Position {
 
     /// Whether `side`'s king is attacked (used by validation for the side not to move).
     pub(crate) fn king_attacked(&self, side: usize) -> bool {
-        self.attackers(self.kings[side] as usize, side ^ 1, self.occupied()) != 0
+        self.is_attacked(self.kings[side] as usize, side ^ 1, self.occupied())
     }
 
     /// Squares attacked by the piece `kind` of `side` on `sq` with occupancy `occ`.
@@ -277,7 +303,7 @@ impl Position {
     pub fn play(&mut self, mv: Move) {
         let us = self.turn.index();
         let to = mv.to_index();
-        let from = mv.from_field();
+        let from = mv.origin_field();
         if from >= 81 {
             let kind = from - 81;
             debug_assert!(self.hands[us][kind] > 0 && self.cells[to] == 0);
