@@ -57,6 +57,7 @@ fn perpetual_check_by_black_loses_for_black() {
 /// 3. d8c6: leaves both lines: d-file empty (no screen, no check on Red); rank 8 holds only e8
 ///    → Red cannon checks f8 over the Black horse.
 /// 4. e8d6: rank 8 empty again; d-file has d6 → check on Red. Back to the start.
+///
 /// All legs (c7, d7, d7, e7) are empty; neither horse ever attacks a king. Both sides check
 /// perpetually → draw, `1/2-1/2 repetition`.
 #[test]
