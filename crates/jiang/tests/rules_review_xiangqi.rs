@@ -218,6 +218,114 @@ fn a_pinned_attacker_does_not_chase() {
     assert_outcome(XQ, &cycle(free, cyc, 2, ""), "0-1 perpetual-chase");
 }
 
+/// Piece values ("worth more than the attacker"), with the Red horse-leg template: Red horses
+/// d4 and f4 aim at e6 through their legs d5/f5; the Red cannon d5↔f5 (via empty e5) blocks one
+/// leg and frees the other with each move → a new horse attack on e6 every move. Black K d9↔d8.
+/// - e6 = Black chariot protected by the chariot e9 (e7, e8 empty): a horse attacking a
+///   chariot chases even a protected one → `0-1 perpetual-chase`.
+/// - e6 = Black cannon, protected the same way: a cannon is not worth more than a horse →
+///   draw; unprotected (no e9 chariot) → chase.
+#[test]
+fn horse_attacks_chase_by_piece_value() {
+    let cyc = "d5f5 d9d8 f5d5 d8d9";
+    let protected_chariot = "3kr4/9/9/4r4/3C5/3N1N3/9/9/9/5K3 w - - 0 1";
+    assert_outcome(
+        XQ,
+        &cycle(protected_chariot, cyc, 2, ""),
+        "0-1 perpetual-chase",
+    );
+    let protected_cannon = "3kr4/9/9/4c4/3C5/3N1N3/9/9/9/5K3 w - - 0 1";
+    assert_outcome(
+        XQ,
+        &cycle(protected_cannon, cyc, 2, ""),
+        "1/2-1/2 repetition",
+    );
+    let lone_cannon = "3k5/9/9/4c4/3C5/3N1N3/9/9/9/5K3 w - - 0 1";
+    assert_outcome(XQ, &cycle(lone_cannon, cyc, 2, ""), "0-1 perpetual-chase");
+}
+
+/// A cannon attacking a PROTECTED horse is not a chase (same worth): the cannon-screen template
+/// with a Black chariot on g9 guarding g6 (g8, g7 empty) → draw.
+#[test]
+fn cannon_attacking_a_protected_horse_is_not_a_chase() {
+    let fen = "4k1r2/9/9/C4Nn2/9/9/9/9/6C2/3K5 w - - 0 1";
+    assert_outcome(
+        XQ,
+        &cycle(fen, "f6g4 e9f9 g4f6 f9e9", 2, ""),
+        "1/2-1/2 repetition",
+    );
+}
+
+/// An elephant attacking a protected horse chases (a horse is worth more). Red elephants c4
+/// and g4 aim at the Black horse e2 through their eyes d3/f3; the Red cannon d3↔f3 (via e3)
+/// blocks one eye and frees the other. The horse is guarded by the Black chariot e7 (e6–e3
+/// empty); it never attacks the Red general e0 (no horse move from e2 reaches e0).
+#[test]
+fn elephant_attacking_a_protected_horse_is_a_chase() {
+    let fen = "3k5/9/4r4/9/9/2B3B2/3C5/4n4/9/4K4 w - - 0 1";
+    assert_outcome(
+        XQ,
+        &cycle(fen, "d3f3 d9d8 f3d3 d8d9", 2, ""),
+        "0-1 perpetual-chase",
+    );
+}
+
+/// Protection is judged AFTER the capture: the Black cannon a9 "covers" a3 over the Red chariot
+/// a5 as its screen, but when that chariot takes on a3 the screen is gone, so nothing can
+/// recapture. Template: Red R a5 (file a) and R d3 (rank 3) aim at the Black horse a3; the Red
+/// horse c3↔a4 (legs b3, b4) blocks one line and uncovers the other. Each Red move chases the
+/// unprotected horse → `0-1 perpetual-chase`.
+#[test]
+fn protection_is_judged_after_the_capture() {
+    let fen = "c3k4/9/9/9/R8/9/n1NR5/9/9/3K5 w - - 0 1";
+    assert_outcome(
+        XQ,
+        &cycle(fen, "c3a4 e9f9 a4c3 f9e9", 2, ""),
+        "0-1 perpetual-chase",
+    );
+}
+
+/// Both sides chase perpetually → draw. Red: chariots a6/g1 aim at the Black horse g6, Red
+/// horse f6↔g4 toggles the lines (as above). Black, point-mirrored: chariots i3/c8 aim at the
+/// Red horse c3, Black horse d3↔c5 (legs d4, c4) toggles. Each side chases one and the same
+/// unprotected horse with every move → `1/2-1/2 repetition`.
+#[test]
+fn both_sides_chasing_perpetually_is_a_draw() {
+    let fen = "4k4/2r6/9/R4Nn2/9/9/2Nn4r/9/6R2/3K5 w - - 0 1";
+    assert_outcome(
+        XQ,
+        &cycle(fen, "f6g4 d3c5 g4f6 c5d3", 2, ""),
+        "1/2-1/2 repetition",
+    );
+}
+
+/// A piece that walks INTO a standing attack is not chased by the attacker: Red chariots a7
+/// and a5 stand still while the Black horse h7↔g5 moves between their ranks; Red only shuffles
+/// its cannon i0↔i1. No Red move makes a new attack → draw.
+#[test]
+fn walking_into_a_standing_attack_is_not_a_chase() {
+    let fen = "4k4/9/R6n1/9/R8/9/9/9/9/3K4C w - - 0 1";
+    assert_outcome(
+        XQ,
+        &cycle(fen, "i0i1 h7g5 i1i0 g5h7", 2, ""),
+        "1/2-1/2 repetition",
+    );
+}
+
+/// A 6-ply cycle (chariots a0→a1→a2→a0 and a9→a8→a7→a9): the start position occurs for the
+/// third time after 12 plies, not before.
+#[test]
+fn six_ply_cycle_repeats_on_the_twelfth_ply() {
+    let cyc = "a0a1 a9a8 a1a2 a8a7 a2a0 a7a9";
+    assert_outcome(XQ, &cycle("startpos", cyc, 1, ""), "* ongoing");
+    assert_outcome(
+        XQ,
+        &cycle("startpos", cyc, 1, "a0a1 a9a8 a1a2 a8a7 a2a0"),
+        "* ongoing",
+    );
+    assert_outcome(XQ, &cycle("startpos", cyc, 2, ""), "1/2-1/2 repetition");
+}
+
 /// A general "chasing": Red K e1↔d1 alternately attacks the unprotected Black cannon d2/e2
 /// (new each time; the cannon, adjacent with no screen, never attacks the general). Attacks by
 /// a general are never a chase → draw.
