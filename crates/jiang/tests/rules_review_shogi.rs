@@ -80,6 +80,29 @@ fn uchifuzume_with_a_pinned_protector() {
     assert_illegal(SG, "7lk/9/7G1/9/9/9/9/9/7K1 b P 1 moves P*1b", 1, "");
 }
 
+/// Gote's uchifuzume, mirrored: sente K 9i; gote G 8g (covers 8h, 9h), N 7g (covers 8i).
+/// Gote's P*9h would mate → illegal and not listed; G*9h mates legally → `0-1 checkmate`.
+#[test]
+fn gote_pawn_drop_mate_is_illegal() {
+    let fen = "8k/9/9/9/9/9/1gn6/9/K8 w p 1";
+    assert_illegal(SG, &format!("{fen} moves P*9h"), 1, "");
+    assert!(!moves(SG, fen).contains(&"P*9h".to_owned()));
+    assert_outcome(
+        SG,
+        "8k/9/9/9/9/9/1gn6/9/K8 w g 1 moves G*9h",
+        "0-1 checkmate",
+    );
+}
+
+/// A dropped piece cannot promote on the drop (`S*2b+` is refused) but may on a later move:
+/// S*3c, then 3c2b+ (starts and ends in the zone).
+#[test]
+fn dropped_piece_promotes_later() {
+    let fen = "8k/9/9/9/9/9/9/9/K8 b S 1";
+    assert_illegal(SG, &format!("{fen} moves S*2b+"), 1, "");
+    assert_outcome(SG, &format!("{fen} moves S*3c 1a1b 3c2b+"), "* ongoing");
+}
+
 /// Nifu (Drops 1): sente pawn on 5g → P*5e illegal, P*4e fine; a tokin on 5g does not count.
 #[test]
 fn nifu_counts_unpromoted_pawns_only() {
@@ -90,6 +113,8 @@ fn nifu_counts_unpromoted_pawns_only() {
     let fen = "4k4/9/9/9/9/9/4+P4/9/4K4 b P 1";
     assert_outcome(SG, &format!("{fen} moves P*5e"), "* ongoing");
     assert!(moves(SG, fen).contains(&"P*5e".to_owned()));
+    // Only the dropper's own pawns count: a gote pawn on 5c does not stop sente's P*5e.
+    assert_outcome(SG, "4k4/9/4p4/9/9/9/9/9/4K4 b P 1 moves P*5e", "* ongoing");
 }
 
 /// Dead drops (Drops 2), both sides (USI drops use the uppercase letter for both).
@@ -138,6 +163,10 @@ fn forced_and_optional_promotion() {
         assert!(has(optional), "{optional} in {list:?}");
         assert!(has(&format!("{optional}+")), "{optional}+ in {list:?}");
     }
+    // Gote: a knight reaching rank h (8f7h) must promote.
+    let fen = "4k4/9/9/9/9/1n7/9/9/4K4 w - 1";
+    assert_illegal(SG, &format!("{fen} moves 8f7h"), 1, "");
+    assert_outcome(SG, &format!("{fen} moves 8f7h+"), "* ongoing");
     // Gote: a pawn reaching rank i must promote.
     let fen = "4k4/9/9/9/9/9/9/8p/4K4 w - 1";
     assert_illegal(SG, &format!("{fen} moves 1h1i"), 1, "");
@@ -262,6 +291,13 @@ fn impasse_declaration_by_sente() {
         "4g4/R3K3B/PPPPPPPP1/9/9/9/9/9/4k4 b R5P 1 moves win",
         1,
         "check",
+    );
+    // 4: pieces OUTSIDE the zone do not count: 27 in zone + hand, plus a pawn on 1d.
+    assert_illegal(
+        SG,
+        "9/R3K3B/PPPPPPPP1/8P/9/9/9/9/4k4 b R4P 1 moves win",
+        1,
+        "27",
     );
     // 4: 27 points (R + 4P in hand).
     assert_illegal(

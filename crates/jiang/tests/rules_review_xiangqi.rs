@@ -599,3 +599,24 @@ fn jieqi_repetition_counts_revealed_positions() {
     assert_outcome(JQ, &format!("{head}{cyc}{cyc}"), "1/2-1/2 repetition");
     assert_outcome(JQ, &format!("{head}{cyc} e1d2 a8a9 d2e1"), "* ongoing");
 }
+
+/// A revealed soldier moves as a soldier whatever point it was revealed on: a0a1P stands on
+/// Red's own side, so it only steps forward (a1a2), never sideways (a1b1).
+#[test]
+fn jieqi_soldier_revealed_on_the_back_rank_moves_forward() {
+    assert_illegal(JQ, "startpos moves a0a1P a9a8r a1b1", 3, "");
+    assert_outcome(JQ, "startpos moves a0a1P a9a8r a1a2", "* ongoing");
+}
+
+/// Without a pool field the pool is derived (full set minus the revealed pieces on the board):
+/// with both Red chariots revealed on a1 and i1, no covered Red piece can be a chariot. A
+/// missing covered piece (captured, identity unknown) leaves the pool larger than the covered
+/// pieces, which is a valid position.
+#[test]
+fn jieqi_derived_pool() {
+    let fen = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/R7R/1XXXKXXX1 w - - 0 1";
+    assert_illegal(JQ, &format!("{fen} moves b0c2R"), 1, "");
+    assert_outcome(JQ, &format!("{fen} moves b0c2N"), "* ongoing");
+    let captured = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/1XXXKXXXX w";
+    assert_outcome(JQ, captured, "* ongoing");
+}
