@@ -466,6 +466,19 @@ fn flying_general_is_illegal() {
     assert_eq!(moves(XQ, fen), ["a3a4", "e0e1", "e0f0"]);
 }
 
+/// A piece moved onto the line between an enemy cannon and its own general becomes the screen
+/// and exposes the general: Black cannon e7, Red K e0, empty e-file; Red R a4e4 is illegal and
+/// not listed (nor is e0d0, which faces the Black general d9).
+#[test]
+fn becoming_the_screen_of_an_enemy_cannon_is_illegal() {
+    let fen = "3k5/9/4c4/9/9/R8/9/9/9/4K4 w - - 0 1";
+    assert_illegal(XQ, &format!("{fen} moves a4e4"), 1, "");
+    let list = moves(XQ, fen);
+    assert!(!list.contains(&"a4e4".to_owned()), "{list:?}");
+    assert!(!list.contains(&"e0d0".to_owned()), "{list:?}");
+    assert_eq!(list.len(), 18, "{list:?}");
+}
+
 /// Move limit: 120 plies without a capture. Red K d0, R a0; Black K f9, R i9 (quiet moves
 /// a0a1, i9i8). From halfmove 118: one ply → 119 → ongoing; two → 120 → `move-limit`. A capture
 /// (a0a5 takes the soldier) resets the count: 0, then 1 → ongoing.
