@@ -251,6 +251,24 @@ fn length_cap_at_700_moves() {
     assert_outcome(SG, &format!("{fen} moves 5i4i"), "1/2-1/2 move-limit");
 }
 
+/// Order of the end checks (End 1, 2 before 4): from ply 689 the perpetual-check cycle reaches
+/// its 4th occurrence with the 700th move → `0-1 perpetual-check`, not `move-limit`; a drop
+/// mate played as the 700th move is `checkmate`.
+#[test]
+fn sennichite_and_mate_come_before_the_length_cap() {
+    let fen = "8k/R8/9/9/9/9/9/9/4K4 b - 689";
+    assert_outcome(
+        SG,
+        &cycle(fen, "9b9a 1a1b 9a9b 1b1a", 3, ""),
+        "0-1 perpetual-check",
+    );
+    assert_outcome(
+        SG,
+        &format!("{MATING_NET} b G 700 moves G*1b"),
+        "1-0 checkmate",
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Impasse (27-point declaration), through the `win` token
 // ---------------------------------------------------------------------------------------------
