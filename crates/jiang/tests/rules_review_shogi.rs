@@ -163,6 +163,12 @@ fn forced_and_optional_promotion() {
         assert!(has(optional), "{optional} in {list:?}");
         assert!(has(&format!("{optional}+")), "{optional}+ in {list:?}");
     }
+    // King and gold never promote, even entering the zone.
+    let fen = "8k/9/9/G8/9/9/9/9/K8 b - 1";
+    assert_illegal(SG, &format!("{fen} moves 9d9c+"), 1, "");
+    assert!(moves(SG, fen).contains(&"9d9c".to_owned()));
+    assert!(!moves(SG, fen).contains(&"9d9c+".to_owned()));
+    assert_illegal(SG, "8k/9/9/4K4/9/9/9/9/9 b P 1 moves 5d5c+", 1, "");
     // Gote: a knight reaching rank h (8f7h) must promote.
     let fen = "4k4/9/9/9/9/1n7/9/9/4K4 w - 1";
     assert_illegal(SG, &format!("{fen} moves 8f7h"), 1, "");
