@@ -633,3 +633,21 @@ fn jieqi_derived_pool() {
     let captured = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/1XXXKXXXX w";
     assert_outcome(JQ, captured, "* ongoing");
 }
+
+/// Jieqi judges repetitions like Xiangqi (jieqi.md "End of the game"): the chariot perpetual
+/// check and the chariot-chases-horse cycles above, as Jieqi positions with revealed pieces.
+#[test]
+fn jieqi_perpetual_check_and_chase() {
+    let check = "4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1";
+    assert_outcome(
+        JQ,
+        &cycle(check, "a8a9 e9e8 a9a8 e8e9", 2, ""),
+        "0-1 perpetual-check",
+    );
+    let chase = "4k4/9/7n1/9/R8/9/9/9/9/3K5 w - - 0 1";
+    assert_outcome(
+        JQ,
+        &cycle(chase, "a5a7 h7g5 a7a5 g5h7", 2, ""),
+        "0-1 perpetual-chase",
+    );
+}
