@@ -32,7 +32,9 @@ const fn cell(side: usize, kind: usize) -> Cell {
     (1 + side * 14 + kind) as Cell
 }
 
-/// A legal shogi or minishogi position (see [`super::Setup`] for unchecked input).
+/// A legal shogi or minishogi position: [`Position::from_sfen`] parses and validates in one
+/// step (one king each, no stuck pieces, no nifu, the side not to move not in check, counts
+/// within the set), so every `Position` is one that can be played from.
 ///
 /// Holds the board (bitboards by side and by kind plus a mailbox), both hands, the side to
 /// move, the SFEN move number and a Zobrist key of board, hands and side to move.
@@ -61,6 +63,13 @@ impl PartialEq for Position {
 }
 
 impl Eq for Position {}
+
+impl std::fmt::Display for Position {
+    /// The canonical SFEN.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.sfen())
+    }
+}
 
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
