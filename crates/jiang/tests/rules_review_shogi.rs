@@ -289,6 +289,13 @@ fn impasse_declaration_by_sente() {
         "9/R3K3B/PPPPPPPP1/9/9/9/9/9/4k4 b R5P 1 moves win",
         "1-0 impasse",
     );
+    // A successful declaration ends the game: nothing can be played after it.
+    assert_illegal(
+        SG,
+        "9/R3K3B/PPPPPPPP1/9/9/9/9/9/4k4 b R5P 1 moves win 5i4i",
+        2,
+        "over",
+    );
     // Promoted rook and bishop still count 5.
     assert_outcome(
         SG,
