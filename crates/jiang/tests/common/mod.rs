@@ -1,0 +1,81 @@
+//! Shared helpers for the rules-review behaviour tests: run the built `jiang` binary exactly as
+//! another program would, through its public CLI contract (`outcome` and `moves`).
+
+#![allow(dead_code)] // each test crate uses a different subset
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs `jiang <args>` with `stdin`; returns its standard output.
+pub fn jiang(args: &[&str], stdin: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jiang"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the jiang binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(stdin.as_bytes())
+        .expect("stdin accepts the input");
+    let out = child.wait_with_output().expect("jiang finishes");
+    String::from_utf8(out.stdout).expect("output is UTF-8")
+}
+
+/// The single line `jiang outcome <variant>` prints for one input line.
+pub fn outcome(variant: &str, line: &str) -> String {
+    let out = jiang(&["outcome", variant], &format!("{line}\n"));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "one verdict line for `{line}`, got {out:?}");
+    lines[0].to_owned()
+}
+
+/// `<fen> moves <moves>` with `moves` repeated `times` times (a cycle), then `tail`.
+pub fn cycle(fen: &str, moves: &str, times: usize, tail: &str) -> String {
+    let mut line = format!("{fen} moves");
+    for _ in 0..times {
+        line.push(' ');
+        line.push_str(moves);
+    }
+    if !tail.is_empty() {
+        line.push(' ');
+        line.push_str(tail);
+    }
+    line
+}
+
+/// Asserts the verdict of `jiang outcome <variant>` on `line`.
+#[track_caller]
+pub fn assert_outcome(variant: &str, line: &str, expected: &str) {
+    assert_eq!(outcome(variant, line), expected, "input: {variant}: {line}");
+}
+
+/// Asserts that the verdict is `illegal <n> …` (the move number `n` is refused, with a reason)
+/// and that the reason mentions `needle` (case-insensitive) when it is not empty.
+#[track_caller]
+pub fn assert_illegal(variant: &str, line: &str, n: usize, needle: &str) {
+    let verdict = outcome(variant, line);
+    let prefix = format!("illegal {n} ");
+    assert!(
+        verdict.starts_with(&prefix) && verdict.len() > prefix.len(),
+        "expected `illegal {n} <why>` for {variant}: {line}, got `{verdict}`"
+    );
+    assert!(
+        verdict.to_lowercase().contains(&needle.to_lowercase()),
+        "the reason should mention `{needle}`: `{verdict}` (input {variant}: {line})"
+    );
+}
+
+/// The legal moves `jiang moves <variant> --fen <fen>` prints (one line, space separated).
+pub fn moves(variant: &str, fen: &str) -> Vec<String> {
+    let out = jiang(&["moves", variant, "--fen", fen], "");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.len() <= 1, "one line of moves for {fen}, got {out:?}");
+    lines
+        .first()
+        .map(|l| l.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default()
+}
