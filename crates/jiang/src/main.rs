@@ -74,6 +74,7 @@ struct ServeArgs {
 
 fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
     tracing_subscriber::fmt()
+        .with_writer(io::stderr)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| "info,sqlx=warn".into()),
@@ -137,26 +138,35 @@ async fn shutdown_signal() {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The server logs from many threads: it must not run while this thread holds stdout.
+    let command = match cli.command {
+        Some(Command::Serve(args)) => return exit_code(serve(args)),
+        None => return exit_code(serve(cli.serve)),
+        Some(command) => command,
+    };
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let result = match cli.command {
-        Some(Command::Perft {
+    let result = match command {
+        Command::Perft {
             variant,
             depth,
             fen,
             divide,
-        }) => tools::perft(variant, &fen, depth, divide, &mut out),
-        Some(Command::Moves { variant, fen }) => match fen {
+        } => tools::perft(variant, &fen, depth, divide, &mut out),
+        Command::Moves { variant, fen } => match fen {
             Some(fen) => tools::moves(variant, io::Cursor::new(fen), &mut out),
             None => tools::moves(variant, io::stdin().lock(), &mut out),
         },
-        Some(Command::Outcome { variant }) => {
+        Command::Outcome { variant } => {
             tools::outcome(variant, io::stdin().lock(), &mut out)
         }
-        Some(Command::Serve(args)) => serve(args),
-        None => serve(cli.serve),
+        Command::Serve(_) => unreachable!("handled above"),
     };
     drop(out);
+    exit_code(result)
+}
+
+fn exit_code(result: Result<tools::Status, tools::ToolError>) -> ExitCode {
     match result {
         Ok(tools::Status::Clean) => ExitCode::SUCCESS,
         Ok(tools::Status::SomeInputRejected) => ExitCode::from(1),

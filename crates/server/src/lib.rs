@@ -153,8 +153,10 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
             let _ = stop.wait_for(|s| *s).await;
         })
         .await?;
+        tracing::debug!("connections closed");
         // Every actor has finished (its last write included) once all `alive` senders are gone.
         while alive_rx.recv().await.is_some() {}
+        tracing::debug!("game actors stopped");
         // The router held the last `Store`; the writer drains its queue and ends.
         let _ = writer.await;
         backend.close().await;
