@@ -1,6 +1,7 @@
 //! `jiang`: the server (`jiang serve`, the default) and the tools for players and engine
 //! authors. This file only reads the command line and hands over.
 
+mod loadtest;
 mod tools;
 
 use std::io::{self, BufWriter};
@@ -45,10 +46,15 @@ enum Command {
         /// xiangqi, jieqi, shogi or minishogi.
         variant: Variant,
     },
+    /// Load a running server: many games played over WebSocket; prints moves/s and latency.
+    Loadtest(loadtest::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(Command::Loadtest(args)) = cli.command {
+        return loadtest::main(args);
+    }
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let result = match cli.command {
@@ -62,9 +68,8 @@ fn main() -> ExitCode {
             Some(fen) => tools::moves(variant, io::Cursor::new(fen), &mut out),
             None => tools::moves(variant, io::stdin().lock(), &mut out),
         },
-        Some(Command::Outcome { variant }) => {
-            tools::outcome(variant, io::stdin().lock(), &mut out)
-        }
+        Some(Command::Outcome { variant }) => tools::outcome(variant, io::stdin().lock(), &mut out),
+        Some(Command::Loadtest(_)) => unreachable!("handled above"),
         None => Err(tools::ToolError::Usage(
             "the server is not built yet; try `jiang --help`".into(),
         )),
