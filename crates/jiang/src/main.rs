@@ -1,6 +1,7 @@
 //! `jiang`: the server (`jiang serve`, the default) and the tools for players and engine
 //! authors. This file only reads the command line and hands over.
 
+mod loadtest;
 mod tools;
 
 use std::io::{self, BufWriter};
@@ -50,6 +51,8 @@ enum Command {
         /// xiangqi, jieqi, shogi or minishogi.
         variant: Variant,
     },
+    /// Load a running server: many games played over WebSocket; prints moves/s and latency.
+    Loadtest(loadtest::Args),
 }
 
 /// `jiang serve` flags, each with an environment fallback.
@@ -142,6 +145,7 @@ fn main() -> ExitCode {
     let command = match cli.command {
         Some(Command::Serve(args)) => return exit_code(serve(args)),
         None => return exit_code(serve(cli.serve)),
+        Some(Command::Loadtest(args)) => return loadtest::main(args),
         Some(command) => command,
     };
     let stdout = io::stdout();
@@ -161,6 +165,7 @@ fn main() -> ExitCode {
             tools::outcome(variant, io::stdin().lock(), &mut out)
         }
         Command::Serve(_) => unreachable!("handled above"),
+        Command::Loadtest(_) => unreachable!("handled above"),
     };
     drop(out);
     exit_code(result)
