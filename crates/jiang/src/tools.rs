@@ -39,11 +39,8 @@ macro_rules! with_family {
                 $body
             }
             Family::Shogi => {
-                let _ = $variant;
-                Err(ToolError::Usage(format!(
-                    "{} is not implemented yet",
-                    $variant
-                )))
+                type $G = jiang_rules::shogi::Game;
+                $body
             }
         }
     };
