@@ -381,7 +381,7 @@ fn load_live(stored: StoredGame, settings: &GameSettings, now: Instant) -> Load 
         Err(e) => return Load::Broken(format!("meta: {e}")),
     };
     let moves: Vec<String> = stored.moves.into_iter().map(|m| m.text).collect();
-    let table = match table::open(variant, &setup, &moves) {
+    let mut table = match table::open(variant, &setup, &moves) {
         Ok(t) => t,
         Err(e) => return Load::Broken(e.to_string()),
     };
@@ -396,6 +396,9 @@ fn load_live(stored: StoredGame, settings: &GameSettings, now: Instant) -> Load 
         }),
         Some(Err(e)) => return Load::Broken(format!("result: {e}")),
     };
+    if let Some(outcome) = result {
+        table.end(outcome);
+    }
     let clock = meta.control.map(|control| {
         match row
             .clock
@@ -741,7 +744,7 @@ impl Live {
             v.insert("handicap".into(), json!(handicap));
         }
         v.insert("rematch".into(), self.rematch_json(viewer));
-        v.extend(self.table.extras(viewer, self.status.is_over()));
+        v.extend(self.table.extras(viewer));
         v
     }
 
@@ -1204,6 +1207,7 @@ impl Live {
             Status::Ended
         };
         self.result = Some(outcome);
+        self.table.end(outcome);
         self.meta.draw_offer = None;
         self.first_move_deadline = None;
     }
