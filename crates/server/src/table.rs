@@ -166,7 +166,11 @@ pub fn create(
 }
 
 /// Rebuilds a table from its set-up and recorded moves.
-pub fn open(variant: Variant, setup: &Setup, moves: &[String]) -> Result<Box<dyn Table>, SetupError> {
+pub fn open(
+    variant: Variant,
+    setup: &Setup,
+    moves: &[String],
+) -> Result<Box<dyn Table>, SetupError> {
     let mut table = rules::open(variant, setup)?;
     for (i, mv) in moves.iter().enumerate() {
         table
@@ -439,7 +443,10 @@ impl Table for ShogiTable {
     }
     fn play(&mut self, text: &str) -> Result<String, IllegalMove> {
         if let Some(outcome) = self.outcome() {
-            return Err(IllegalMove(format!("the game is over ({})", outcome.reason)));
+            return Err(IllegalMove(format!(
+                "the game is over ({})",
+                outcome.reason
+            )));
         }
         let position = self.game.position();
         let mv = position

@@ -48,7 +48,12 @@ on_both!(checkmate_from_a_custom_fen, |s: TestServer| async move {
     assert_eq!(view["status"], "playing");
     assert_eq!(view["you"], "red");
     assert_eq!(view["to_move"], "red");
-    assert!(view["legal_moves"].as_array().unwrap().contains(&json!("a1a9")));
+    assert!(
+        view["legal_moves"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("a1a9"))
+    );
     assert_eq!(view["initial_fen"], view["fen"]);
     // Black's view has no legal moves (not its turn).
     let black_view = s.view(&id, Some(&black)).await;
@@ -79,7 +84,10 @@ on_both!(resignation, |s: TestServer| async move {
     assert!(!moved["legal_moves"].as_array().unwrap().is_empty());
     send(&mut black_socket, json!({"type": "resign"})).await;
     let end = next_of(&mut black_socket, "end").await;
-    assert_eq!(end["result"], json!({"winner": "red", "reason": "resignation", "result": "1-0"}));
+    assert_eq!(
+        end["result"],
+        json!({"winner": "red", "reason": "resignation", "result": "1-0"})
+    );
     let view = s.view(&id, None).await;
     assert_eq!(view["status"], "ended");
     s.stop().await;
@@ -94,8 +102,12 @@ async fn draw_by_agreement_and_declines() {
         let s = &s;
         let id = id.clone();
         async move {
-            s.post(&format!("/api/games/{id}/draw"), Some(&token), json!({"action": action}))
-                .await
+            s.post(
+                &format!("/api/games/{id}/draw"),
+                Some(&token),
+                json!({"action": action}),
+            )
+            .await
         }
     };
     // Nothing to accept yet.
@@ -117,7 +129,11 @@ async fn draw_by_agreement_and_declines() {
     // Shogi has no agreed draws.
     let (sid, sente, _) = s.game(json!({"variant": "shogi"}), "sente").await;
     let (status, v) = s
-        .post(&format!("/api/games/{sid}/draw"), Some(&sente), json!({"action": "offer"}))
+        .post(
+            &format!("/api/games/{sid}/draw"),
+            Some(&sente),
+            json!({"action": "offer"}),
+        )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(v["error"]["code"], "draw_not_allowed");
@@ -160,7 +176,11 @@ on_both!(
         assert_eq!(end["status"], "aborted");
         assert_eq!(end["result"]["reason"], "aborted");
         let (status, _) = s
-            .post(&format!("/api/games/{id}/move"), Some(&black), json!({"move": "1b1c"}))
+            .post(
+                &format!("/api/games/{id}/move"),
+                Some(&black),
+                json!({"move": "1b1c"}),
+            )
             .await;
         assert_eq!(status, StatusCode::CONFLICT);
         s.stop().await;
@@ -181,7 +201,11 @@ on_both!(timeout_with_a_short_clock, |s: TestServer| async move {
     s.play(&id, &black, "h7e7").await;
     // The clock runs for red only now; nobody moves: red flags by the server's timer.
     let moved = next_of(&mut socket, "move").await;
-    let moved = if moved["ply"] == 1 { next_of(&mut socket, "move").await } else { moved };
+    let moved = if moved["ply"] == 1 {
+        next_of(&mut socket, "move").await
+    } else {
+        moved
+    };
     assert_eq!(moved["clock"]["running"], "red");
     let end = next_of(&mut socket, "end").await;
     assert_eq!(end["result"]["winner"], "black");
@@ -189,7 +213,11 @@ on_both!(timeout_with_a_short_clock, |s: TestServer| async move {
     assert_eq!(end["clock"]["red"]["ms"], 0);
     // A late move changes nothing.
     let (status, v) = s
-        .post(&format!("/api/games/{id}/move"), Some(&red), json!({"move": "b2e2"}))
+        .post(
+            &format!("/api/games/{id}/move"),
+            Some(&red),
+            json!({"move": "b2e2"}),
+        )
         .await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(v["error"]["code"], "game_over");
@@ -234,11 +262,15 @@ async fn move_limit_and_repetition_from_fen_positions() {
         )
         .await;
     let mut last = Value::Null;
-    for (i, mv) in ["a0a1", "a9a8", "a1a0", "a8a9", "a0a1", "a9a8", "a1a0", "a8a9"]
-        .into_iter()
-        .enumerate()
+    for (i, mv) in [
+        "a0a1", "a9a8", "a1a0", "a8a9", "a0a1", "a9a8", "a1a0", "a8a9",
+    ]
+    .into_iter()
+    .enumerate()
     {
-        last = s.play(&id, if i % 2 == 0 { &red } else { &black }, mv).await;
+        last = s
+            .play(&id, if i % 2 == 0 { &red } else { &black }, mv)
+            .await;
     }
     assert_eq!(last["result"]["reason"], "repetition");
     assert_eq!(last["result"]["result"], "1/2-1/2");
@@ -257,7 +289,10 @@ on_both!(impasse_declaration, |s: TestServer| async move {
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     assert_eq!(v["error"]["code"], "impasse_rejected");
-    assert!(v["error"]["message"].as_str().unwrap().contains("zone"), "{v}");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("zone"),
+        "{v}"
+    );
     let (status, _) = s
         .post(&format!("/api/games/{id}/impasse"), Some(&gote), json!({}))
         .await;
@@ -266,13 +301,20 @@ on_both!(impasse_declaration, |s: TestServer| async move {
     // Minishogi has no impasse rule.
     let (mid, msente, _) = s.game(json!({"variant": "minishogi"}), "sente").await;
     let (status, v) = s
-        .post(&format!("/api/games/{mid}/impasse"), Some(&msente), json!({}))
+        .post(
+            &format!("/api/games/{mid}/impasse"),
+            Some(&msente),
+            json!({}),
+        )
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(v["error"]["code"], "impasse_not_allowed");
     // A position where it holds.
     let (id, sente, _) = s
-        .game(json!({"variant": "shogi", "fen": IMPASSE, "clock": {"main": 60}}), "sente")
+        .game(
+            json!({"variant": "shogi", "fen": IMPASSE, "clock": {"main": 60}}),
+            "sente",
+        )
         .await;
     let view = s.view(&id, None).await;
     assert_eq!(view["impasse"]["sente"]["declaration"], 28);
@@ -280,7 +322,10 @@ on_both!(impasse_declaration, |s: TestServer| async move {
         .post(&format!("/api/games/{id}/impasse"), Some(&sente), json!({}))
         .await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    assert_eq!(v["result"], json!({"winner": "sente", "reason": "impasse", "result": "1-0"}));
+    assert_eq!(
+        v["result"],
+        json!({"winner": "sente", "reason": "impasse", "result": "1-0"})
+    );
     let kif = s
         .http
         .get(s.url(&format!("/api/games/{id}/record?format=kif")))
@@ -302,38 +347,73 @@ async fn bad_input_is_refused_and_changes_nothing() {
         assert_eq!(v["error"]["code"], code, "{v}");
         assert!(!v["error"]["message"].as_str().unwrap().is_empty());
     };
-    let (st, v) = s.post_raw("/api/games", None, b"{\"variant\": ".to_vec()).await;
+    let (st, v) = s
+        .post_raw("/api/games", None, b"{\"variant\": ".to_vec())
+        .await;
     expect(st, &v, StatusCode::BAD_REQUEST, "malformed_json");
-    let (st, v) = s.post("/api/games", None, json!({"variant": "chess"})).await;
+    let (st, v) = s
+        .post("/api/games", None, json!({"variant": "chess"}))
+        .await;
     expect(st, &v, StatusCode::BAD_REQUEST, "unknown_variant");
     let (st, v) = s
-        .post("/api/games", None, json!({"variant": "xiangqi", "colour": "red"}))
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "xiangqi", "colour": "red"}),
+        )
         .await;
     expect(st, &v, StatusCode::BAD_REQUEST, "unknown_field");
     assert!(v["error"]["message"].as_str().unwrap().contains("colour"));
     let (st, v) = s
-        .post("/api/games", None, json!({"variant": "xiangqi", "clock": {"main": 60, "bonus": 1}}))
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "xiangqi", "clock": {"main": 60, "bonus": 1}}),
+        )
         .await;
     expect(st, &v, StatusCode::BAD_REQUEST, "unknown_field");
-    assert!(v["error"]["message"].as_str().unwrap().contains("bonus"), "{v}");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("bonus"),
+        "{v}"
+    );
     let (st, v) = s
-        .post("/api/games", None, json!({"variant": "xiangqi", "clock": {"main": -5}}))
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "xiangqi", "clock": {"main": -5}}),
+        )
         .await;
     expect(st, &v, StatusCode::BAD_REQUEST, "invalid_request");
     let (st, v) = s
-        .post("/api/games", None, json!({"variant": "xiangqi", "fen": "9/9/9 w"}))
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "xiangqi", "fen": "9/9/9 w"}),
+        )
         .await;
     expect(st, &v, StatusCode::BAD_REQUEST, "invalid_fen");
     let (st, v) = s
-        .post("/api/games", None, json!({"variant": "jieqi", "fen": MATE_IN_ONE}))
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "jieqi", "fen": MATE_IN_ONE}),
+        )
         .await;
     expect(st, &v, StatusCode::BAD_REQUEST, "unsupported");
     let (st, v) = s
-        .post("/api/games", None, json!({"variant": "shogi", "handicap": "queen"}))
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "shogi", "handicap": "queen"}),
+        )
         .await;
     expect(st, &v, StatusCode::BAD_REQUEST, "invalid_handicap");
     let (st, v) = s
-        .post("/api/games", None, json!({"variant": "shogi", "side": "red"}))
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "shogi", "side": "red"}),
+        )
         .await;
     expect(st, &v, StatusCode::BAD_REQUEST, "invalid_side");
     let (st, v) = s.post_raw("/api/games", None, vec![b' '; 17 * 1024]).await;
@@ -344,7 +424,9 @@ async fn bad_input_is_refused_and_changes_nothing() {
     let path = format!("/api/games/{id}/move");
     let (st, v) = s.post(&path, None, json!({"move": "h2e2"})).await;
     expect(st, &v, StatusCode::UNAUTHORIZED, "missing_token");
-    let (st, v) = s.post(&path, Some("not-a-token"), json!({"move": "h2e2"})).await;
+    let (st, v) = s
+        .post(&path, Some("not-a-token"), json!({"move": "h2e2"}))
+        .await;
     expect(st, &v, StatusCode::FORBIDDEN, "wrong_token");
     let (st, v) = s.post(&path, Some(&black), json!({"move": "h7e7"})).await;
     expect(st, &v, StatusCode::CONFLICT, "not_your_turn");
@@ -354,7 +436,9 @@ async fn bad_input_is_refused_and_changes_nothing() {
     expect(st, &v, StatusCode::BAD_REQUEST, "illegal_move");
     let (st, v) = s.post(&path, Some(&red), json!({"mv": "h2e2"})).await;
     expect(st, &v, StatusCode::BAD_REQUEST, "unknown_field");
-    let (st, v) = s.post(&format!("/api/games/{id}/join"), None, json!({})).await;
+    let (st, v) = s
+        .post(&format!("/api/games/{id}/join"), None, json!({}))
+        .await;
     expect(st, &v, StatusCode::CONFLICT, "seat_taken");
     let (st, v) = s.get(&format!("/api/games/{id}"), Some("wrong")).await;
     expect(st, &v, StatusCode::FORBIDDEN, "wrong_token");
@@ -367,7 +451,8 @@ async fn bad_input_is_refused_and_changes_nothing() {
     assert_eq!(after, before, "nothing changed");
 
     // After the end, moves are refused.
-    s.post(&format!("/api/games/{id}/resign"), Some(&red), json!({})).await;
+    s.post(&format!("/api/games/{id}/resign"), Some(&red), json!({}))
+        .await;
     let (st, v) = s.post(&path, Some(&red), json!({"move": "h2e2"})).await;
     expect(st, &v, StatusCode::CONFLICT, "game_over");
 
@@ -375,9 +460,7 @@ async fn bad_input_is_refused_and_changes_nothing() {
     let (id, red, _) = s.game(json!({"variant": "xiangqi"}), "red").await;
     let mut socket = connect(&s.ws_url(&id, Some(&red))).await;
     next_of(&mut socket, "state").await;
-    socket
-        .send_text("{not json")
-        .await;
+    socket.send_text("{not json").await;
     let e = next_of(&mut socket, "error").await;
     assert_eq!(e["code"], "invalid_message");
     let big = json!({"type": "move", "move": "x".repeat(5000)}).to_string();
@@ -400,9 +483,11 @@ trait SendText {
 impl SendText for common::Socket {
     async fn send_text(&mut self, text: &str) {
         use futures_util::SinkExt;
-        self.send(tokio_tungstenite::tungstenite::Message::Text(text.to_owned().into()))
-            .await
-            .expect("send");
+        self.send(tokio_tungstenite::tungstenite::Message::Text(
+            text.to_owned().into(),
+        ))
+        .await
+        .expect("send");
     }
 }
 
@@ -432,30 +517,39 @@ async fn floods_are_rate_limited() {
     s.stop().await;
 }
 
-on_both!(restart_resumes_games_without_charging_downtime, |s: TestServer| async move {
-    let (id, red, black) = s
-        .game(json!({"variant": "xiangqi", "clock": {"main": 60, "increment": 1}}), "red")
-        .await;
-    s.play(&id, &red, "h2e2").await;
-    s.play(&id, &black, "h7e7").await;
-    let before = s.play(&id, &red, "h0g2").await;
-    assert_eq!(before["clock"]["running"], "black");
-    let black_ms = before["clock"]["black"]["ms"].as_u64().unwrap();
-    let s = s.restart().await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let after = s.view(&id, Some(&black)).await;
-    assert_eq!(after["moves"], json!(["h2e2", "h7e7", "h0g2"]));
-    assert_eq!(after["status"], "playing");
-    assert_eq!(after["clock"]["running"], "black");
-    let after_ms = after["clock"]["black"]["ms"].as_u64().unwrap();
-    // Only the time since the restart (≈200 ms) is charged, not the downtime.
-    assert!(after_ms <= black_ms && black_ms - after_ms < 2_000, "{black_ms} → {after_ms}");
-    assert_eq!(after["clock"]["red"], before["clock"]["red"]);
-    // The seats' tokens still work and the game continues.
-    let next = s.play(&id, &black, "h9g7").await;
-    assert_eq!(next["ply"], 4);
-    s.stop().await;
-});
+on_both!(
+    restart_resumes_games_without_charging_downtime,
+    |s: TestServer| async move {
+        let (id, red, black) = s
+            .game(
+                json!({"variant": "xiangqi", "clock": {"main": 60, "increment": 1}}),
+                "red",
+            )
+            .await;
+        s.play(&id, &red, "h2e2").await;
+        s.play(&id, &black, "h7e7").await;
+        let before = s.play(&id, &red, "h0g2").await;
+        assert_eq!(before["clock"]["running"], "black");
+        let black_ms = before["clock"]["black"]["ms"].as_u64().unwrap();
+        let s = s.restart().await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let after = s.view(&id, Some(&black)).await;
+        assert_eq!(after["moves"], json!(["h2e2", "h7e7", "h0g2"]));
+        assert_eq!(after["status"], "playing");
+        assert_eq!(after["clock"]["running"], "black");
+        let after_ms = after["clock"]["black"]["ms"].as_u64().unwrap();
+        // Only the time since the restart (≈200 ms) is charged, not the downtime.
+        assert!(
+            after_ms <= black_ms && black_ms - after_ms < 2_000,
+            "{black_ms} → {after_ms}"
+        );
+        assert_eq!(after["clock"]["red"], before["clock"]["red"]);
+        // The seats' tokens still work and the game continues.
+        let next = s.play(&id, &black, "h9g7").await;
+        assert_eq!(next["ply"], 4);
+        s.stop().await;
+    }
+);
 
 #[tokio::test]
 async fn two_spectators_follow_a_game() {
@@ -475,8 +569,15 @@ async fn two_spectators_follow_a_game() {
     for socket in [&mut a, &mut b] {
         let m1 = next_of(socket, "move").await;
         let m2 = next_of(socket, "move").await;
-        assert_eq!((m1["move"].clone(), m2["move"].clone()), (json!("h2e2"), json!("h7e7")));
-        assert_eq!(m2["legal_moves"], json!([]), "spectators get no legal moves");
+        assert_eq!(
+            (m1["move"].clone(), m2["move"].clone()),
+            (json!("h2e2"), json!("h7e7"))
+        );
+        assert_eq!(
+            m2["legal_moves"],
+            json!([]),
+            "spectators get no legal moves"
+        );
     }
     assert_eq!(s.view(&id, None).await["spectators"], 2);
     drop(b);
@@ -488,12 +589,17 @@ async fn two_spectators_follow_a_game() {
 #[tokio::test]
 async fn rematch_swaps_sides_and_tells_each_player_its_token() {
     let s = TestServer::start().await;
-    let (id, red, black) = s.game(json!({"variant": "xiangqi", "clock": {"main": 300}}), "red").await;
+    let (id, red, black) = s
+        .game(json!({"variant": "xiangqi", "clock": {"main": 300}}), "red")
+        .await;
     let mut red_socket = connect(&s.ws_url(&id, Some(&red))).await;
     let mut black_socket = connect(&s.ws_url(&id, Some(&black))).await;
     let mut spectator = connect(&s.ws_url(&id, None)).await;
-    s.post(&format!("/api/games/{id}/resign"), Some(&red), json!({})).await;
-    let (st, v) = s.post(&format!("/api/games/{id}/rematch"), Some(&red), json!({})).await;
+    s.post(&format!("/api/games/{id}/resign"), Some(&red), json!({}))
+        .await;
+    let (st, v) = s
+        .post(&format!("/api/games/{id}/rematch"), Some(&red), json!({}))
+        .await;
     assert_eq!(st, StatusCode::OK);
     assert_eq!(v["rematch"]["requested"], json!(["red"]));
     send(&mut black_socket, json!({"type": "rematch"})).await;
@@ -537,10 +643,19 @@ async fn records_and_pages() {
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::OK);
-    let disposition = response.headers()["content-disposition"].to_str().unwrap().to_owned();
-    assert!(disposition.contains(&format!("jiang-xiangqi-{id}.pgn")), "{disposition}");
+    let disposition = response.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        disposition.contains(&format!("jiang-xiangqi-{id}.pgn")),
+        "{disposition}"
+    );
     let pgn = response.text().await.unwrap();
-    assert!(pgn.contains("[Variant \"xiangqi\"]") && pgn.contains("h2e2"), "{pgn}");
+    assert!(
+        pgn.contains("[Variant \"xiangqi\"]") && pgn.contains("h2e2"),
+        "{pgn}"
+    );
     let fen = s
         .http
         .get(s.url(&format!("/api/games/{id}/record?format=fen")))
@@ -551,15 +666,23 @@ async fn records_and_pages() {
         .await
         .unwrap();
     assert_eq!(fen.trim(), s.view(&id, None).await["fen"]);
-    let (st, v) = s.get(&format!("/api/games/{id}/record?format=kif"), None).await;
+    let (st, v) = s
+        .get(&format!("/api/games/{id}/record?format=kif"), None)
+        .await;
     assert_eq!(st, StatusCode::BAD_REQUEST);
     assert_eq!(v["error"]["code"], "unsupported_format");
-    let (sid, sente, _) = s.game(json!({"variant": "shogi", "handicap": "bishop"}), "sente").await;
+    let (sid, sente, _) = s
+        .game(json!({"variant": "shogi", "handicap": "bishop"}), "sente")
+        .await;
     let view = s.view(&sid, None).await;
     assert_eq!(view["to_move"], "gote", "the handicap giver moves first");
     assert_eq!(view["handicap"], "bishop");
     let (st, v) = s
-        .post(&format!("/api/games/{sid}/move"), Some(&sente), json!({"move": "7g7f"}))
+        .post(
+            &format!("/api/games/{sid}/move"),
+            Some(&sente),
+            json!({"move": "7g7f"}),
+        )
         .await;
     assert_eq!(st, StatusCode::CONFLICT, "{v}");
     let csa = s
@@ -596,7 +719,12 @@ async fn records_and_pages() {
     assert!(page.contains("\"hu\""), "{page}");
     let health = s.http.get(s.url("/healthz")).send().await.unwrap();
     assert_eq!(health.status(), StatusCode::OK);
-    let missing = s.http.get(s.url("/static/../Cargo.toml")).send().await.unwrap();
+    let missing = s
+        .http
+        .get(s.url("/static/../Cargo.toml"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);
     s.stop().await;
 }
@@ -618,7 +746,10 @@ async fn seat_cookie_keeps_the_seat_and_get_never_takes_one() {
         .send()
         .await
         .unwrap();
-    let cookie = response.headers()["set-cookie"].to_str().unwrap().to_owned();
+    let cookie = response.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .to_owned();
     assert!(cookie.contains("HttpOnly"), "{cookie}");
     let pair = cookie.split(';').next().unwrap().to_owned();
     let v: Value = s
@@ -653,7 +784,9 @@ async fn jieqi_views_hide_what_only_the_captor_may_know() {
         let red_view = s.view(&id, Some(&red)).await;
         let black_view = s.view(&id, Some(&black)).await;
         let spectator = s.view(&id, None).await;
-        games.push((id, red, black, recorded, commitment, red_view, black_view, spectator));
+        games.push((
+            id, red, black, recorded, commitment, red_view, black_view, spectator,
+        ));
     }
     // Strip what differs per game for reasons other than the deal.
     let public = |v: &Value| {
@@ -699,9 +832,13 @@ async fn jieqi_views_hide_what_only_the_captor_may_know() {
         .text()
         .await
         .unwrap();
-    assert!(record.contains(commitment.as_str()) && !record.contains("Deal"), "{record}");
+    assert!(
+        record.contains(commitment.as_str()) && !record.contains("Deal"),
+        "{record}"
+    );
     // At the end everything is published and the commitment checks out.
-    s.post(&format!("/api/games/{id}/resign"), Some(red), json!({})).await;
+    s.post(&format!("/api/games/{id}/resign"), Some(red), json!({}))
+        .await;
     let end = s.view(id, None).await;
     let deal = end["deal"].as_str().unwrap();
     let salt = end["salt"].as_str().unwrap();
@@ -719,7 +856,12 @@ async fn jieqi_views_hide_what_only_the_captor_may_know() {
 #[tokio::test]
 async fn websocket_clock_sync_and_ping() {
     let s = TestServer::start().await;
-    let (id, red, _) = s.game(json!({"variant": "xiangqi", "clock": {"main": 10, "byoyomi": 5, "periods": 2}}), "red").await;
+    let (id, red, _) = s
+        .game(
+            json!({"variant": "xiangqi", "clock": {"main": 10, "byoyomi": 5, "periods": 2}}),
+            "red",
+        )
+        .await;
     let mut socket = connect(&s.ws_url(&id, Some(&red))).await;
     next_of(&mut socket, "state").await;
     send(&mut socket, json!({"type": "clock"})).await;

@@ -147,7 +147,12 @@ impl TestServer {
     }
 
     /// POST raw bytes.
-    pub async fn post_raw(&self, path: &str, token: Option<&str>, body: Vec<u8>) -> (StatusCode, Value) {
+    pub async fn post_raw(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: Vec<u8>,
+    ) -> (StatusCode, Value) {
         let mut request = self
             .http
             .post(self.url(path))
@@ -187,7 +192,9 @@ impl TestServer {
 
     /// Joins game `id`; returns (side, token).
     pub async fn join(&self, id: &str) -> (String, String) {
-        let (status, v) = self.post(&format!("/api/games/{id}/join"), None, json!({})).await;
+        let (status, v) = self
+            .post(&format!("/api/games/{id}/join"), None, json!({}))
+            .await;
         assert_eq!(status, StatusCode::OK, "join: {v}");
         (
             v["side"].as_str().unwrap().to_owned(),
@@ -207,7 +214,11 @@ impl TestServer {
     /// Plays `mv` with `token`, expecting success; returns the new view.
     pub async fn play(&self, id: &str, token: &str, mv: &str) -> Value {
         let (status, v) = self
-            .post(&format!("/api/games/{id}/move"), Some(token), json!({"move": mv}))
+            .post(
+                &format!("/api/games/{id}/move"),
+                Some(token),
+                json!({"move": mv}),
+            )
             .await;
         assert_eq!(status, StatusCode::OK, "move {mv}: {v}");
         v
