@@ -231,8 +231,7 @@ macro_rules! sql_backend {
 
             fn load_live(&self) -> BoxFuture<'_, Result<Vec<StoredGame>, StoreError>> {
                 Box::pin(async move {
-                    let sql =
-                        format!("{SELECT_GAME} WHERE status = 'playing' ORDER BY id");
+                    let sql = format!("{SELECT_GAME} WHERE status = 'playing' ORDER BY id");
                     let rows = sqlx::query(&sql).fetch_all(&self.pool).await?;
                     let mut games = Vec::with_capacity(rows.len());
                     for r in &rows {
