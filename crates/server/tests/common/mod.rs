@@ -29,7 +29,7 @@ pub struct TestServer {
 }
 
 /// Drops a test database created by [`postgres_url`].
-async fn drop_postgres(url: &str) {
+pub async fn drop_postgres(url: &str) {
     let Ok(admin_url) = std::env::var("JIANG_TEST_DATABASE_URL") else {
         return;
     };
