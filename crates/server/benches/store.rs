@@ -39,7 +39,7 @@ fn unit(id: &str, ply: i64) -> Vec<Write> {
             clock: Some(clock.into()),
             at_ms: ply,
         }),
-        Write::SaveGame(game),
+        Write::UpdateGame(game),
     ]
 }
 

@@ -645,7 +645,7 @@ impl Live {
         mut unit: Vec<Write>,
         now: Instant,
     ) -> Result<(), ApiError> {
-        unit.push(Write::SaveGame(self.row(now)));
+        unit.push(Write::UpdateGame(self.row(now)));
         match games.store.write(unit).await {
             Ok(()) => Ok(()),
             Err(e) => {

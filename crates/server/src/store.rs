@@ -86,6 +86,10 @@ pub struct MoveRow {
 pub enum Write {
     /// Insert or replace a game's row.
     SaveGame(GameRow),
+    /// Rewrite the mutable columns of an existing game (status, tokens, result, clock, meta,
+    /// updated_at): cheaper than [`Write::SaveGame`] on every move. Fails if the game is not
+    /// stored.
+    UpdateGame(GameRow),
     /// Append a move (fails if that ply is already stored).
     AppendMove(MoveRow),
 }
@@ -118,6 +122,8 @@ const UPSERT_GAME: &str = "INSERT INTO games (id, variant, setup, status, token_
      token_first = excluded.token_first, token_second = excluded.token_second, \
      result = excluded.result, clock = excluded.clock, meta = excluded.meta, \
      updated_at = excluded.updated_at";
+const UPDATE_GAME: &str = "UPDATE games SET status = $2, token_first = $3, token_second = $4, \
+     result = $5, clock = $6, meta = $7, updated_at = $8 WHERE id = $1";
 const INSERT_MOVE: &str =
     "INSERT INTO moves (game_id, ply, mv, clock, at_ms) VALUES ($1, $2, $3, $4, $5)";
 const SELECT_GAME: &str = "SELECT id, variant, setup, status, token_first, token_second, \
@@ -193,6 +199,22 @@ macro_rules! sql_backend {
                                     .bind(g.updated_at)
                                     .execute(&mut *tx)
                                     .await?;
+                            }
+                            Write::UpdateGame(g) => {
+                                let done = sqlx::query(UPDATE_GAME)
+                                    .bind(&g.id)
+                                    .bind(&g.status)
+                                    .bind(&g.token_first)
+                                    .bind(&g.token_second)
+                                    .bind(&g.result)
+                                    .bind(&g.clock)
+                                    .bind(&g.meta)
+                                    .bind(g.updated_at)
+                                    .execute(&mut *tx)
+                                    .await?;
+                                if done.rows_affected() != 1 {
+                                    return Err(StoreError::Database(sqlx::Error::RowNotFound));
+                                }
                             }
                             Write::AppendMove(m) => {
                                 sqlx::query(INSERT_MOVE)

@@ -82,6 +82,25 @@ async fn exercise(url: &str) {
     assert_eq!(loaded.moves[2].text, "h2e2");
     assert!(loaded.moves.windows(2).all(|w| w[0].ply + 1 == w[1].ply));
     assert!(store.load("gameZZZZ99").await.unwrap().is_none());
+    // Updating a game that is not stored fails; updating one that is works.
+    assert!(
+        store
+            .write(vec![Write::UpdateGame(game("gameZZZZ99", "playing"))])
+            .await
+            .is_err()
+    );
+    store
+        .write(vec![Write::UpdateGame(GameRow {
+            token_second: Some("cd".repeat(32)),
+            ..game("gameBBBB02", "ended")
+        })])
+        .await
+        .unwrap();
+    let b = store.load("gameBBBB02").await.unwrap().unwrap();
+    assert_eq!(
+        b.row.token_second.as_deref(),
+        Some("cd".repeat(32).as_str())
+    );
     let live = store.load_live().await.unwrap();
     assert_eq!(live.len(), 1);
     assert_eq!(live[0].row.id, "gameAAAA01");
