@@ -1,0 +1,75 @@
+//! `jiang loadtest` end to end: a real server (in this process, on a random port, with a
+//! temporary SQLite database) and the real `jiang` binary playing 3 games for 3 seconds.
+
+use std::process::Command;
+
+use jiang_server::{Config, Rate};
+
+/// The value of the report line starting with `key ` (see `loadtest.rs` for the format).
+fn field<'a>(report: &'a str, key: &str) -> &'a str {
+    report
+        .lines()
+        .find_map(|line| line.strip_prefix(key)?.strip_prefix(' '))
+        .unwrap_or_else(|| panic!("no `{key}` line in the report:\n{report}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loadtest_plays_games_against_a_real_server() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = Config {
+        listen: "127.0.0.1:0".into(),
+        database_url: format!("sqlite://{}/jiang.db", dir.path().display()),
+        // The load generator comes from one address: no per-client limit.
+        rate_limit: Rate::UNLIMITED,
+        ..Config::default()
+    };
+    let server = jiang_server::start(config).await.expect("server starts");
+    let url = format!("http://{}", server.addr());
+    let output = tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_jiang"))
+            .args(["loadtest", "--url", &url, "--games", "3", "--seconds", "3"])
+            .output()
+            .expect("jiang runs")
+    })
+    .await
+    .expect("joined");
+    server.shutdown().await.expect("clean shutdown");
+
+    let report = String::from_utf8(output.stdout).expect("UTF-8 report");
+    let details = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "exit {:?}\n{report}\n{details}",
+        output.status
+    );
+    let lines: Vec<&str> = report.lines().collect();
+    assert_eq!(lines.len(), 7, "exactly seven lines:\n{report}");
+    assert_eq!(field(&report, "games"), "3");
+    assert_eq!(field(&report, "sockets"), "6");
+    assert_eq!(field(&report, "errors"), "0", "{details}");
+    let moves: u64 = field(&report, "moves").parse().expect("a count");
+    assert!(moves > 0, "no move measured:\n{report}\n{details}");
+    let rate: f64 = field(&report, "moves/s").parse().expect("a rate");
+    assert!(rate > 0.0);
+    for key in ["latency p50", "latency p99"] {
+        let value = field(&report, key);
+        let ms: f64 = value
+            .strip_suffix(" ms")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("`{key} {value}` is not `<number> ms`"));
+        assert!(ms > 0.0);
+    }
+}
+
+#[test]
+fn loadtest_says_clearly_when_the_server_is_unreachable() {
+    // Port 1 on loopback: nothing listens there.
+    let output = Command::new(env!("CARGO_BIN_EXE_jiang"))
+        .args(["loadtest", "--url", "http://127.0.0.1:1", "--games", "1"])
+        .output()
+        .expect("jiang runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot reach the server"), "{stderr}");
+    assert!(output.stdout.is_empty());
+}

@@ -1,0 +1,657 @@
+//! The one place where the server meets the rules: a variant-agnostic live game (a "table").
+//!
+//! Everything else in the server works with `dyn Table` and never matches on variants: creating
+//! a game from a variant plus an optional custom start or handicap (plus a deal for Jieqi),
+//! legal moves as text, playing text, the outcome, the per-viewer extras of a view, record
+//! export, whether a side could ever give check (for `timeout-vs-insufficient`) and the shogi
+//! impasse declaration.
+
+use jiang_rules::jieqi::{Deal, JieqiGame, Observer, Salt};
+use jiang_rules::shogi::notation::{ShogiRecord, write_csa, write_kif};
+use jiang_rules::xiangqi::notation::Record;
+use jiang_rules::{Family, IllegalMove, Outcome, Position, Side, Variant, shogi, xiangqi};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+/// Why a table could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    /// The custom start position is not valid.
+    #[error("invalid fen: {0}")]
+    BadFen(String),
+    /// The handicap is unknown for this variant.
+    #[error("{0}")]
+    BadHandicap(String),
+    /// The request combines things that do not go together (a FEN for Jieqi, …).
+    #[error("{0}")]
+    Unsupported(String),
+    /// Stored data could not be replayed (corrupt database).
+    #[error("stored game cannot be replayed: {0}")]
+    Corrupt(String),
+}
+
+/// The record formats of `GET /api/games/{id}/record`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RecordFormat {
+    /// PGN-style record (xiangqi family).
+    Pgn,
+    /// KIF (shogi family).
+    Kif,
+    /// CSA (shogi family).
+    Csa,
+    /// The current position as FEN (xiangqi family).
+    Fen,
+    /// The current position as SFEN (shogi family).
+    Sfen,
+}
+
+impl RecordFormat {
+    /// The file extension of a download.
+    pub fn extension(self) -> &'static str {
+        match self {
+            RecordFormat::Pgn => "pgn",
+            RecordFormat::Kif => "kif",
+            RecordFormat::Csa => "csa",
+            RecordFormat::Fen => "fen",
+            RecordFormat::Sfen => "sfen",
+        }
+    }
+
+    /// The content type of a download. KIF is traditionally Shift_JIS; Jiang writes UTF-8 and
+    /// says so.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            RecordFormat::Pgn => "application/x-chess-pgn; charset=utf-8",
+            _ => "text/plain; charset=utf-8",
+        }
+    }
+}
+
+/// What a record says about the game besides its moves.
+#[derive(Clone, Debug)]
+pub struct RecordInfo {
+    /// The game id (for the header / site link).
+    pub id: String,
+    /// Link to the game.
+    pub url: String,
+    /// Time control display string (`10+5`, `∞`).
+    pub time_control: String,
+    /// When the game was created, milliseconds since the epoch.
+    pub created_at: i64,
+    /// The result, if the game is over.
+    pub result: Option<Outcome>,
+}
+
+/// The persistent set-up of a game: everything needed to rebuild its table together with the
+/// moves. Stored as JSON; for Jieqi it holds the secret deal, so it never leaves the server
+/// before the end.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    /// The start position (public form) as FEN/SFEN.
+    pub initial_fen: String,
+    /// The shogi handicap name, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handicap: Option<String>,
+    /// Jieqi: the deal letters (jieqi.md order), secret until the end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<String>,
+    /// Jieqi: the commitment salt (hex), secret until the end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<String>,
+}
+
+/// A live game of any variant. `dyn Table` is all the rest of the server sees.
+pub trait Table: Send + Sync {
+    /// The variant.
+    fn variant(&self) -> Variant;
+    /// The start position as everyone may see it.
+    fn initial_fen(&self) -> String;
+    /// The current position as everyone may see it.
+    fn fen(&self) -> String;
+    /// The side to move.
+    fn to_move(&self) -> Side;
+    /// The moves played, as recorded (Jieqi: with reveal suffixes).
+    fn moves(&self) -> &[String];
+    /// The legal moves of the side to move, in the text players send, sorted.
+    fn legal_moves(&self) -> Vec<String>;
+    /// Plays a move given as players send it; returns the text recorded for it. An illegal move
+    /// changes nothing.
+    fn play(&mut self, text: &str) -> Result<String, IllegalMove>;
+    /// Replays a recorded move (from the store).
+    fn replay(&mut self, recorded: &str) -> Result<(), IllegalMove>;
+    /// The outcome if the moves so far (or [`Table::end`]) ended the game.
+    fn outcome(&self) -> Option<Outcome>;
+    /// Records an end decided outside play (resignation, time, agreement, abort), so that
+    /// hidden information is released (Jieqi).
+    fn end(&mut self, outcome: Outcome);
+    /// Whether `side` has material that could ever give check (xiangqi family: chariot, horse,
+    /// cannon or soldier; Jieqi also any covered piece and a freed advisor or elephant). The
+    /// shogi family always can.
+    fn can_ever_check(&self, side: Side) -> bool;
+    /// The side to move declares impasse (shogi): the winning outcome, or which condition
+    /// failed. Changes nothing on failure.
+    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove>;
+    /// The viewer's extra view fields (Jieqi: commitment, captures, pools; after the end, deal
+    /// and salt; shogi: impasse points). `viewer` is `None` for spectators.
+    fn extras(&self, viewer: Option<Side>) -> Map<String, Value>;
+    /// The record in `format`, or why this format does not fit this variant.
+    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String>;
+}
+
+/// Creates a new game's set-up: the start from `fen`, a `handicap` name or the variant's
+/// standard start, and for Jieqi a fresh secret deal from the operating system's RNG.
+pub fn create(
+    variant: Variant,
+    fen: Option<&str>,
+    handicap: Option<&str>,
+) -> Result<Setup, SetupError> {
+    if fen.is_some() && handicap.is_some() {
+        return Err(SetupError::Unsupported(
+            "give either a fen or a handicap, not both".into(),
+        ));
+    }
+    if handicap.is_some() && variant.family() != Family::Shogi {
+        return Err(SetupError::BadHandicap(format!(
+            "handicaps exist only in shogi and minishogi, not in {variant}"
+        )));
+    }
+    if variant == Variant::Jieqi && fen.is_some() {
+        return Err(SetupError::Unsupported(
+            "a Jieqi game always starts from a fresh shuffled deal: fen is not accepted".into(),
+        ));
+    }
+    rules::create(variant, fen, handicap)
+}
+
+/// Rebuilds a table from its set-up and recorded moves.
+pub fn open(
+    variant: Variant,
+    setup: &Setup,
+    moves: &[String],
+) -> Result<Box<dyn Table>, SetupError> {
+    let mut table = rules::open(variant, setup)?;
+    for (i, mv) in moves.iter().enumerate() {
+        table
+            .replay(mv)
+            .map_err(|e| SetupError::Corrupt(format!("move {} `{mv}`: {e}", i + 1)))?;
+    }
+    Ok(table)
+}
+
+/// The same set-up for a rematch: the same start and handicap, and for Jieqi a new deal.
+pub fn rematch(variant: Variant, setup: &Setup) -> Result<Setup, SetupError> {
+    if variant == Variant::Jieqi {
+        rules::create(variant, None, None)
+    } else {
+        Ok(Setup {
+            deal: None,
+            salt: None,
+            ..setup.clone()
+        })
+    }
+}
+
+/// Milliseconds since the epoch as `(year, month, day, hour, minute, second)` in UTC.
+fn civil(ms: i64) -> (i64, u32, u32, u32, u32, u32) {
+    let secs = ms.div_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400) as u32;
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day, rem / 3600, rem / 60 % 60, rem % 60)
+}
+
+fn fen_only(variant: Variant, format: RecordFormat, fen: String) -> Result<String, String> {
+    match (variant.family(), format) {
+        (Family::Xiangqi, RecordFormat::Fen) | (Family::Shogi, RecordFormat::Sfen) => {
+            Ok(format!("{fen}\n"))
+        }
+        _ => Err(format!(
+            "A {variant} record cannot be written as {}: use {}.",
+            format.extension(),
+            match variant.family() {
+                Family::Xiangqi => "pgn or fen",
+                Family::Shogi => "kif, csa or sfen",
+            }
+        )),
+    }
+}
+
+fn xiangqi_tags(record: &mut Record, info: &RecordInfo) {
+    let (y, m, d, ..) = civil(info.created_at);
+    record.set_tag("Event", "Jiang game");
+    record.set_tag("Site", &info.url);
+    record.set_tag("Date", &format!("{y:04}.{m:02}.{d:02}"));
+    record.set_tag("TimeControl", &info.time_control);
+    if let Some(outcome) = info.result {
+        record.set_outcome(outcome);
+    }
+}
+
+/// Xiangqi.
+struct XiangqiTable {
+    game: xiangqi::Game,
+    moves: Vec<String>,
+}
+
+impl Table for XiangqiTable {
+    fn variant(&self) -> Variant {
+        Variant::Xiangqi
+    }
+    fn initial_fen(&self) -> String {
+        self.game.start().fen()
+    }
+    fn fen(&self) -> String {
+        self.game.position().fen()
+    }
+    fn to_move(&self) -> Side {
+        self.game.position().turn()
+    }
+    fn moves(&self) -> &[String] {
+        &self.moves
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        if self.game.outcome().is_some() {
+            return Vec::new();
+        }
+        self.game.position().legal_move_texts()
+    }
+    fn play(&mut self, text: &str) -> Result<String, IllegalMove> {
+        let mv = self
+            .game
+            .play_iccs(text)
+            .map_err(|e| IllegalMove(e.to_string()))?;
+        let recorded = mv.to_string();
+        self.moves.push(recorded.clone());
+        Ok(recorded)
+    }
+    fn replay(&mut self, recorded: &str) -> Result<(), IllegalMove> {
+        self.play(recorded).map(|_| ())
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+    fn end(&mut self, _outcome: Outcome) {}
+    fn can_ever_check(&self, side: Side) -> bool {
+        self.game.can_ever_check(side)
+    }
+    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
+        Err(IllegalMove("xiangqi has no impasse declaration".into()))
+    }
+    fn extras(&self, _viewer: Option<Side>) -> Map<String, Value> {
+        Map::new()
+    }
+    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String> {
+        if format != RecordFormat::Pgn {
+            return fen_only(self.variant(), format, self.fen());
+        }
+        let mut record = Record::from_game(&self.game);
+        xiangqi_tags(&mut record, info);
+        Ok(record.to_string())
+    }
+}
+
+/// Jieqi: the true state lives here and leaves only through views.
+struct JieqiTable {
+    game: JieqiGame,
+    moves: Vec<String>,
+}
+
+impl Table for JieqiTable {
+    fn variant(&self) -> Variant {
+        Variant::Jieqi
+    }
+    fn initial_fen(&self) -> String {
+        self.game.public_game().start().fen()
+    }
+    fn fen(&self) -> String {
+        self.game.position().fen()
+    }
+    fn to_move(&self) -> Side {
+        self.game.position().turn()
+    }
+    fn moves(&self) -> &[String] {
+        &self.moves
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        self.game.legal_moves()
+    }
+    fn play(&mut self, text: &str) -> Result<String, IllegalMove> {
+        let mv = self
+            .game
+            .play(text)
+            .map_err(|e| IllegalMove(e.to_string()))?;
+        let recorded = mv.to_string();
+        self.moves.push(recorded.clone());
+        Ok(recorded)
+    }
+    fn replay(&mut self, recorded: &str) -> Result<(), IllegalMove> {
+        let plain = recorded.get(..4).unwrap_or(recorded);
+        let played = self.play(plain)?;
+        if played != recorded {
+            return Err(IllegalMove(format!(
+                "stored move `{recorded}` does not match the deal (`{played}`)"
+            )));
+        }
+        Ok(())
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+    fn end(&mut self, outcome: Outcome) {
+        let _ = self.game.end(outcome);
+    }
+    fn can_ever_check(&self, side: Side) -> bool {
+        self.game.public_game().can_ever_check(side)
+    }
+    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
+        Err(IllegalMove("jieqi has no impasse declaration".into()))
+    }
+    fn extras(&self, viewer: Option<Side>) -> Map<String, Value> {
+        let view = self.game.view(Observer::from(viewer));
+        let name = |side: Side| Variant::Jieqi.side_name(side);
+        let mut captured = Map::new();
+        let mut pools = Map::new();
+        let mut covered = Map::new();
+        for side in Side::BOTH {
+            let list: Vec<Value> = view.captured[side.index()]
+                .iter()
+                .map(|c| {
+                    json!({
+                        "ply": c.ply,
+                        "square": c.square.to_string(),
+                        "side": name(c.side),
+                        "was_covered": c.was_covered,
+                        "piece": c.piece.map(|p| p.fen_letter().to_string()),
+                    })
+                })
+                .collect();
+            captured.insert(name(side).to_owned(), Value::Array(list));
+            pools.insert(
+                name(side).to_owned(),
+                json!(view.pools[side.index()].text(side)),
+            );
+            covered.insert(name(side).to_owned(), json!(view.covered[side.index()]));
+        }
+        let mut extras = Map::new();
+        extras.insert("commitment".into(), json!(view.commitment.to_string()));
+        extras.insert("captured".into(), Value::Object(captured));
+        extras.insert("pool".into(), Value::Object(pools));
+        extras.insert("covered".into(), Value::Object(covered));
+        if let Some(revelation) = &view.revelation {
+            extras.insert("deal".into(), json!(revelation.deal.to_string()));
+            extras.insert("salt".into(), json!(revelation.salt.to_string()));
+            let still_covered: Map<String, Value> = revelation
+                .covered
+                .iter()
+                .map(|(square, piece)| (square.to_string(), json!(piece.fen_letter().to_string())))
+                .collect();
+            extras.insert("covered_pieces".into(), Value::Object(still_covered));
+        }
+        extras
+    }
+    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String> {
+        if format != RecordFormat::Pgn {
+            return fen_only(self.variant(), format, self.fen());
+        }
+        // Public information only until the end; then the deal and salt tags too.
+        let mut record = self.game.record();
+        xiangqi_tags(&mut record, info);
+        Ok(record.to_string())
+    }
+}
+
+/// Shogi and Minishogi.
+struct ShogiTable {
+    game: shogi::Game,
+    moves: Vec<String>,
+    /// An end decided outside play (resignation, time, …), for the records.
+    ended: Option<Outcome>,
+}
+
+impl Table for ShogiTable {
+    fn variant(&self) -> Variant {
+        self.game.position().variant()
+    }
+    fn initial_fen(&self) -> String {
+        self.game.start().fen()
+    }
+    fn fen(&self) -> String {
+        self.game.position().fen()
+    }
+    fn to_move(&self) -> Side {
+        self.game.position().turn()
+    }
+    fn moves(&self) -> &[String] {
+        &self.moves
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        if self.outcome().is_some() {
+            return Vec::new();
+        }
+        self.game.position().legal_move_texts()
+    }
+    fn play(&mut self, text: &str) -> Result<String, IllegalMove> {
+        if let Some(outcome) = self.outcome() {
+            return Err(IllegalMove(format!(
+                "the game is over ({})",
+                outcome.reason
+            )));
+        }
+        let position = self.game.position();
+        let mv = position
+            .parse_move(text)
+            .map_err(|e| IllegalMove(e.to_string()))?;
+        let recorded = position.move_text(mv);
+        self.game.play(mv)?;
+        self.moves.push(recorded.clone());
+        Ok(recorded)
+    }
+    fn replay(&mut self, recorded: &str) -> Result<(), IllegalMove> {
+        self.play(recorded).map(|_| ())
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome().or(self.ended)
+    }
+    fn end(&mut self, outcome: Outcome) {
+        if self.outcome().is_none() {
+            self.ended = Some(outcome);
+        }
+    }
+    fn can_ever_check(&self, _side: Side) -> bool {
+        true
+    }
+    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
+        self.game
+            .declare_impasse()
+            .map_err(|e| IllegalMove(e.to_string()))
+    }
+    fn extras(&self, _viewer: Option<Side>) -> Map<String, Value> {
+        let mut extras = Map::new();
+        if self.variant() == Variant::Shogi {
+            let mut points = Map::new();
+            for side in Side::BOTH {
+                let p = self.game.impasse_points(side);
+                points.insert(
+                    self.variant().side_name(side).to_owned(),
+                    json!({
+                        "king_in_zone": p.king_in_zone,
+                        "pieces_in_zone": p.pieces_in_zone,
+                        "declaration": p.declaration,
+                        "needed": p.needed,
+                        "total": p.total,
+                    }),
+                );
+            }
+            extras.insert("impasse".into(), Value::Object(points));
+        }
+        extras
+    }
+    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String> {
+        if !matches!(format, RecordFormat::Kif | RecordFormat::Csa) {
+            return fen_only(self.variant(), format, self.fen());
+        }
+        let (y, mo, d, h, mi, s) = civil(info.created_at);
+        let mut record = ShogiRecord::new(self.variant());
+        record.start_sfen = self.initial_fen();
+        record.handicap = self.game.handicap();
+        record.start_time = Some(format!("{y:04}/{mo:02}/{d:02} {h:02}:{mi:02}:{s:02}"));
+        record.time_control = Some(info.time_control.clone());
+        record.moves = self.moves.clone();
+        record.result = info.result.or(self.outcome());
+        let written = match format {
+            RecordFormat::Kif => write_kif(&record),
+            _ => write_csa(&record),
+        };
+        written.map_err(|e| format!("The record cannot be written: {e}."))
+    }
+}
+
+/// The wiring to the rules crate's concrete types: the only code that names them.
+mod rules {
+    use rand::TryRngCore;
+    use rand::rngs::OsRng;
+
+    use super::*;
+
+    pub(super) fn create(
+        variant: Variant,
+        fen: Option<&str>,
+        handicap: Option<&str>,
+    ) -> Result<Setup, SetupError> {
+        let plain = |initial_fen: String| Setup {
+            initial_fen,
+            handicap: handicap.map(str::to_owned),
+            deal: None,
+            salt: None,
+        };
+        match (variant, fen, handicap) {
+            (Variant::Jieqi, _, _) => {
+                // The operating system's secure generator (jieqi.md, setup).
+                let mut rng = OsRng.unwrap_err();
+                let game = JieqiGame::new(&mut rng);
+                Ok(Setup {
+                    initial_fen: game.public_game().start().fen(),
+                    handicap: None,
+                    deal: Some(game.deal().to_string()),
+                    salt: Some(game.salt().to_string()),
+                })
+            }
+            (_, _, Some(name)) => {
+                let h = shogi::handicap(variant, name).ok_or_else(|| {
+                    let known: Vec<&str> = shogi::HANDICAPS
+                        .iter()
+                        .filter(|h| h.variant == variant)
+                        .map(|h| h.name)
+                        .collect();
+                    SetupError::BadHandicap(format!(
+                        "unknown {variant} handicap `{name}`: expected one of {}",
+                        known.join(", ")
+                    ))
+                })?;
+                Ok(plain(h.position().fen()))
+            }
+            (Variant::Xiangqi, Some(text), None) => xiangqi::Position::from_fen(variant, text)
+                .map(|p| plain(p.fen()))
+                .map_err(|e| SetupError::BadFen(e.to_string())),
+            (_, Some(text), None) => shogi::Position::from_fen(variant, text)
+                .map(|p| plain(p.fen()))
+                .map_err(|e| SetupError::BadFen(e.to_string())),
+            (Variant::Xiangqi, None, None) => Ok(plain(xiangqi::Position::start(variant).fen())),
+            (_, None, None) => Ok(plain(shogi::Position::start(variant).fen())),
+        }
+    }
+
+    pub(super) fn open(variant: Variant, setup: &Setup) -> Result<Box<dyn Table>, SetupError> {
+        let corrupt = |what: String| SetupError::Corrupt(what);
+        match variant {
+            Variant::Xiangqi => {
+                let start = xiangqi::Position::from_fen(variant, &setup.initial_fen)
+                    .map_err(|e| corrupt(e.to_string()))?;
+                Ok(Box::new(XiangqiTable {
+                    game: xiangqi::Game::new(start),
+                    moves: Vec::new(),
+                }))
+            }
+            Variant::Jieqi => {
+                let deal: Deal = setup
+                    .deal
+                    .as_deref()
+                    .ok_or_else(|| corrupt("no deal".into()))?
+                    .parse()
+                    .map_err(|e: jiang_rules::jieqi::DealError| corrupt(e.to_string()))?;
+                let salt: Salt = setup
+                    .salt
+                    .as_deref()
+                    .ok_or_else(|| corrupt("no salt".into()))?
+                    .parse()
+                    .map_err(|_| corrupt("bad salt".into()))?;
+                Ok(Box::new(JieqiTable {
+                    game: JieqiGame::with_deal(deal, salt),
+                    moves: Vec::new(),
+                }))
+            }
+            Variant::Shogi | Variant::Minishogi => {
+                let start = shogi::Position::from_fen(variant, &setup.initial_fen)
+                    .map_err(|e| corrupt(e.to_string()))?;
+                let handicap = match &setup.handicap {
+                    Some(name) => Some(
+                        shogi::handicap(variant, name)
+                            .ok_or_else(|| corrupt(format!("unknown handicap {name}")))?,
+                    ),
+                    None => None,
+                };
+                Ok(Box::new(ShogiTable {
+                    game: shogi::Game::with_handicap(start, handicap),
+                    moves: Vec::new(),
+                    ended: None,
+                }))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil() {
+        assert_eq!(civil(0), (1970, 1, 1, 0, 0, 0));
+        // 2026-11-29 11:45:50 UTC
+        assert_eq!(civil(1_795_952_750_000), (2026, 11, 29, 11, 45, 50));
+    }
+
+    #[test]
+    fn every_variant_opens_and_plays() {
+        for (variant, mv) in [
+            (Variant::Xiangqi, "h2e2"),
+            (Variant::Shogi, "7g7f"),
+            (Variant::Minishogi, "5d5c"),
+        ] {
+            let setup = create(variant, None, None).unwrap();
+            let mut table = open(variant, &setup, &[]).unwrap();
+            assert!(table.legal_moves().contains(&mv.to_owned()), "{variant}");
+            assert_eq!(table.play(mv).unwrap(), mv);
+            assert!(table.play("zz").is_err());
+            let again = open(variant, &setup, table.moves()).unwrap();
+            assert_eq!(again.fen(), table.fen());
+        }
+        let setup = create(Variant::Jieqi, None, None).unwrap();
+        let mut table = open(Variant::Jieqi, &setup, &[]).unwrap();
+        let recorded = table.play("h2e2").unwrap();
+        assert_eq!(recorded.len(), 5, "a reveal carries its letter: {recorded}");
+        let again = open(Variant::Jieqi, &setup, table.moves()).unwrap();
+        assert_eq!(again.fen(), table.fen());
+    }
+}
