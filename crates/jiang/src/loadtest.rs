@@ -34,6 +34,9 @@
 //! everything that went wrong (failed requests, refused moves, closed sockets, events that
 //! never came within 10 s). Details (setup time, games created, errors by kind) go to standard
 //! error. Exit status: 0 when moves > 0 and errors = 0, 1 otherwise, 2 when it could not run.
+//!
+//! The server limits API requests per client address, and all of this load comes from one:
+//! start it with `jiang serve --rate-limit 0` for a load test.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -49,6 +52,7 @@ use serde::Deserialize;
 use tokio::net::TcpStream;
 use tokio::sync::Semaphore;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 /// How long to wait for any expected answer (HTTP response, WebSocket event).
@@ -57,6 +61,8 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(10);
 const SETUP_CONCURRENCY: usize = 64;
 /// Default offered load per game, in moves per second.
 const DEFAULT_RATE_PER_GAME: f64 = 2.5;
+/// Read buffer of each WebSocket, in bytes.
+const SOCKET_BUFFER: usize = 4096;
 /// Main time of the games' clock, in seconds: long enough that nobody flags.
 const MAIN_SECONDS: u64 = 3600;
 
@@ -456,6 +462,16 @@ async fn drive(
     for (kind, (n, example)) in &tally.errors {
         eprintln!("error x{n} [{kind}], e.g.: {example}");
     }
+    if tally
+        .errors
+        .keys()
+        .any(|kind| kind.ends_with(" 429") || kind.contains("rate_limited"))
+    {
+        eprintln!(
+            "hint: the server limits requests per client address, and all of this load comes \
+             from one; start it with `jiang serve --rate-limit 0` (JIANG_RATE_LIMIT=0)"
+        );
+    }
     let mut latencies = std::mem::take(&mut tally.latencies);
     latencies.sort_unstable();
     Ok(Report {
@@ -593,9 +609,14 @@ async fn connect(target: &Target, id: &str, token: &str) -> Result<Player, GameE
     let mut url = reqwest::Url::parse(&format!("{}/api/games/{id}/ws", target.ws_base))
         .map_err(|e| GameError::Connect(e.to_string()))?;
     url.query_pairs_mut().append_pair("token", token);
+    // Small buffers: events are a few KiB, and tungstenite's default 128 KiB read buffer per
+    // socket would cost ~250 MB over 2,000 sockets.
+    let config = WebSocketConfig::default()
+        .read_buffer_size(SOCKET_BUFFER)
+        .write_buffer_size(0);
     let (socket, _) = tokio::time::timeout(
         ANSWER_TIMEOUT,
-        tokio_tungstenite::connect_async(url.as_str()),
+        tokio_tungstenite::connect_async_with_config(url.as_str(), Some(config), false),
     )
     .await
     .map_err(|_| GameError::Timeout("WebSocket handshake"))?
