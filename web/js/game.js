@@ -253,12 +253,32 @@ export function gamePage(main, id) {
     updateClocks();
   }
 
+  /** The byo-yomi countdown in ms, read from the view's time control text (`10|30(3x)`). */
+  function byoyomiMs() {
+    const m = /\|(\d+(?:\.\d+)?)/.exec(view.time_control || '');
+    return m ? Number(m[1]) * 1000 : 0;
+  }
+
+  /** A side's clock as it should read now: the server's figures counted down locally. */
   function clockFigures(side) {
     const c = view.clock?.[side];
     if (!c) return null;
     let ms = c.ms;
-    if (view.clock.running === side && view.status === 'playing') ms -= performance.now() - clockBase;
-    return { ms, periods: c.periods ?? 0 };
+    let periods = c.periods ?? 0;
+    let inByoyomi = !!c.byoyomi;
+    if (view.clock.running === side && view.status === 'playing') {
+      ms -= performance.now() - clockBase;
+      const byo = byoyomiMs();
+      if (ms < 0 && periods > 0 && byo > 0) {
+        // Main time (or a countdown) ran out locally: the next countdown starts.
+        const over = -ms;
+        periods -= Math.floor(over / byo) + (inByoyomi ? 1 : 0);
+        ms = byo - (over % byo);
+        inByoyomi = true;
+        if (periods <= 0) ms = 0;
+      }
+    }
+    return { ms, periods, inByoyomi };
   }
 
   function updateClocks() {
@@ -269,9 +289,10 @@ export function gamePage(main, id) {
       if (!f) continue;
       const running = view.clock.running === side && view.status === 'playing';
       el.querySelector('.time').textContent = fmtMs(f.ms);
-      el.querySelector('.periods').textContent = f.periods > 0 ? t('clock.periodsLeft', { n: f.periods }) : '';
+      el.querySelector('.periods').textContent = f.periods > 0 ? t(f.inByoyomi ? 'clock.inByoyomi' : 'clock.periodsLeft', { n: f.periods }) : '';
       el.classList.toggle('running', running);
       el.classList.toggle('low', running && f.ms < 10000);
+      el.classList.toggle('byoyomi', f.inByoyomi);
       if (running && f.ms < 10000 && view.you === side && store.get('sound', '0') === '1') {
         const s = Math.ceil(f.ms / 1000);
         if (s !== lastBeep && s >= 0) {
@@ -358,13 +379,19 @@ export function gamePage(main, id) {
       }
       if (you && playing) btn('impasse', t('action.impasse'), canDeclare);
     }
-    if (you && (view.status === 'ended' || view.status === 'aborted')) btn('rematch', view.rematch_requested === you ? t('action.rematchSent') : t('action.rematch'), view.rematch_requested !== you, 'primary');
+    const rm = view.rematch || {};
+    const asked = rm.requested || [];
+    if (rm.id && rm.token) saveToken(rm.id, rm.token);
+    if (you && (view.status === 'ended' || view.status === 'aborted') && !rm.id) {
+      if (asked.includes(you)) btn('rematch', t('action.rematchSent'), false);
+      else btn('rematch', asked.length ? t('action.acceptRematch') : t('action.rematch'), true, 'primary');
+    }
     btn('flip', t('action.flip'));
     btn('copy-fen', t(fam() === 'shogi' ? 'action.copySfen' : 'action.copyFen'));
     const formats = fam() === 'shogi' ? ['kif', 'csa', 'sfen'] : ['pgn', 'fen'];
     acts.push(`<span class="downloads">${t('action.download')} ${formats.map((f) => `<a href="/api/games/${id}/record?format=${f}" download>${f.toUpperCase()}</a>`).join(' ')}</span>`);
     $('.actions').innerHTML = acts.join('');
-    if (view.rematch_id) $('.actions').insertAdjacentHTML('afterbegin', `<a class="button primary" href="/g/${view.rematch_id}">${t('action.toRematch')}</a>`);
+    if (rm.id) $('.actions').insertAdjacentHTML('afterbegin', `<a class="button primary to-rematch" href="/g/${rm.id}">${t('action.toRematch')}</a>`);
 
     $('.type-move').hidden = !(you && playing);
     $('.spectators').textContent = view.spectators ? t('game.spectators', { n: view.spectators }) : '';
@@ -497,20 +524,16 @@ export function gamePage(main, id) {
       if (!rest.moves && rest.move) rest.moves = [...view.moves, rest.move];
       if (rest.ply !== undefined && rest.ply !== expected && rest.ply !== view.moves.length) return void refresh();
     }
-    if (type === 'rematch' && (rest.id || rest.next_id || rest.game)) {
-      const next = rest.next_id || rest.game || rest.id;
-      if (next !== id) {
-        view.rematch_id = next;
-        if (rest.token) saveToken(next, rest.token);
-        else if (rest.tokens?.[view.you]) saveToken(next, rest.tokens[view.you]);
-      }
-      delete rest.id;
+    if (type === 'rematch') {
+      const { ply: _ply, ...r } = rest;
+      void _ply;
+      setView({ ...view, rematch: r });
+      return;
     }
-    delete rest.id;
     const merged = { ...view, ...rest };
     if (type === 'move' && !('legal_moves' in rest)) merged.legal_moves = [];
     setView(merged, type === 'move');
-    if ((type === 'move' || type === 'end' || type === 'rematch') && (!('legal_moves' in rest) || !rest.fen)) refresh();
+    if ((type === 'move' || type === 'end') && (!('legal_moves' in rest) || !rest.fen)) refresh();
   }
 
   function showError(text) {
@@ -571,17 +594,7 @@ export function gamePage(main, id) {
     else if (a === 'draw-decline') post('draw', { action: 'decline' });
     else if (a === 'abort') post('abort');
     else if (a === 'impasse') post('impasse');
-    else if (a === 'rematch') {
-      const res = await post('rematch');
-      const next = res?.id && res.id !== id ? res.id : res?.next_id || res?.rematch_id;
-      if (next) {
-        if (res.token) saveToken(next, res.token);
-        view.rematch_id = next;
-        render();
-      } else if (res) {
-        view.rematch_requested = view.you;
-        render();
-      }
+    else if (a === 'rematch') post('rematch');
     } else if (a === 'flip') {
       flipped = !flipped;
       render();
