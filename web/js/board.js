@@ -48,7 +48,7 @@ export function aspect(variant, stack = false) {
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
 /** Inner SVG of one piece centred on (0,0). `style` is 'traditional' or 'western'. */
-export function pieceSvg(variant, piece, style = 'traditional', scale = 1) {
+export function pieceSvg(variant, piece, style = 'traditional', scale = 1, upsideDown = null) {
   if (familyOf(variant) === 'xiangqi') {
     const red = piece === piece.toUpperCase();
     const cls = red ? 'red' : 'black';
@@ -68,7 +68,8 @@ export function pieceSvg(variant, piece, style = 'traditional', scale = 1) {
   const path = `M0 ${-h / 2}L${w * 0.4} ${-h * 0.33}L${w / 2} ${h / 2}L${-w / 2} ${h / 2}L${-w * 0.4} ${-h * 0.33}Z`;
   const text = style === 'western' ? (promoted ? '+' + up : up) : SHOGI_CHARS[key];
   const fs = style === 'western' ? (promoted ? 38 : 48) : 54 * big;
-  return `<g class="pc koma ${promoted ? 'promoted' : ''} ${style}" transform="scale(${scale})${sente ? '' : ' rotate(180)'}"><path class="shadow" d="${path}" transform="translate(2 4)"/><path class="face" d="${path}"/><text y="${h * 0.1}" font-size="${fs}">${text}</text></g>`;
+  const turned = upsideDown ?? !sente;
+  return `<g class="pc koma ${promoted ? 'promoted' : ''} ${style}" transform="scale(${scale})${turned ? ' rotate(180)' : ''}"><path class="shadow" d="${path}" transform="translate(2 4)"/><path class="face" d="${path}"/><text y="${h * 0.1}" font-size="${fs}">${text}</text></g>`;
 }
 
 /**
@@ -236,7 +237,7 @@ export function createBoard(host, opts) {
         const canDrop = state.movable === owner && state.legal.some((m) => m.startsWith(k + '*'));
         const top = owner !== (flip() ? 'second' : 'first');
         o.push(`<g class="hand-piece${sel}${canDrop ? ' movable' : ''}" data-hand="${letter}" data-count="${n}" role="button" tabindex="-1" aria-label="${esc(state.label(null, letter, n))}" transform="translate(${x} ${y})">` +
-          `<rect class="hit" x="-50" y="-54" width="100" height="108"/>${pieceSvg(variant, top ? k.toLowerCase() : k, state.style, 0.92)}` +
+          `<rect class="hit" x="-50" y="-54" width="100" height="108"/>${pieceSvg(variant, letter, state.style, 0.92, top)}` +
           (n > 1 ? `<g class="count" transform="translate(34 ${top ? -38 : 38})"><circle r="19"/><text y="1">${n}</text></g>` : '') + '</g>');
       });
     }
@@ -247,7 +248,7 @@ export function createBoard(host, opts) {
     const o = [];
     for (const [sq, p] of state.pos?.board || []) {
       const [x, y] = centre(sq);
-      o.push(`<g data-piece="${p}" data-at="${sq}" transform="translate(${x} ${y})">${pieceSvg(variant, flip() && !g.xq ? flipPiece(p) : p, state.style)}</g>`);
+      o.push(`<g data-piece="${p}" data-at="${sq}" transform="translate(${x} ${y})">${pieceSvg(variant, p, state.style, 1, g.xq ? null : isFirst(p) === flip())}</g>`);
     }
     pieces.innerHTML = o.join('');
     if (animate && state.lastMove && state.lastMove.from) {
@@ -257,13 +258,6 @@ export function createBoard(host, opts) {
       el?.animate?.([{ transform: `translate(${fx}px, ${fy}px)` }, { transform: `translate(${tx}px, ${ty}px)` }], { duration: 160, easing: 'ease-out' });
     }
   }
-  // On a flipped shogi board, the bottom player's pieces point up: draw them as sente's.
-  const flipPiece = (p) => {
-    const base = p.replace('+', '');
-    const swapped = base === base.toUpperCase() ? base.toLowerCase() : base.toUpperCase();
-    return (p.startsWith('+') ? '+' : '') + swapped;
-  };
-
   const targetsFrom = (sel) => {
     if (!sel) return [];
     const prefix = sel.drop ? sel.drop.toUpperCase() + '*' : sel.from;
@@ -374,8 +368,7 @@ export function createBoard(host, opts) {
     const p = toSvg(e);
     if (!press.dragging) {
       press.dragging = true;
-      const shown = flip() && !g.xq ? flipPiece(press.piece) : press.piece;
-      drag.innerHTML = `<g class="dragging">${pieceSvg(variant, press.sel.drop ? press.piece.toUpperCase() : shown, state.style, 1.12)}</g>`;
+      drag.innerHTML = `<g class="dragging">${pieceSvg(variant, press.piece, state.style, 1.12, g.xq ? null : false)}</g>`;
       const origin = press.sel.from ? pieces.querySelector(`[data-at="${press.sel.from}"]`) : hands.querySelector(`[data-hand="${press.piece}"]`);
       origin?.classList.add('ghost');
       press.origin = origin;

@@ -595,7 +595,7 @@ export function gamePage(main, id) {
     else if (a === 'abort') post('abort');
     else if (a === 'impasse') post('impasse');
     else if (a === 'rematch') post('rematch');
-    } else if (a === 'flip') {
+    else if (a === 'flip') {
       flipped = !flipped;
       render();
     } else if (a === 'copy-fen') {
