@@ -1,6 +1,7 @@
 //! `jiang`: the server (`jiang serve`, the default) and the tools for players and engine
 //! authors. This file only reads the command line and hands over.
 
+mod loadtest;
 mod tools;
 
 use std::io::{self, BufWriter};
@@ -11,14 +12,19 @@ use jiang_rules::Variant;
 
 /// Play Xiangqi, Jieqi, Shogi and Minishogi; tools for players and engine authors.
 #[derive(Parser)]
-#[command(name = "jiang", version, about)]
+#[command(name = "jiang", version, about, args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Without a subcommand, `jiang` serves: these are `jiang serve`'s flags.
+    #[command(flatten)]
+    serve: ServeArgs,
 }
 
 #[derive(Subcommand)]
 enum Command {
+    /// Serve the game server (the default when no subcommand is given).
+    Serve(ServeArgs),
     /// Count the leaf nodes of the legal-move tree (bulk counting at the last ply).
     Perft {
         /// xiangqi, jieqi, shogi or minishogi.
@@ -45,31 +51,127 @@ enum Command {
         /// xiangqi, jieqi, shogi or minishogi.
         variant: Variant,
     },
+    /// Load a running server: many games played over WebSocket; prints moves/s and latency.
+    Loadtest(loadtest::Args),
+}
+
+/// `jiang serve` flags, each with an environment fallback.
+#[derive(clap::Args)]
+struct ServeArgs {
+    /// Address and port to listen on.
+    #[arg(long, env = "JIANG_LISTEN", default_value = "127.0.0.1:8080")]
+    listen: String,
+    /// Database: `sqlite://<path>` (created and migrated) or `postgres://…`.
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://data/jiang.db")]
+    database: String,
+    /// Base URL of the links the server hands out (default: http://<listen address>).
+    #[arg(long, env = "JIANG_PUBLIC_URL")]
+    public_url: Option<String>,
+    /// API requests per second allowed per client address (0: no limit, for load tests).
+    #[arg(long, env = "JIANG_RATE_LIMIT", default_value_t = 20.0)]
+    rate_limit: f64,
+    /// SQLite `synchronous` setting: `full` (fsync every commit; the default) or `normal`.
+    #[arg(long, env = "JIANG_SQLITE_SYNC", default_value = "full")]
+    sqlite_sync: String,
+}
+
+fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
+    tracing_subscriber::fmt()
+        .with_writer(io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,sqlx=warn".into()),
+        )
+        .init();
+    let durability = match args.sqlite_sync.as_str() {
+        "full" => jiang_server::Durability::Full,
+        "normal" => jiang_server::Durability::Normal,
+        other => {
+            return Err(tools::ToolError::Usage(format!(
+                "--sqlite-sync must be full or normal, not `{other}`"
+            )));
+        }
+    };
+    let config = jiang_server::Config {
+        listen: args.listen,
+        database_url: args.database,
+        public_url: args.public_url,
+        rate_limit: jiang_server::Rate {
+            per_second: args.rate_limit,
+            burst: args.rate_limit * 3.0,
+        },
+        durability,
+        ..jiang_server::Config::default()
+    };
+    let runtime = tokio::runtime::Runtime::new()
+        .map_err(|e| tools::ToolError::Usage(format!("cannot start the runtime: {e}")))?;
+    runtime
+        .block_on(async {
+            let server = jiang_server::start(config).await?;
+            println!("Jiang is serving on {}", server.public_url());
+            shutdown_signal().await;
+            tracing::info!("shutting down");
+            server.shutdown().await
+        })
+        .map_err(|e| tools::ToolError::Usage(e.to_string()))?;
+    Ok(tools::Status::Clean)
+}
+
+/// Resolves on SIGINT (Ctrl-C) or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = terminate => {}
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The server logs from many threads: it must not run while this thread holds stdout.
+    let command = match cli.command {
+        Some(Command::Serve(args)) => return exit_code(serve(args)),
+        None => return exit_code(serve(cli.serve)),
+        Some(Command::Loadtest(args)) => return loadtest::main(args),
+        Some(command) => command,
+    };
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let result = match cli.command {
-        Some(Command::Perft {
+    let result = match command {
+        Command::Perft {
             variant,
             depth,
             fen,
             divide,
-        }) => tools::perft(variant, &fen, depth, divide, &mut out),
-        Some(Command::Moves { variant, fen }) => match fen {
+        } => tools::perft(variant, &fen, depth, divide, &mut out),
+        Command::Moves { variant, fen } => match fen {
             Some(fen) => tools::moves(variant, io::Cursor::new(fen), &mut out),
             None => tools::moves(variant, io::stdin().lock(), &mut out),
         },
-        Some(Command::Outcome { variant }) => {
+        Command::Outcome { variant } => {
             tools::outcome(variant, io::stdin().lock(), &mut out)
         }
-        None => Err(tools::ToolError::Usage(
-            "the server is not built yet; try `jiang --help`".into(),
-        )),
+        Command::Serve(_) => unreachable!("handled above"),
+        Command::Loadtest(_) => unreachable!("handled above"),
     };
     drop(out);
+    exit_code(result)
+}
+
+fn exit_code(result: Result<tools::Status, tools::ToolError>) -> ExitCode {
     match result {
         Ok(tools::Status::Clean) => ExitCode::SUCCESS,
         Ok(tools::Status::SomeInputRejected) => ExitCode::from(1),

@@ -1,0 +1,783 @@
+//! `jiang loadtest`: a load generator for a running Jiang server.
+//!
+//! It creates `--games` games (`POST /api/games`, a one-hour clock so nobody flags), takes the
+//! second seat of each (`POST /api/games/{id}/join`), connects both players of each game over
+//! WebSocket (`/api/games/{id}/ws?token=…`), then for `--seconds` plays random legal moves
+//! taken from the `legal_moves` of the `state`/`move` events the mover receives. A game that
+//! ends is replaced by a new one, so the number of live games stays at `--games`.
+//!
+//! For every move it measures the time from sending `{"type": "move", …}` on the mover's socket
+//! to the opponent's socket receiving the `move` event of that ply. That time includes the
+//! server's work (validation, the durable write, the broadcast) and the load generator's own
+//! scheduling on a shared machine, so it is an upper bound on the server's part.
+//!
+//! Each game waits a random think time before each move (uniform, mean `games / rate`), so that
+//! together the games offer about `--rate` moves per second (default 2.5 per game);
+//! `--rate 0` removes the think time (each game then moves as fast as the server answers, and
+//! the server's per-socket rate limit may refuse moves).
+//!
+//! # Report (standard output; other programs parse it)
+//! Exactly these seven lines, in this order:
+//! ```text
+//! games 1000
+//! sockets 2000
+//! moves 61234
+//! moves/s 2041.1
+//! latency p50 3.21 ms
+//! latency p99 21.70 ms
+//! errors 0
+//! ```
+//! `games` and `sockets` are the games and player sockets live when the measurement started;
+//! `moves` counts the moves sent during the `--seconds` window whose `move` event reached the
+//! opponent; `moves/s` is `moves / seconds` (one decimal); the latencies are nearest-rank
+//! percentiles in milliseconds (two decimals; `-` when no move was measured); `errors` counts
+//! everything that went wrong (failed requests, refused moves, closed sockets, events that
+//! never came within 10 s). Details (setup time, games created, errors by kind) go to standard
+//! error. Exit status: 0 when moves > 0 and errors = 0, 1 otherwise, 2 when it could not run.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use rand::Rng;
+use rand::seq::IndexedRandom;
+use serde::Deserialize;
+use tokio::net::TcpStream;
+use tokio::sync::Semaphore;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// How long to wait for any expected answer (HTTP response, WebSocket event).
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(10);
+/// How many games are being set up at once.
+const SETUP_CONCURRENCY: usize = 64;
+/// Default offered load per game, in moves per second.
+const DEFAULT_RATE_PER_GAME: f64 = 2.5;
+/// Main time of the games' clock, in seconds: long enough that nobody flags.
+const MAIN_SECONDS: u64 = 3600;
+
+/// Command-line arguments of `jiang loadtest`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Args {
+    /// Base URL of the server, e.g. `http://127.0.0.1:8080`.
+    #[arg(long)]
+    pub url: String,
+    /// Games played at once (two sockets each).
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Length of the measurement, in seconds.
+    #[arg(long, default_value_t = 10)]
+    pub seconds: u64,
+    /// Moves per second offered by all games together (default: 2.5 per game); 0 means no
+    /// think time at all.
+    #[arg(long)]
+    pub rate: Option<f64>,
+    /// The variant to play.
+    #[arg(long, default_value = "xiangqi")]
+    pub variant: String,
+}
+
+/// Why the load test could not run at all.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadtestError {
+    /// `--url` is not an http(s) URL.
+    #[error("--url {url:?} is not an http:// or https:// URL")]
+    BadUrl {
+        /// What was given.
+        url: String,
+    },
+    /// A numeric argument out of range.
+    #[error("{0}")]
+    BadArgument(&'static str),
+    /// The server did not answer `GET /healthz`.
+    #[error("cannot reach the server at {url}: {reason}")]
+    Unreachable {
+        /// The URL tried.
+        url: String,
+        /// Why.
+        reason: String,
+    },
+    /// The runtime or the HTTP client could not be built.
+    #[error("cannot start: {0}")]
+    Setup(String),
+}
+
+/// What went wrong with one game; counted, and the game abandoned.
+#[derive(Debug, thiserror::Error)]
+enum GameError {
+    #[error("HTTP {what}: {reason}")]
+    Http { what: &'static str, reason: String },
+    #[error("HTTP {what}: status {status}: {body}")]
+    Status {
+        what: &'static str,
+        status: u16,
+        body: String,
+    },
+    #[error("WebSocket connect: {0}")]
+    Connect(String),
+    #[error("WebSocket: {0}")]
+    Socket(String),
+    #[error("socket closed by the server")]
+    Closed,
+    #[error("server error event: {0}")]
+    Refused(String),
+    #[error("no {0} within 10 s")]
+    Timeout(&'static str),
+    #[error("unexpected event: {0}")]
+    Unexpected(String),
+}
+
+impl GameError {
+    /// A short label to tally errors by.
+    fn kind(&self) -> String {
+        match self {
+            GameError::Http { what, .. } => format!("http {what}"),
+            GameError::Status { what, status, .. } => format!("http {what} {status}"),
+            GameError::Connect(_) => "ws connect".into(),
+            GameError::Socket(_) => "ws error".into(),
+            GameError::Closed => "ws closed".into(),
+            GameError::Refused(msg) => {
+                format!("refused {}", msg.split(':').next().unwrap_or(msg))
+            }
+            GameError::Timeout(what) => format!("timeout {what}"),
+            GameError::Unexpected(_) => "unexpected event".into(),
+        }
+    }
+}
+
+/// The load test's results.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Report {
+    /// Games live when the measurement started.
+    pub games: usize,
+    /// Player sockets open when the measurement started.
+    pub sockets: usize,
+    /// Moves measured.
+    pub moves: u64,
+    /// Length of the measurement window.
+    pub window: Duration,
+    /// Move latencies, sorted.
+    pub latencies: Vec<Duration>,
+    /// Errors of all kinds.
+    pub errors: u64,
+}
+
+impl Report {
+    /// Moves per second over the window.
+    pub fn rate(&self) -> f64 {
+        self.moves as f64 / self.window.as_secs_f64().max(1e-9)
+    }
+
+    /// Nearest-rank percentile (`p` in 0..=100) of the latencies.
+    pub fn percentile(&self, p: f64) -> Option<Duration> {
+        percentile(&self.latencies, p)
+    }
+}
+
+/// Nearest-rank percentile of sorted values.
+fn percentile(sorted: &[Duration], p: f64) -> Option<Duration> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    Some(sorted[rank.clamp(1, sorted.len()) - 1])
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = |d: Option<Duration>| match d {
+            Some(d) => format!("{:.2}", d.as_secs_f64() * 1000.0),
+            None => "-".to_owned(),
+        };
+        writeln!(f, "games {}", self.games)?;
+        writeln!(f, "sockets {}", self.sockets)?;
+        writeln!(f, "moves {}", self.moves)?;
+        writeln!(f, "moves/s {:.1}", self.rate())?;
+        writeln!(f, "latency p50 {} ms", ms(self.percentile(50.0)))?;
+        writeln!(f, "latency p99 {} ms", ms(self.percentile(99.0)))?;
+        writeln!(f, "errors {}", self.errors)
+    }
+}
+
+/// Runs `jiang loadtest` and prints the report; the exit status is documented above.
+pub fn main(args: Args) -> ExitCode {
+    match run(&args) {
+        Ok(report) => {
+            let mut out = std::io::stdout().lock();
+            let _ = write!(out, "{report}");
+            let _ = out.flush();
+            if report.moves > 0 && report.errors == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Validates the arguments, raises the open-file limit and runs the test.
+pub fn run(args: &Args) -> Result<Report, LoadtestError> {
+    let base = args.url.trim_end_matches('/').to_owned();
+    let ws_base = if let Some(rest) = base.strip_prefix("http://") {
+        format!("ws://{rest}")
+    } else if let Some(rest) = base.strip_prefix("https://") {
+        format!("wss://{rest}")
+    } else {
+        return Err(LoadtestError::BadUrl {
+            url: args.url.clone(),
+        });
+    };
+    if args.games == 0 {
+        return Err(LoadtestError::BadArgument("--games must be at least 1"));
+    }
+    if args.seconds == 0 {
+        return Err(LoadtestError::BadArgument("--seconds must be at least 1"));
+    }
+    let rate = args
+        .rate
+        .unwrap_or(DEFAULT_RATE_PER_GAME * args.games as f64);
+    if !(rate.is_finite() && rate >= 0.0) {
+        return Err(LoadtestError::BadArgument(
+            "--rate must be a number of moves per second, 0 or more",
+        ));
+    }
+    raise_open_file_limit(args.games);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| LoadtestError::Setup(e.to_string()))?;
+    let http = reqwest::Client::builder()
+        .timeout(ANSWER_TIMEOUT)
+        .pool_max_idle_per_host(SETUP_CONCURRENCY)
+        .build()
+        .map_err(|e| LoadtestError::Setup(e.to_string()))?;
+    let target = Arc::new(Target {
+        http,
+        base,
+        ws_base,
+        variant: args.variant.clone(),
+    });
+    let mean_think = if rate > 0.0 {
+        Duration::from_secs_f64(args.games as f64 / rate)
+    } else {
+        Duration::ZERO
+    };
+    runtime.block_on(drive(
+        target,
+        args.games,
+        Duration::from_secs(args.seconds),
+        mean_think,
+    ))
+}
+
+/// Raises the soft open-file limit to what `games` need (two sockets each, plus the HTTP
+/// pool), or says plainly on standard error that it could not.
+fn raise_open_file_limit(games: usize) {
+    let needed = (2 * games + SETUP_CONCURRENCY + 64) as u64;
+    match rlimit::increase_nofile_limit(needed) {
+        Ok(limit) if limit >= needed => {}
+        Ok(limit) => eprintln!(
+            "warning: the open-file limit is {limit}, but {games} games need about {needed} \
+             descriptors; raise it (`ulimit -n {needed}`, as root `ulimit -Hn` first) or run \
+             fewer games. The server needs the same."
+        ),
+        Err(e) => eprintln!(
+            "warning: cannot read or raise the open-file limit ({e}); {games} games need about \
+             {needed} descriptors"
+        ),
+    }
+}
+
+/// Where the server is and what to play.
+struct Target {
+    http: reqwest::Client,
+    base: String,
+    ws_base: String,
+    variant: String,
+}
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// The fields of server messages the load generator reads (the rest is ignored).
+#[derive(Debug, Deserialize)]
+struct Event {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    ply: Option<u64>,
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default)]
+    to_move: Option<String>,
+    #[serde(default)]
+    you: Option<String>,
+    #[serde(default)]
+    legal_moves: Option<Vec<String>>,
+    #[serde(default)]
+    code: Option<String>,
+    #[serde(default)]
+    message: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Created {
+    id: String,
+    token: String,
+}
+
+#[derive(Deserialize)]
+struct Joined {
+    token: String,
+}
+
+/// One player's socket.
+struct Player {
+    socket: Socket,
+}
+
+/// A game in progress: both players, whose move it is and what is legal for it.
+struct LiveGame {
+    players: [Player; 2],
+    mover: usize,
+    ply: u64,
+    legal: Vec<String>,
+}
+
+/// Per-slot tallies, merged at the end.
+#[derive(Default)]
+struct Tally {
+    moves: u64,
+    latencies: Vec<Duration>,
+    errors: BTreeMap<String, (u64, String)>,
+    games_created: u64,
+}
+
+impl Tally {
+    fn error(&mut self, e: &GameError) {
+        let entry = self.errors.entry(e.kind()).or_insert((0, e.to_string()));
+        entry.0 += 1;
+    }
+
+    fn error_count(&self) -> u64 {
+        self.errors.values().map(|(n, _)| n).sum()
+    }
+
+    fn merge(&mut self, other: Tally) {
+        self.moves += other.moves;
+        self.latencies.extend(other.latencies);
+        self.games_created += other.games_created;
+        for (kind, (n, example)) in other.errors {
+            self.errors.entry(kind).or_insert((0, example)).0 += n;
+        }
+    }
+}
+
+/// Sets up every game, then plays them all for `window`.
+async fn drive(
+    target: Arc<Target>,
+    games: usize,
+    window: Duration,
+    mean_think: Duration,
+) -> Result<Report, LoadtestError> {
+    let health = format!("{}/healthz", target.base);
+    match target.http.get(&health).send().await {
+        Ok(r) if r.status().is_success() => {}
+        Ok(r) => {
+            return Err(LoadtestError::Unreachable {
+                url: health,
+                reason: format!("status {}", r.status()),
+            });
+        }
+        Err(e) => {
+            return Err(LoadtestError::Unreachable {
+                url: health,
+                reason: e.to_string(),
+            });
+        }
+    }
+
+    let setup_started = Instant::now();
+    let limit = Arc::new(Semaphore::new(SETUP_CONCURRENCY));
+    let mut setups = Vec::with_capacity(games);
+    for _ in 0..games {
+        let target = target.clone();
+        let limit = limit.clone();
+        setups.push(tokio::spawn(async move {
+            let _permit = limit.acquire_owned().await.expect("never closed");
+            new_game(&target).await
+        }));
+    }
+    let mut tally = Tally::default();
+    let mut ready = Vec::with_capacity(games);
+    for setup in setups {
+        tally.games_created += 1;
+        match setup.await.expect("setup task panicked") {
+            Ok(game) => ready.push(Some(game)),
+            Err(e) => {
+                tally.error(&e);
+                ready.push(None);
+            }
+        }
+    }
+    let live = ready.iter().filter(|g| g.is_some()).count();
+    eprintln!(
+        "set up {live} of {games} games ({} sockets) in {:.1} s",
+        2 * live,
+        setup_started.elapsed().as_secs_f64()
+    );
+
+    let start = Instant::now();
+    let deadline = start + window;
+    let slots: Vec<_> = ready
+        .into_iter()
+        .map(|game| {
+            let target = target.clone();
+            tokio::spawn(play_slot(target, game, deadline, mean_think))
+        })
+        .collect();
+    for slot in slots {
+        tally.merge(slot.await.expect("game task panicked"));
+    }
+    let elapsed = start.elapsed();
+    eprintln!(
+        "played for {:.1} s; {} games created in all",
+        elapsed.as_secs_f64(),
+        tally.games_created
+    );
+    for (kind, (n, example)) in &tally.errors {
+        eprintln!("error x{n} [{kind}], e.g.: {example}");
+    }
+    let mut latencies = std::mem::take(&mut tally.latencies);
+    latencies.sort_unstable();
+    Ok(Report {
+        games: live,
+        sockets: 2 * live,
+        moves: tally.moves,
+        window,
+        latencies,
+        errors: tally.error_count(),
+    })
+}
+
+/// Keeps one game going until `deadline`, replacing it when it ends or fails.
+async fn play_slot(
+    target: Arc<Target>,
+    mut game: Option<LiveGame>,
+    deadline: Instant,
+    mean_think: Duration,
+) -> Tally {
+    let mut tally = Tally::default();
+    let mut failures_in_a_row = 0u32;
+    while Instant::now() < deadline {
+        let current = match game.take() {
+            Some(g) => g,
+            None => {
+                tally.games_created += 1;
+                match new_game(&target).await {
+                    Ok(g) => g,
+                    Err(e) => {
+                        tally.error(&e);
+                        failures_in_a_row += 1;
+                        // Back off so that a broken server is not hammered.
+                        let pause = Duration::from_millis(100 << failures_in_a_row.min(5));
+                        tokio::time::sleep(pause).await;
+                        continue;
+                    }
+                }
+            }
+        };
+        match play(current, deadline, mean_think, &mut tally).await {
+            Ok(()) => failures_in_a_row = 0,
+            Err(e) => {
+                tally.error(&e);
+                failures_in_a_row += 1;
+            }
+        }
+    }
+    tally
+}
+
+/// Creates a game, joins it and connects both players.
+async fn new_game(target: &Target) -> Result<LiveGame, GameError> {
+    let body = serde_json::json!({
+        "variant": target.variant,
+        "clock": {"main": MAIN_SECONDS},
+    });
+    let created: Created = post(
+        target,
+        "create",
+        &format!("{}/api/games", target.base),
+        &body,
+    )
+    .await?;
+    let joined: Joined = post(
+        target,
+        "join",
+        &format!("{}/api/games/{}/join", target.base, created.id),
+        &serde_json::json!({}),
+    )
+    .await?;
+    let (a, b) = tokio::try_join!(
+        connect(target, &created.id, &created.token),
+        connect(target, &created.id, &joined.token),
+    )?;
+    let mut players = [a, b];
+    // Each socket's first message is its `state`: the mover is the one whose seat is to move.
+    let mut mover = None;
+    let mut ply = 0;
+    let mut legal = Vec::new();
+    for (i, player) in players.iter_mut().enumerate() {
+        let state = next_event(&mut player.socket, "state").await?;
+        if state.kind != "state" {
+            return Err(GameError::Unexpected(format!(
+                "first message of type {:?}, not state",
+                state.kind
+            )));
+        }
+        if state.you.is_some() && state.you == state.to_move {
+            mover = Some(i);
+            ply = state.ply.unwrap_or(0);
+            legal = state.legal_moves.unwrap_or_default();
+        }
+    }
+    let mover = mover.ok_or_else(|| {
+        GameError::Unexpected("neither player is to move in the initial state".into())
+    })?;
+    Ok(LiveGame {
+        players,
+        mover,
+        ply,
+        legal,
+    })
+}
+
+async fn post<T: for<'de> Deserialize<'de>>(
+    target: &Target,
+    what: &'static str,
+    url: &str,
+    body: &serde_json::Value,
+) -> Result<T, GameError> {
+    let http_error = |e: reqwest::Error| GameError::Http {
+        what,
+        reason: e.to_string(),
+    };
+    let response = target
+        .http
+        .post(url)
+        .json(body)
+        .send()
+        .await
+        .map_err(http_error)?;
+    let status = response.status();
+    if !status.is_success() {
+        let body = response.text().await.unwrap_or_default();
+        return Err(GameError::Status {
+            what,
+            status: status.as_u16(),
+            body: body.chars().take(200).collect(),
+        });
+    }
+    response.json().await.map_err(http_error)
+}
+
+async fn connect(target: &Target, id: &str, token: &str) -> Result<Player, GameError> {
+    let mut url = reqwest::Url::parse(&format!("{}/api/games/{id}/ws", target.ws_base))
+        .map_err(|e| GameError::Connect(e.to_string()))?;
+    url.query_pairs_mut().append_pair("token", token);
+    let (socket, _) = tokio::time::timeout(
+        ANSWER_TIMEOUT,
+        tokio_tungstenite::connect_async(url.as_str()),
+    )
+    .await
+    .map_err(|_| GameError::Timeout("WebSocket handshake"))?
+    .map_err(|e| GameError::Connect(e.to_string()))?;
+    Ok(Player { socket })
+}
+
+/// The next JSON message from the server on `socket` (pings are answered by tungstenite).
+async fn next_event(socket: &mut Socket, waiting_for: &'static str) -> Result<Event, GameError> {
+    loop {
+        let message = tokio::time::timeout(ANSWER_TIMEOUT, socket.next())
+            .await
+            .map_err(|_| GameError::Timeout(waiting_for))?;
+        let text = match message {
+            Some(Ok(Message::Text(text))) => text,
+            Some(Ok(Message::Close(_))) | None => return Err(GameError::Closed),
+            Some(Ok(_)) => continue,
+            Some(Err(e)) => return Err(GameError::Socket(e.to_string())),
+        };
+        return serde_json::from_str(text.as_str())
+            .map_err(|e| GameError::Unexpected(format!("{e}: {}", text.as_str())));
+    }
+}
+
+/// Plays `game` until it ends or `deadline` passes, then closes its sockets.
+async fn play(
+    mut game: LiveGame,
+    deadline: Instant,
+    mean_think: Duration,
+    tally: &mut Tally,
+) -> Result<(), GameError> {
+    let result = play_moves(&mut game, deadline, mean_think, tally).await;
+    for player in &mut game.players {
+        let _ = tokio::time::timeout(Duration::from_secs(1), player.socket.close(None)).await;
+    }
+    result
+}
+
+async fn play_moves(
+    game: &mut LiveGame,
+    deadline: Instant,
+    mean_think: Duration,
+    tally: &mut Tally,
+) -> Result<(), GameError> {
+    loop {
+        if game.legal.is_empty() {
+            return Ok(()); // the game is over
+        }
+        if !mean_think.is_zero() {
+            let think = rand::rng().random_range(Duration::ZERO..=2 * mean_think);
+            tokio::time::sleep(think).await;
+        }
+        if Instant::now() >= deadline {
+            return Ok(());
+        }
+        let mv = game
+            .legal
+            .choose(&mut rand::rng())
+            .expect("not empty")
+            .clone();
+        let text = serde_json::json!({"type": "move", "move": mv}).to_string();
+        let target_ply = game.ply + 1;
+        let (left, right) = game.players.split_at_mut(1);
+        let (mover, opponent) = if game.mover == 0 {
+            (&mut left[0], &mut right[0])
+        } else {
+            (&mut right[0], &mut left[0])
+        };
+        let sent = Instant::now();
+        mover
+            .socket
+            .send(Message::Text(text.into()))
+            .await
+            .map_err(|e| GameError::Socket(e.to_string()))?;
+        // Wait for the opponent's `move` event of this ply, watching the mover's socket for a
+        // refusal meanwhile (and reading its own echo).
+        let event = loop {
+            tokio::select! {
+                event = next_event(&mut opponent.socket, "move event") => {
+                    let event = event?;
+                    match event.kind.as_str() {
+                        "move" if event.ply.unwrap_or(0) >= target_ply => break event,
+                        "error" => return Err(refused(&event)),
+                        _ => {}
+                    }
+                }
+                event = next_event(&mut mover.socket, "move echo") => {
+                    let event = event?;
+                    if event.kind == "error" {
+                        return Err(refused(&event));
+                    }
+                }
+            }
+        };
+        let latency = sent.elapsed();
+        tally.moves += 1;
+        tally.latencies.push(latency);
+        game.ply = event.ply.unwrap_or(target_ply);
+        game.mover = 1 - game.mover;
+        game.legal = if event.status.as_deref() == Some("playing") {
+            event.legal_moves.unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+    }
+}
+
+fn refused(event: &Event) -> GameError {
+    GameError::Refused(format!(
+        "{}: {}",
+        event.code.as_deref().unwrap_or("?"),
+        event.message.as_deref().unwrap_or("")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_rank_percentiles() {
+        let values: Vec<Duration> = (1..=100).map(Duration::from_millis).collect();
+        assert_eq!(percentile(&values, 50.0), Some(Duration::from_millis(50)));
+        assert_eq!(percentile(&values, 99.0), Some(Duration::from_millis(99)));
+        assert_eq!(percentile(&values, 100.0), Some(Duration::from_millis(100)));
+        assert_eq!(percentile(&values, 0.0), Some(Duration::from_millis(1)));
+        assert_eq!(percentile(&[], 50.0), None);
+        let one = [Duration::from_millis(7)];
+        assert_eq!(percentile(&one, 99.0), Some(Duration::from_millis(7)));
+    }
+
+    #[test]
+    fn report_format() {
+        let report = Report {
+            games: 3,
+            sockets: 6,
+            moves: 20,
+            window: Duration::from_secs(4),
+            latencies: vec![Duration::from_micros(1500), Duration::from_micros(21_704)],
+            errors: 0,
+        };
+        assert_eq!(
+            report.to_string(),
+            "games 3\nsockets 6\nmoves 20\nmoves/s 5.0\nlatency p50 1.50 ms\n\
+             latency p99 21.70 ms\nerrors 0\n"
+        );
+        let empty = Report {
+            window: Duration::from_secs(1),
+            ..Report::default()
+        };
+        assert!(empty.to_string().contains("latency p50 - ms\n"));
+    }
+
+    #[test]
+    fn bad_arguments_are_refused_before_anything_runs() {
+        let args = |url: &str, games, seconds, rate| Args {
+            url: url.into(),
+            games,
+            seconds,
+            rate,
+            variant: "xiangqi".into(),
+        };
+        assert!(matches!(
+            run(&args("ftp://x", 1, 1, None)),
+            Err(LoadtestError::BadUrl { .. })
+        ));
+        assert!(matches!(
+            run(&args("http://127.0.0.1:1", 0, 1, None)),
+            Err(LoadtestError::BadArgument(_))
+        ));
+        assert!(matches!(
+            run(&args("http://127.0.0.1:1", 1, 0, None)),
+            Err(LoadtestError::BadArgument(_))
+        ));
+        assert!(matches!(
+            run(&args("http://127.0.0.1:1", 1, 1, Some(-1.0))),
+            Err(LoadtestError::BadArgument(_))
+        ));
+        // Port 1 on loopback: nothing listens there.
+        assert!(matches!(
+            run(&args("http://127.0.0.1:1", 1, 1, None)),
+            Err(LoadtestError::Unreachable { .. })
+        ));
+    }
+}

@@ -1,0 +1,704 @@
+//! KIF records (柿木形式), as Kifu for Windows, ShogiGUI and KifuBrowser write them:
+//!
+//! ```text
+//! #KIF version=2.0 encoding=UTF-8
+//! 開始日時：2024/01/02 10:00:00
+//! 手合割：平手
+//! 先手：Alice
+//! 後手：Bob
+//! 持ち時間：10分+30秒
+//! 手数----指手---------消費時間--
+//!    1 ７六歩(77)   ( 0:03/00:00:03)
+//!    2 ３四歩(33)   ( 0:05/00:00:05)
+//!    3 投了         ( 0:01/00:00:04)
+//! まで2手で後手の勝ち
+//! ```
+//!
+//! A start position that is neither the standard one nor a handicap preset is written as a
+//! board diagram (BOD: `|v香v桂…|一` rows, 先手の持駒/後手の持駒, 後手番). Minishogi records say
+//! `手合割：5五将棋` (with a 5×5 diagram when the start is not the standard one). Handicap
+//! games label the players 下手 (sente) and 上手 (gote).
+//!
+//! Import accepts UTF-8 or Shift_JIS, `#` and `*` comments, `&` lines, missing time columns,
+//! ASCII or full-width colons, 竜/龍 and 全/圭/杏 spellings, and stops at the first
+//! variation (`変化：`).
+
+use crate::shogi::{HANDICAPS, Handicap, Move, Piece, PieceKind, Position, Square};
+use crate::{Outcome, Reason, Side, Variant};
+
+use super::error::{NotationError, RecordError};
+use super::japanese::{self, Flavour};
+use super::kanji;
+use super::record::{
+    ShogiRecord, decode_record_text, parse_result_comment, replay, result_comment, side_label,
+};
+use super::view::BoardView;
+use super::{facts, legal_facts};
+
+/// The KIF name of Minishogi's "handicap" line.
+const MINISHOGI_NAME: &str = "5五将棋";
+
+/// Display width of KIF text: full-width characters count two columns (as in Shift_JIS).
+fn width(text: &str) -> usize {
+    text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
+}
+
+/// `( 0:16/00:00:16)`: this move's minutes and seconds, the player's total so far.
+fn time_column(seconds: u32, total: u32) -> String {
+    format!(
+        "({:>2}:{:02}/{:02}:{:02}:{:02})",
+        seconds / 60,
+        seconds % 60,
+        total / 3600,
+        total / 60 % 60,
+        total % 60
+    )
+}
+
+/// One move line: number right-aligned in 4 columns, the move padded to 13 columns.
+fn move_line(number: usize, text: &str, seconds: u32, total: u32) -> String {
+    let pad = 13usize.saturating_sub(width(text)).max(1);
+    format!(
+        "{number:>4} {text}{}{}",
+        " ".repeat(pad),
+        time_column(seconds, total)
+    )
+}
+
+/// The KIF special move and summary tail for `outcome`, as seen with `to_move` to move.
+fn end_words(outcome: &Outcome, handicap: bool) -> (&'static str, String) {
+    let winner = |prefix: &str| match outcome.winner {
+        Some(w) => format!("{prefix}{}の勝ち", side_label(handicap, w)),
+        None => "引き分け".to_owned(),
+    };
+    match outcome.reason {
+        Reason::Resignation => ("投了", winner("")),
+        Reason::Checkmate | Reason::Stalemate => ("詰み", winner("")),
+        Reason::Timeout | Reason::TimeoutVsInsufficient => ("切れ負け", winner("時間切れにより")),
+        Reason::Repetition => match outcome.winner {
+            None => ("千日手", "千日手".to_owned()),
+            Some(_) => ("千日手", winner("千日手により")),
+        },
+        Reason::PerpetualCheck | Reason::PerpetualChase => {
+            ("反則勝ち", winner("連続王手の千日手により"))
+        }
+        Reason::Impasse => ("入玉勝ち", winner("入玉により")),
+        Reason::MoveLimit => ("持将棋", "持将棋".to_owned()),
+        Reason::InsufficientMaterial | Reason::Agreement => ("持将棋", "引き分け".to_owned()),
+        Reason::Aborted => ("中断", "中断".to_owned()),
+    }
+}
+
+/// A board diagram (BOD) of `pos` with hands and the side to move, labelled for handicap
+/// games when `handicap`.
+fn diagram(pos: &Position, handicap: bool) -> String {
+    let size = pos.size();
+    let mut out = String::new();
+    let hand_line = |side: Side| {
+        let mut line = format!("{}の持駒：", side_label(handicap, side));
+        let hand = pos.hand(side);
+        if hand.is_empty() {
+            line.push_str("なし");
+        }
+        for (kind, n) in hand {
+            line.push(kanji::diagram_char(kind));
+            if n > 1 {
+                line.push_str(&kanji::kanji_count(u32::from(n)));
+            }
+            line.push('　');
+        }
+        line
+    };
+    out.push_str(&hand_line(Side::Second));
+    out.push('\n');
+    out.push(' ');
+    for file in (1..=size).rev() {
+        out.push(' ');
+        out.push(kanji::full_width_digit(file));
+    }
+    out.push('\n');
+    let border = format!("+{}+\n", "-".repeat(3 * usize::from(size)));
+    out.push_str(&border);
+    for rank in 1..=size {
+        out.push('|');
+        for file in (1..=size).rev() {
+            let sq = Square::new(file, rank).expect("on board");
+            match pos.piece_at(sq) {
+                None => out.push_str(" ・"),
+                Some(p) => {
+                    out.push(if p.side == Side::First { ' ' } else { 'v' });
+                    out.push(kanji::diagram_char(p.kind));
+                }
+            }
+        }
+        out.push('|');
+        out.push(kanji::kanji_numeral(rank));
+        out.push('\n');
+    }
+    out.push_str(&border);
+    out.push_str(&hand_line(Side::First));
+    out.push('\n');
+    if pos.turn() == Side::Second {
+        out.push_str(&format!("{}番\n", side_label(handicap, Side::Second)));
+    }
+    out
+}
+
+/// Writes `record` as a KIF record (UTF-8 text, `\n` line ends).
+///
+/// Fails when the start SFEN or a move is not legal.
+pub fn write_kif(record: &ShogiRecord) -> Result<String, RecordError> {
+    let replay = replay(record)?;
+    let handicap = record.effective_handicap();
+    let labelled = handicap.is_some();
+    let standard = replay.start == Position::startpos(record.variant);
+    let mut out = String::from("#KIF version=2.0 encoding=UTF-8\n");
+    if let Some(t) = &record.start_time {
+        out.push_str(&format!("開始日時：{}\n", one_line(t)));
+    }
+    match (record.variant, handicap) {
+        (Variant::Minishogi, _) => out.push_str(&format!("手合割：{MINISHOGI_NAME}\n")),
+        (_, Some(h)) => out.push_str(&format!("手合割：{}\n", h.japanese)),
+        (_, None) if standard => out.push_str("手合割：平手\n"),
+        _ => {}
+    }
+    for (side, name) in [
+        (Side::First, &record.sente_name),
+        (Side::Second, &record.gote_name),
+    ] {
+        if let Some(name) = name {
+            out.push_str(&format!(
+                "{}：{}\n",
+                side_label(labelled, side),
+                one_line(name)
+            ));
+        }
+    }
+    if let Some(tc) = &record.time_control {
+        out.push_str(&format!("持ち時間：{}\n", one_line(tc)));
+    }
+    let needs_diagram = !standard
+        && (record.variant == Variant::Minishogi
+            || handicap.is_none_or(|h| h.position() != replay.start));
+    if needs_diagram {
+        out.push_str(&diagram(&replay.start, labelled));
+    }
+    out.push_str("手数----指手---------消費時間--\n");
+    let mut totals = [0u32; 2];
+    let mut previous: Option<Move> = None;
+    for (i, (pos, mv)) in replay.steps.iter().enumerate() {
+        let (_, legal) = legal_facts(pos);
+        let text = japanese::write(
+            &legal,
+            &facts(pos, *mv),
+            pos.size(),
+            previous.map(Move::to),
+            Flavour::Kif,
+        );
+        let seconds = record.move_seconds.get(i).copied().unwrap_or(0);
+        let side = pos.turn().index();
+        totals[side] += seconds;
+        out.push_str(&move_line(i + 1, &text, seconds, totals[side]));
+        out.push('\n');
+        previous = Some(*mv);
+    }
+    let n = replay.steps.len();
+    if let Some(outcome) = &record.result {
+        let (word, summary) = end_words(outcome, labelled);
+        let side = replay.end.turn().index();
+        out.push_str(&move_line(n + 1, word, 0, totals[side]));
+        out.push('\n');
+        if outcome.reason == Reason::PerpetualCheck {
+            out.push_str("*連続王手の千日手\n");
+        }
+        out.push_str(&format!("まで{n}手で{summary}\n"));
+        out.push_str(&format!("#{}\n", result_comment(outcome)));
+    } else if let Some(other) = &record.other_end {
+        let side = replay.end.turn().index();
+        out.push_str(&move_line(n + 1, &one_line(other), 0, totals[side]));
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Header values are single lines.
+fn one_line(text: &str) -> String {
+    text.replace(['\r', '\n'], " ")
+}
+
+/// The special moves that end a KIF move list.
+const SPECIAL_MOVES: [&str; 13] = [
+    "投了",
+    "中断",
+    "持将棋",
+    "千日手",
+    "詰み",
+    "切れ負け",
+    "反則勝ち",
+    "反則負け",
+    "入玉勝ち",
+    "不戦勝",
+    "不戦敗",
+    "時間切れ",
+    "詰",
+];
+
+/// What the header and diagram lines say, before the moves are read.
+#[derive(Default)]
+struct Header {
+    start_time: Option<String>,
+    handicap_name: Option<(usize, String)>,
+    sente_name: Option<String>,
+    gote_name: Option<String>,
+    time_control: Option<String>,
+    rows: Vec<(usize, Vec<Option<Piece>>)>,
+    hands: [Option<(usize, String)>; 2],
+    gote_to_move: Option<bool>,
+}
+
+fn syntax(line: usize, message: impl Into<String>) -> RecordError {
+    RecordError::Syntax {
+        line,
+        message: message.into(),
+    }
+}
+
+/// Reads one diagram row `|v香v桂 ・…|一` into pieces, left (file 9) to right.
+fn read_row(line_no: usize, line: &str) -> Result<Vec<Option<Piece>>, RecordError> {
+    let inner = line
+        .strip_prefix('|')
+        .and_then(|rest| rest.split('|').next())
+        .ok_or_else(|| syntax(line_no, "a board row must be enclosed in `|`"))?;
+    let chars: Vec<char> = inner.chars().collect();
+    let mut cells = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let (side, c) = match chars[i] {
+            'v' | 'V' => (Side::Second, chars.get(i + 1)),
+            ' ' | '^' | '+' => (Side::First, chars.get(i + 1)),
+            _ => (Side::First, Some(&chars[i])),
+        };
+        let consumed = if matches!(chars[i], 'v' | 'V' | ' ' | '^' | '+') {
+            2
+        } else {
+            1
+        };
+        let Some(&c) = c else {
+            return Err(syntax(
+                line_no,
+                "a board row ends in the middle of a square",
+            ));
+        };
+        if c == '・' || c == '　' {
+            cells.push(None);
+        } else {
+            let kind = kanji::strip_piece_name(&c.to_string())
+                .map(|(k, _)| k)
+                .ok_or_else(|| syntax(line_no, format!("`{c}` is not a piece in a board row")))?;
+            cells.push(Some(Piece::new(side, kind)));
+        }
+        i += consumed;
+    }
+    Ok(cells)
+}
+
+/// Reads a hand line's value (`飛　角　歩三`, `なし`) into counts per kind.
+fn read_hand(line_no: usize, value: &str) -> Result<Vec<(PieceKind, u32)>, RecordError> {
+    let mut out = Vec::new();
+    for token in value.split(|c: char| c.is_whitespace() || c == '　' || c == ',' || c == '、') {
+        if token.is_empty() || token == "なし" {
+            continue;
+        }
+        let (kind, rest) = kanji::strip_piece_name(token)
+            .ok_or_else(|| syntax(line_no, format!("`{token}` is not a piece in hand")))?;
+        if kind.is_promoted() || kind == PieceKind::King {
+            return Err(syntax(line_no, format!("`{token}` cannot be held in hand")));
+        }
+        let count = if rest.is_empty() {
+            1
+        } else {
+            kanji::parse_kanji_count(rest)
+                .filter(|&n| n <= 18)
+                .ok_or_else(|| syntax(line_no, format!("`{rest}` is not a count")))?
+        };
+        out.push((kind, count));
+    }
+    Ok(out)
+}
+
+/// The start position a KIF header describes.
+fn start_position(header: &Header) -> Result<(Variant, Position), RecordError> {
+    let minishogi_name = header
+        .handicap_name
+        .as_ref()
+        .is_some_and(|(_, n)| is_minishogi_name(n));
+    if !header.rows.is_empty() {
+        let line = header.rows[0].0;
+        let size = header.rows.len();
+        let variant = match size {
+            9 => Variant::Shogi,
+            5 => Variant::Minishogi,
+            n => {
+                return Err(syntax(
+                    line,
+                    format!("a board diagram has {n} rows, expected 9 or 5"),
+                ));
+            }
+        };
+        let handicapped = header
+            .handicap_name
+            .as_ref()
+            .is_some_and(|(_, n)| n != "平手" && !is_minishogi_name(n));
+        let turn = match header.gote_to_move {
+            Some(true) => Side::Second,
+            Some(false) => Side::First,
+            None if handicapped => Side::Second,
+            None => Side::First,
+        };
+        let mut view = BoardView::empty(size as u8, turn);
+        for (rank, (line_no, cells)) in header.rows.iter().enumerate() {
+            if cells.len() != size {
+                return Err(syntax(
+                    *line_no,
+                    format!("a board row has {} squares, expected {size}", cells.len()),
+                ));
+            }
+            for (i, cell) in cells.iter().enumerate() {
+                let sq = Square::new((size - i) as u8, rank as u8 + 1).expect("on board");
+                view.set_piece(sq, *cell);
+            }
+        }
+        for (side, hand) in Side::BOTH.into_iter().zip(&header.hands) {
+            if let Some((line_no, value)) = hand {
+                for (kind, n) in read_hand(*line_no, value)? {
+                    view.set_hand(side, kind, view.hand(side, kind) + n);
+                }
+            }
+        }
+        let pos = Position::from_sfen(variant, &view.sfen(1)).map_err(|e| {
+            RecordError::StartPosition {
+                line,
+                message: e.to_string(),
+            }
+        })?;
+        return Ok((variant, pos));
+    }
+    match &header.handicap_name {
+        None => Ok((Variant::Shogi, Position::startpos(Variant::Shogi))),
+        Some(_) if minishogi_name => {
+            Ok((Variant::Minishogi, Position::startpos(Variant::Minishogi)))
+        }
+        Some((_, name)) if name == "平手" => {
+            Ok((Variant::Shogi, Position::startpos(Variant::Shogi)))
+        }
+        Some((line, name)) => HANDICAPS
+            .iter()
+            .find(|h| h.variant == Variant::Shogi && h.japanese == name.as_str())
+            .map(|h| (Variant::Shogi, h.position()))
+            .ok_or_else(|| {
+                syntax(
+                    *line,
+                    format!(
+                        "handicap `{name}` is not one Jiang plays and no board diagram gives it"
+                    ),
+                )
+            }),
+    }
+}
+
+fn is_minishogi_name(name: &str) -> bool {
+    matches!(
+        name,
+        "5五将棋" | "５五将棋" | "五々将棋" | "5五將棋" | "ミニ将棋"
+    )
+}
+
+/// Splits `key：value` (full-width or ASCII colon).
+fn header_pair(line: &str) -> Option<(&str, &str)> {
+    let (key, value) = line.split_once('：').or_else(|| line.split_once(':'))?;
+    let key = key.trim();
+    if key.is_empty()
+        || key
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_digit() || c == ' ')
+    {
+        return None;
+    }
+    Some((
+        key,
+        value.trim_matches(|c: char| c.is_whitespace() || c == '　'),
+    ))
+}
+
+/// Splits a move line's time column off: `７六歩(77)   ( 0:16/00:00:16)+` → text, seconds.
+fn split_time(rest: &str) -> (&str, Option<u32>) {
+    let rest = rest.trim_end().trim_end_matches('+').trim_end();
+    if rest.ends_with(')') {
+        if let Some(open) = rest.rfind('(') {
+            let inside = &rest[open + 1..rest.len() - 1];
+            if inside.contains(':') {
+                let seconds = inside.split('/').next().and_then(|t| {
+                    let (m, s) = t.trim().split_once(':')?;
+                    Some(m.trim().parse::<u32>().ok()? * 60 + s.trim().parse::<u32>().ok()?)
+                });
+                return (rest[..open].trim_end(), seconds);
+            }
+        }
+    }
+    (rest, None)
+}
+
+/// Reads a KIF record (UTF-8 or Shift_JIS bytes): headers, an optional start diagram, the
+/// main line of moves (variations are ignored) and its end.
+pub fn read_kif(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
+    let text = decode_record_text(bytes)?;
+    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    let mut header = Header::default();
+    let mut first_move_line = lines.len();
+    // Headers and diagram: everything before the first move line.
+    for (i, raw) in lines.iter().enumerate() {
+        let line_no = i + 1;
+        let line = raw.trim_end();
+        let trimmed = line.trim_start();
+        if trimmed.is_empty()
+            || trimmed.starts_with('#')
+            || trimmed.starts_with('*')
+            || trimmed.starts_with('&')
+        {
+            continue;
+        }
+        if trimmed.starts_with("手数＝") || trimmed.starts_with("手数=") {
+            continue;
+        }
+        if trimmed.starts_with("手数") {
+            first_move_line = i + 1;
+            break;
+        }
+        if line.starts_with('|') {
+            header.rows.push((line_no, read_row(line_no, line)?));
+            continue;
+        }
+        let is_file_labels = trimmed
+            .chars()
+            .all(|c| c.is_whitespace() || kanji::digit_value(c).is_some());
+        if trimmed.starts_with('+') || is_file_labels {
+            continue;
+        }
+        if trimmed.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+            first_move_line = i;
+            break;
+        }
+        match trimmed {
+            "後手番" | "上手番" => {
+                header.gote_to_move = Some(true);
+                continue;
+            }
+            "先手番" | "下手番" => {
+                header.gote_to_move = Some(false);
+                continue;
+            }
+            _ => {}
+        }
+        if trimmed.starts_with("まで") || trimmed.starts_with("変化") {
+            first_move_line = i;
+            break;
+        }
+        let Some((key, value)) = header_pair(trimmed) else {
+            return Err(syntax(
+                line_no,
+                format!("`{trimmed}` is not a KIF header, diagram or move line"),
+            ));
+        };
+        let value = value.to_owned();
+        match key {
+            "開始日時" | "対局日" => header.start_time = Some(value),
+            "手合割" => header.handicap_name = Some((line_no, value)),
+            "先手" | "下手" => header.sente_name = Some(value),
+            "後手" | "上手" => header.gote_name = Some(value),
+            "持ち時間" => header.time_control = Some(value),
+            "先手の持駒" | "下手の持駒" => header.hands[0] = Some((line_no, value)),
+            "後手の持駒" | "上手の持駒" => header.hands[1] = Some((line_no, value)),
+            _ => {}
+        }
+    }
+    let (variant, start) = start_position(&header)?;
+    let mut record = ShogiRecord::new(variant);
+    record.start_sfen = start.sfen();
+    record.handicap = Handicap::recognise(&start);
+    record.sente_name = header.sente_name.filter(|n| !n.is_empty());
+    record.gote_name = header.gote_name.filter(|n| !n.is_empty());
+    record.start_time = header.start_time.filter(|t| !t.is_empty());
+    record.time_control = header.time_control.filter(|t| !t.is_empty());
+
+    let mut pos = start;
+    let mut previous: Option<Move> = None;
+    let mut seconds = Vec::new();
+    let mut all_timed = true;
+    let mut special: Option<(usize, String)> = None;
+    let mut summary: Option<String> = None;
+    let mut comment_result: Option<Outcome> = None;
+    let mut perpetual_noted = false;
+    for (i, raw) in lines.iter().enumerate().skip(first_move_line) {
+        let line_no = i + 1;
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || trimmed.starts_with('&') || trimmed.starts_with("手数") {
+            continue;
+        }
+        if let Some(body) = trimmed.strip_prefix('#') {
+            if let Some(outcome) = parse_result_comment(body) {
+                comment_result = Some(outcome);
+            }
+            continue;
+        }
+        if let Some(body) = trimmed.strip_prefix('*') {
+            perpetual_noted |= body.contains("連続王手");
+            continue;
+        }
+        if trimmed.starts_with("変化") {
+            break;
+        }
+        if let Some(rest) = trimmed.strip_prefix("まで") {
+            perpetual_noted |= rest.contains("連続王手");
+            summary = Some(rest.to_owned());
+            continue;
+        }
+        let digits: String = trimmed.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if digits.is_empty() {
+            if header_pair(trimmed).is_some() {
+                continue; // a header after the move list (終了日時 and the like)
+            }
+            return Err(syntax(line_no, format!("`{trimmed}` is not a move line")));
+        }
+        if special.is_some() {
+            continue;
+        }
+        let number: usize = digits
+            .parse()
+            .map_err(|_| syntax(line_no, "the move number is too large"))?;
+        let ply = record.moves.len() + 1;
+        if number != ply {
+            return Err(syntax(
+                line_no,
+                format!("move number {number}, expected {ply}"),
+            ));
+        }
+        let (text, time) = split_time(&trimmed[digits.len()..]);
+        let text = text.trim();
+        let bare = text.trim_start_matches(['▲', '△', '☗', '☖']);
+        if let Some(word) = SPECIAL_MOVES.iter().find(|w| bare.starts_with(**w)) {
+            special = Some((line_no, (*word).to_owned()));
+            continue;
+        }
+        let mv = japanese_move(&pos, text, previous).map_err(|source| RecordError::Move {
+            line: line_no,
+            ply,
+            source,
+        })?;
+        record.moves.push(mv.to_string());
+        match time {
+            Some(t) => seconds.push(t),
+            None => all_timed = false,
+        }
+        pos.play(mv);
+        previous = Some(mv);
+    }
+    // All-zero time columns are how desktop programs write unknown times.
+    if all_timed && seconds.iter().any(|&t| t > 0) {
+        record.move_seconds = seconds;
+    }
+    let (result, other) = match comment_result {
+        Some(outcome) => (Some(outcome), None),
+        None => derive_result(
+            &pos,
+            special.map(|s| s.1),
+            summary.as_deref(),
+            perpetual_noted,
+        ),
+    };
+    record.result = result;
+    record.other_end = other;
+    Ok(record)
+}
+
+/// Parses a KIF move text against `pos`.
+fn japanese_move(
+    pos: &Position,
+    text: &str,
+    previous: Option<Move>,
+) -> Result<Move, NotationError> {
+    super::parse_japanese(pos, text, previous)
+}
+
+/// The winner a KIF summary names (`…先手の勝ち`, `…上手の反則負け`), if any.
+fn summary_winner(summary: &str) -> Option<Side> {
+    let labels = [
+        ("先手", Side::First),
+        ("下手", Side::First),
+        ("後手", Side::Second),
+        ("上手", Side::Second),
+    ];
+    for (label, side) in labels {
+        if summary.contains(&format!("{label}の勝ち"))
+            || summary.contains(&format!("{label}の反則勝ち"))
+            || summary.contains(&format!("{label}の入玉勝ち"))
+        {
+            return Some(side);
+        }
+        if summary.contains(&format!("{label}の反則負け"))
+            || summary.contains(&format!("{label}の負け"))
+        {
+            return Some(!side);
+        }
+    }
+    None
+}
+
+/// The outcome of a KIF record from its special move, summary line and final position.
+fn derive_result(
+    end: &Position,
+    special: Option<String>,
+    summary: Option<&str>,
+    perpetual_noted: bool,
+) -> (Option<Outcome>, Option<String>) {
+    let to_move = end.turn();
+    let named = summary.and_then(summary_winner);
+    let Some(word) = special else {
+        return (None, None);
+    };
+    let win = |default: Side, reason: Reason| Some(Outcome::win(named.unwrap_or(default), reason));
+    let outcome = match word.as_str() {
+        "投了" => win(!to_move, Reason::Resignation),
+        "詰み" | "詰" => {
+            let reason = if end.is_check() {
+                Reason::Checkmate
+            } else {
+                Reason::Stalemate
+            };
+            win(!to_move, reason)
+        }
+        "切れ負け" | "時間切れ" => win(!to_move, Reason::Timeout),
+        "千日手" if perpetual_noted => win(to_move, Reason::PerpetualCheck),
+        "千日手" => match named {
+            Some(w) => Some(Outcome::win(w, Reason::Repetition)),
+            // Minishogi: a plain sennichite is a loss for sente (shogi.md).
+            None if end.variant() == Variant::Minishogi => {
+                Some(Outcome::win(Side::Second, Reason::Repetition))
+            }
+            None => Some(Outcome::draw(Reason::Repetition)),
+        },
+        "反則勝ち" if perpetual_noted => win(to_move, Reason::PerpetualCheck),
+        "反則負け" if perpetual_noted => win(!to_move, Reason::PerpetualCheck),
+        "入玉勝ち" => win(to_move, Reason::Impasse),
+        "持将棋" if summary.is_some_and(|s| s.contains("引き分け")) => {
+            Some(Outcome::draw(Reason::InsufficientMaterial))
+        }
+        "持将棋" => Some(Outcome::draw(Reason::MoveLimit)),
+        "中断" => Some(Outcome::draw(Reason::Aborted)),
+        _ => None,
+    };
+    match outcome {
+        Some(o) => (Some(o), None),
+        None => (None, Some(word)),
+    }
+}

@@ -1,0 +1,100 @@
+//! Human and record notations of the shogi family, read and written against positions:
+//!
+//! - Japanese move text (`☗７六歩`, `☖同　銀`, `☗５二金左上`) with the JSA disambiguation
+//!   rules: [`japanese`], [`parse_japanese`];
+//! - Western (Hodges) move text (`P-76`, `Bx33+`, `S*45`, `G69-58`, or `P-7f`): [`western`],
+//!   [`parse_western`];
+//! - KIF and CSA game records through one [`ShogiRecord`]: [`write_kif`], [`read_kif`],
+//!   [`write_csa`], [`read_csa`]. Records are written as UTF-8; reading accepts UTF-8 and
+//!   Shift_JIS.
+//!
+//! USI and SFEN, the machine notations, live with [`super::Position`] and [`super::Move`].
+
+mod csa;
+mod error;
+mod japanese;
+mod kanji;
+mod kif;
+mod record;
+mod view;
+mod western;
+
+pub use csa::{read_csa, write_csa};
+pub use error::{NotationError, RecordError};
+pub use kif::{read_kif, write_kif};
+pub use record::{ShogiRecord, decode_record_text};
+pub use western::WesternStyle;
+
+use super::{Move, Position};
+use view::MoveFacts;
+
+/// The facts of `mv` (legal in `pos`) that notation needs.
+pub(crate) fn facts(pos: &Position, mv: Move) -> MoveFacts {
+    let kind = match mv.drop_kind() {
+        Some(kind) => kind,
+        None => {
+            let from = mv.from().expect("a board move has an origin");
+            pos.piece_at(from)
+                .expect("a legal move starts on a piece")
+                .kind
+        }
+    };
+    MoveFacts {
+        from: mv.from(),
+        to: mv.to(),
+        promote: mv.promotes(),
+        kind,
+        side: pos.turn(),
+        captured: pos.piece_at(mv.to()).map(|p| p.kind),
+    }
+}
+
+/// Every legal move of `pos` with its facts, in generation order.
+pub(crate) fn legal_facts(pos: &Position) -> (Vec<Move>, Vec<MoveFacts>) {
+    let moves = pos.legal_moves();
+    let facts = moves.iter().map(|&mv| facts(pos, mv)).collect();
+    (moves, facts)
+}
+
+/// The Japanese notation of `mv`, a legal move of `pos`, for display: side mark, square (or
+/// 同 when `previous`, the move played just before, ended on the same square), piece, the
+/// JSA relative words when needed, 成/不成, and 打 when a drop would otherwise be read as a
+/// board move. `☗７六歩`, `☖同　銀`, `☗５二金左上`, `☗５五角打`, `☗２二角成`.
+///
+/// In handicap games the marks still name sente (☗) and gote (☖).
+pub fn japanese(pos: &Position, mv: Move, previous: Option<Move>) -> String {
+    let (_, legal) = legal_facts(pos);
+    japanese::write(
+        &legal,
+        &facts(pos, mv),
+        pos.size(),
+        previous.map(Move::to),
+        japanese::Flavour::Display,
+    )
+}
+
+/// Reads Japanese move text (with or without the side mark; digits in any script; `竜` or
+/// `龍`; optional KIF origin `(77)`) as a legal move of `pos`. `previous` is the move played
+/// just before, needed for 同.
+pub fn parse_japanese(
+    pos: &Position,
+    text: &str,
+    previous: Option<Move>,
+) -> Result<Move, NotationError> {
+    let (moves, legal) = legal_facts(pos);
+    japanese::parse(&legal, text, pos.turn(), previous.map(Move::to)).map(|i| moves[i])
+}
+
+/// The Western notation of `mv`, a legal move of `pos`: `P-76`, `Bx33+`, `S*45`, `G69-58`,
+/// `+R-22` (or `P-7f` with [`WesternStyle::Letters`]).
+pub fn western(pos: &Position, mv: Move, style: WesternStyle) -> String {
+    let (_, legal) = legal_facts(pos);
+    western::write(&legal, &facts(pos, mv), pos.size(), style)
+}
+
+/// Reads Western move text in either square style as a legal move of `pos`. Without `+` or
+/// `=` a move that could promote is read as not promoting.
+pub fn parse_western(pos: &Position, text: &str) -> Result<Move, NotationError> {
+    let (moves, legal) = legal_facts(pos);
+    western::parse(&legal, text).map(|i| moves[i])
+}

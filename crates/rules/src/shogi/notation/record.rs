@@ -1,0 +1,178 @@
+//! The game record shared by KIF and CSA, and what both formats need: text decoding, replaying
+//! the moves, and the mapping of Jiang's outcomes to the formats' result words.
+//!
+//! ## Outcomes in records
+//! KIF ends the move list with a "special move" of the side to move and a summary line; CSA
+//! with a `%` word of the side to move. Jiang maps its reasons as follows:
+//!
+//! | reason | KIF move | KIF summary (`まで{n}手で…`) | CSA |
+//! |---|---|---|---|
+//! | resignation | 投了 | `{winner}の勝ち` | `%TORYO` |
+//! | checkmate, stalemate | 詰み | `{winner}の勝ち` | `%TSUMI` |
+//! | timeout | 切れ負け | `時間切れにより{winner}の勝ち` | `%TIME_UP` |
+//! | repetition (draw) | 千日手 | `千日手` | `%SENNICHITE` |
+//! | repetition (Minishogi: sente loses) | 千日手 | `千日手により{winner}の勝ち` | `%SENNICHITE` |
+//! | perpetual-check | 反則勝ち | `連続王手の千日手により{winner}の勝ち` | `%+ILLEGAL_ACTION` / `%-ILLEGAL_ACTION` |
+//! | impasse | 入玉勝ち | `入玉により{winner}の勝ち` | `%KACHI` |
+//! | move-limit | 持将棋 | `持将棋` | `%JISHOGI` |
+//! | insufficient-material (bare kings), agreement | 持将棋 | `引き分け` | `%HIKIWAKE` |
+//! | aborted | 中断 | `中断` | `%CHUDAN` |
+//!
+//! Perpetual check: the game ends after the checker's move, so the side to move is the
+//! victim, who wins. KIF's 反則勝ち ("the side to move wins: the previous move was a foul") says
+//! exactly that, where 反則負け would name the victim as the loser. CSA V2.2 has no
+//! perpetual-check word: `%SENNICHITE` would be read as a draw by every other program, so
+//! Jiang writes `%+ILLEGAL_ACTION` (sente committed the foul) or `%-ILLEGAL_ACTION`, the V2.2
+//! words that name the offender, with a comment `'連続王手の千日手`; `%OUTE_SENNICHITE` (used
+//! by some servers) is accepted on import.
+//!
+//! Sennichite in Minishogi is a loss for sente (shogi.md), which neither format can say with
+//! its word alone: the KIF summary says who won; CSA readers only see `%SENNICHITE`.
+//!
+//! Both formats get one extra comment line with Jiang's exact outcome (`#jiang-result: 0-1
+//! perpetual-check` in KIF, `'jiang-result: …` in CSA), which import trusts over the words
+//! when present, so Jiang's own records round-trip exactly. Without it, import derives the
+//! outcome from the words, the summary and the final position (詰み without check is
+//! stalemate).
+
+use crate::shogi::{Handicap, Move, Position};
+use crate::{Outcome, Reason, Side, Variant};
+
+use super::error::RecordError;
+
+/// A shogi or minishogi game record: what KIF and CSA files hold and what the server has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShogiRecord {
+    /// Shogi or Minishogi.
+    pub variant: Variant,
+    /// The start position's SFEN (the variant's standard start, a handicap preset or any
+    /// position).
+    pub start_sfen: String,
+    /// The handicap preset the game was played with, if any: records then label the players
+    /// 下手 (sente, the weaker player) and 上手 (gote, the handicap giver).
+    pub handicap: Option<&'static Handicap>,
+    /// Sente's (下手's) name.
+    pub sente_name: Option<String>,
+    /// Gote's (上手's) name.
+    pub gote_name: Option<String>,
+    /// When the game started, as the formats write it: `2024/01/02 10:00:00`.
+    pub start_time: Option<String>,
+    /// The time control as text (`10分+30秒`), written to KIF's 持ち時間.
+    pub time_control: Option<String>,
+    /// The moves in USI (`7g7f`, `8h2b+`, `P*5e`), from the start position.
+    pub moves: Vec<String>,
+    /// Seconds spent on each move, one per move, or empty when unknown.
+    pub move_seconds: Vec<u32>,
+    /// How the game ended, or `None` while it goes on (or when the record's end has no Jiang
+    /// reason: see `other_end`).
+    pub result: Option<Outcome>,
+    /// An end read from a record that Jiang has no reason for (反則負け, 不戦勝,
+    /// `%ILLEGAL_MOVE`, …), kept verbatim; `result` is then `None`.
+    pub other_end: Option<String>,
+}
+
+impl ShogiRecord {
+    /// An empty record of `variant` from its standard start.
+    pub fn new(variant: Variant) -> ShogiRecord {
+        ShogiRecord {
+            variant,
+            start_sfen: Position::startpos(variant).sfen(),
+            handicap: None,
+            sente_name: None,
+            gote_name: None,
+            start_time: None,
+            time_control: None,
+            moves: Vec::new(),
+            move_seconds: Vec::new(),
+            result: None,
+            other_end: None,
+        }
+    }
+
+    /// The handicap preset in force: the one given, else the one whose start position this
+    /// record starts from.
+    pub fn effective_handicap(&self) -> Option<&'static Handicap> {
+        self.handicap.or_else(|| {
+            Position::from_sfen(self.variant, &self.start_sfen)
+                .ok()
+                .and_then(|p| Handicap::recognise(&p))
+        })
+    }
+}
+
+/// Decodes record bytes: UTF-8 (with or without a byte-order mark), else Shift_JIS (KIF files
+/// with the `.kif` extension and older CSA files are Shift_JIS).
+pub fn decode_record_text(bytes: &[u8]) -> Result<String, RecordError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return Ok(text.to_owned());
+    }
+    let (text, had_errors) = encoding_rs::SHIFT_JIS.decode_without_bom_handling(bytes);
+    if had_errors {
+        Err(RecordError::Encoding)
+    } else {
+        Ok(text.into_owned())
+    }
+}
+
+/// The start position and every move of `record`, each with the position it is played in.
+pub(crate) struct Replay {
+    pub start: Position,
+    pub steps: Vec<(Position, Move)>,
+    pub end: Position,
+}
+
+/// Replays `record`'s moves, checking each is legal.
+pub(crate) fn replay(record: &ShogiRecord) -> Result<Replay, RecordError> {
+    if !matches!(record.variant, Variant::Shogi | Variant::Minishogi) {
+        return Err(RecordError::Unwritable(format!(
+            "{} is not a shogi-family variant",
+            record.variant
+        )));
+    }
+    let start = Position::from_sfen(record.variant, &record.start_sfen)
+        .map_err(|e| RecordError::Unwritable(format!("start SFEN: {e}")))?;
+    let mut pos = start.clone();
+    let mut steps = Vec::with_capacity(record.moves.len());
+    for (i, text) in record.moves.iter().enumerate() {
+        let mv = pos
+            .parse_move(text)
+            .map_err(|e| RecordError::Unwritable(format!("move {}: {e}", i + 1)))?;
+        steps.push((pos.clone(), mv));
+        pos.play(mv);
+    }
+    Ok(Replay {
+        start,
+        steps,
+        end: pos,
+    })
+}
+
+/// The player labels of a record: 先手/後手, or 下手/上手 in handicap games.
+pub(crate) fn side_label(handicap: bool, side: Side) -> &'static str {
+    match (handicap, side) {
+        (false, Side::First) => "先手",
+        (false, Side::Second) => "後手",
+        (true, Side::First) => "下手",
+        (true, Side::Second) => "上手",
+    }
+}
+
+/// The machine-readable outcome comment body: `jiang-result: 0-1 perpetual-check`.
+pub(crate) fn result_comment(outcome: &Outcome) -> String {
+    format!("jiang-result: {outcome}")
+}
+
+/// Reads a `jiang-result: <result> <reason>` comment body.
+pub(crate) fn parse_result_comment(body: &str) -> Option<Outcome> {
+    let rest = body.trim().strip_prefix("jiang-result:")?.trim();
+    let (result, reason) = rest.split_once(' ')?;
+    let reason: Reason = reason.trim().parse().ok()?;
+    let winner = match result {
+        "1-0" => Some(Side::First),
+        "0-1" => Some(Side::Second),
+        "1/2-1/2" | "*" => None,
+        _ => return None,
+    };
+    Some(Outcome { winner, reason })
+}

@@ -1,0 +1,156 @@
+//! Human notations and records for the xiangqi family: WXF (`C2.5`, `H8+7`, `+C.5`),
+//! Chinese (`炮二平五`, `马８进７`, simplified and traditional characters) and the PGN-style
+//! record.
+//!
+//! # Conventions chosen here
+//! - Files are numbered 1–9 from each player's own right. A straight mover (chariot, cannon,
+//!   soldier, general) moving along its file gives the distance; every other move gives the
+//!   destination file.
+//! - WXF letters are written K A E H R C P; input also accepts B, N (and G for the general),
+//!   `=` for `.`, any letter case and full-width forms.
+//! - Like pieces on one file (WXF tandem rules, Asian/World Xiangqi Federation): two are
+//!   `+C`/`-C` (the front and rear; the official order `C+`/`C-` is accepted on input); three
+//!   soldiers `+P`, `P3` (the middle one keeps its file), `-P`; four `++`, `+P`, `-P`, `--`;
+//!   five `++`, `+P`, `P3`, `-P`, `--`; tandems on two files name the file first: `3+`, `33`,
+//!   `3-`. In Chinese: `前炮`/`后炮`; three `前兵 中兵 后兵`; four or five `一兵 二兵 三兵 四兵
+//!   五兵` from the front; on two files `前七 中七 后七` (the file in place of the piece).
+//! - Chinese numerals: Red's files and distances in Chinese numerals (一…九), Black's in
+//!   full-width Arabic digits (１…９), as printed in Chinese books; input accepts Chinese,
+//!   full-width and ASCII digits for either side, and either script's characters (帅/帥/将/將,
+//!   仕/士, 相/象, 马/馬/傌, 车/車/俥, 炮/砲/包, 兵/卒, 进/進, 后/後).
+//! - Jieqi: a covered piece is named as the piece it moves as (its point's piece); the
+//!   revealed identity is shown by the machine notation's suffix, not by WXF or Chinese.
+//!   Only in Jieqi can six or more like pieces share a file or tandems of more than three
+//!   share two files; such a piece is written by its ordinal from the front, its letter and
+//!   its file: `4P3+1`, `四兵三进一`.
+
+mod describe;
+mod record;
+mod spell;
+
+pub use record::{Record, RecordError};
+pub use spell::Script;
+
+use super::{Move, Position};
+use describe::{Board, describe};
+use spell::{Notation, resolve};
+
+/// The notations' view of `position`: every piece as the kind it moves as.
+fn board(position: &Position) -> Board {
+    let mut board = Board::new(position.turn());
+    for (square, occupant) in position.occupants() {
+        if let Some(kind) = position.moves_as(square) {
+            board.put(square, occupant.side(), kind);
+        }
+    }
+    board
+}
+
+/// The legal moves (without Jieqi reveals) with their points, for reading.
+fn candidates(position: &Position) -> Vec<(Move, super::Square, super::Square)> {
+    position
+        .legal_moves_unrevealed()
+        .into_iter()
+        .map(|mv| (mv, mv.from(), mv.to()))
+        .collect()
+}
+
+/// The WXF text of `mv`, a legal move in `position` (`C2.5`, `H8+7`, `+C.5`).
+pub fn wxf(position: &Position, mv: Move) -> String {
+    describe(&board(position), mv.from(), mv.to())
+        .map(|d| spell::wxf(&d))
+        .unwrap_or_else(|| mv.iccs())
+}
+
+/// The Chinese text of `mv`, a legal move in `position` (`炮二平五`, `马８进７`), in `script`.
+pub fn chinese(position: &Position, mv: Move, script: Script) -> String {
+    describe(&board(position), mv.from(), mv.to())
+        .map(|d| spell::chinese(&d, script))
+        .unwrap_or_else(|| mv.iccs())
+}
+
+/// A move notation for display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Style {
+    /// ICCS with the Jieqi reveal suffix (`h2e2`, `b0c2R`): the machine notation.
+    Iccs,
+    /// WXF (`C2.5`).
+    Wxf,
+    /// Chinese in a script (`炮二平五` / `炮二平五`).
+    Chinese(Script),
+}
+
+/// Every move of a game written in `style`, in order: what a move list shows. (For Jieqi
+/// pass the public game; nothing here depends on hidden identities.)
+pub fn move_list(game: &super::Game, style: Style) -> Vec<String> {
+    game.positions()
+        .iter()
+        .zip(game.moves())
+        .map(|(position, &mv)| match style {
+            Style::Iccs => mv.to_string(),
+            Style::Wxf => wxf(position, mv),
+            Style::Chinese(script) => chinese(position, mv, script),
+        })
+        .collect()
+}
+
+/// The legal move that the WXF text names in `position`, or why there is none.
+///
+/// In Jieqi a move of a covered piece comes back without its reveal, as a player sends it
+/// (attach the dealt identity with `Position::find_move`, or hand it to the Jieqi game).
+pub fn parse_wxf(position: &Position, text: &str) -> Result<Move, NotationError> {
+    resolve(&board(position), &candidates(position), Notation::Wxf, text)
+}
+
+/// The legal move that the Chinese text names in `position` (either script), or why there
+/// is none. Jieqi covered moves come back without their reveal, as with [`parse_wxf`].
+pub fn parse_chinese(position: &Position, text: &str) -> Result<Move, NotationError> {
+    resolve(
+        &board(position),
+        &candidates(position),
+        Notation::Chinese,
+        text,
+    )
+}
+
+/// Why a WXF or Chinese move text is not a legal move in the position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotationError {
+    /// Nothing was given.
+    #[error("the move is empty")]
+    Empty,
+    /// Longer than any move in these notations.
+    #[error("`{text}…` is too long to be a move")]
+    TooLong {
+        /// The start of the text.
+        text: String,
+    },
+    /// A character that has no meaning in the notation.
+    #[error("`{text}`: `{found}` at character {position} is not allowed here; expected {expected}")]
+    BadCharacter {
+        /// The whole text.
+        text: String,
+        /// The offending character.
+        found: char,
+        /// Its 1-based position.
+        position: usize,
+        /// What the notation allows.
+        expected: &'static str,
+    },
+    /// Well-formed, but no legal move of the side to move is written that way.
+    #[error("`{text}` is not a legal move for {side} here")]
+    NoSuchMove {
+        /// The text.
+        text: String,
+        /// `Red` or `Black`.
+        side: &'static str,
+    },
+    /// More than one legal move is written that way.
+    #[error("`{text}` is ambiguous here: it could be {candidates}")]
+    Ambiguous {
+        /// The text.
+        text: String,
+        /// The ICCS moves it could mean.
+        candidates: String,
+    },
+}

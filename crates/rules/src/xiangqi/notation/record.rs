@@ -1,0 +1,492 @@
+//! The PGN-style game record of the xiangqi family.
+//!
+//! ```text
+//! [Game "Chinese Chess"]
+//! [Variant "xiangqi"]
+//! [Date "2026.11.29"]
+//! [Red "Ann"]
+//! [Black "Bo"]
+//! [Result "1-0"]
+//! [Termination "checkmate"]
+//! [TimeControl "600+5"]
+//! [FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"]
+//!
+//! 1. h2e2 h9g7 2. h0g2 i9h9 1-0
+//! ```
+//!
+//! Movetext is ICCS with move numbers; Jieqi moves that reveal carry the suffix (`b0c2R`).
+//! On import, move numbers, `{comments}`, `;` comments, `(variations)` and `$n` annotations
+//! are skipped, and each move may be ICCS, WXF or Chinese. Tag values escape `"` and `\` with
+//! a backslash. `Termination` holds a reason name (`checkmate`, `perpetual-check`, …) or
+//! `unterminated`; `TimeControl` is `main+increment` in seconds or `-`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::{parse_chinese, parse_wxf};
+use crate::xiangqi::{FenError, Game, Move, Position, Square};
+use crate::{Outcome, Variant};
+
+/// The value of the `Game` tag.
+pub const GAME_TAG: &str = "Chinese Chess";
+
+/// Largest record accepted on import.
+pub const MAX_RECORD_BYTES: usize = 1 << 20;
+
+/// A game record: its start, its moves and its tags (in the order they are written).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    start: Position,
+    moves: Vec<Move>,
+    tags: Vec<(String, String)>,
+}
+
+/// Why a record could not be read. Lines are 1-based.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    /// Larger than [`MAX_RECORD_BYTES`].
+    #[error("the record is {0} bytes; at most 1 MiB is accepted")]
+    TooLarge(usize),
+    /// A tag line that is not `[Name "value"]`.
+    #[error("line {line}: {what}")]
+    Tag {
+        /// Where.
+        line: usize,
+        /// What is wrong with it.
+        what: String,
+    },
+    /// The `Variant` tag names no xiangqi-family variant.
+    #[error("the Variant tag `{0}` is not a xiangqi-family variant: expected xiangqi or jieqi")]
+    Variant(String),
+    /// The `FEN` tag is not a valid position.
+    #[error("the FEN tag is not a valid position: {0}")]
+    Fen(FenError),
+    /// A `{` comment or `(` variation that never closes.
+    #[error("line {line}: a `{opener}` is never closed")]
+    Unclosed {
+        /// Where it opened.
+        line: usize,
+        /// `{` or `(`.
+        opener: char,
+    },
+    /// A move that is not legal where it stands.
+    #[error("line {line}, ply {ply}: `{token}` is not a legal move: {why}")]
+    Move {
+        /// Where.
+        line: usize,
+        /// 1-based ply of the record.
+        ply: usize,
+        /// The token.
+        token: String,
+        /// Why it is not legal.
+        why: String,
+    },
+    /// Something after the result token.
+    #[error("line {line}: `{token}` comes after the result")]
+    AfterResult {
+        /// Where.
+        line: usize,
+        /// The token.
+        token: String,
+    },
+    /// The result token contradicts the `Result` tag.
+    #[error("line {line}: the result `{token}` contradicts the Result tag `{tag}`")]
+    ResultMismatch {
+        /// Where.
+        line: usize,
+        /// The token at the end of the movetext.
+        token: String,
+        /// The tag's value.
+        tag: String,
+    },
+}
+
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+impl Record {
+    /// A record of no moves from `start`, with the standard tags and unknown values
+    /// (`?` players, `????.??.??` date, `*` result, `unterminated`, `-` time control).
+    pub fn new(start: Position) -> Record {
+        let tags = [
+            ("Game", GAME_TAG.to_owned()),
+            ("Variant", start.variant().name().to_owned()),
+            ("Date", "????.??.??".to_owned()),
+            ("Red", "?".to_owned()),
+            ("Black", "?".to_owned()),
+            ("Result", "*".to_owned()),
+            ("Termination", "unterminated".to_owned()),
+            ("TimeControl", "-".to_owned()),
+            ("FEN", start.to_fen()),
+        ]
+        .into_iter()
+        .map(|(n, v)| (n.to_owned(), v))
+        .collect();
+        Record {
+            start,
+            moves: Vec::new(),
+            tags,
+        }
+    }
+
+    /// The record of a game: its start, moves and, if it ended by the rules, result and
+    /// termination. (For Jieqi this is the public game: reveals as suffixes, nothing hidden.)
+    pub fn from_game(game: &Game) -> Record {
+        let mut record = Record::new(game.start().clone());
+        record.moves = game.moves().to_vec();
+        if let Some(outcome) = game.outcome() {
+            record.set_outcome(outcome);
+        }
+        record
+    }
+
+    /// Sets `Result` and `Termination` from an outcome (also for resignation, time, …).
+    pub fn set_outcome(&mut self, outcome: Outcome) {
+        self.set_tag("Result", outcome.result());
+        self.set_tag("Termination", outcome.reason.name());
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The variant (from the start position).
+    pub fn variant(&self) -> Variant {
+        self.start.variant()
+    }
+
+    /// The moves, each legal where it was played.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Every tag in order, as `(name, value)`.
+    pub fn tags(&self) -> &[(String, String)] {
+        &self.tags
+    }
+
+    /// The value of tag `name`, if present.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets tag `name` (replacing its value in place, or appending it). Line breaks in the
+    /// value become spaces. `Game`, `Variant` and `FEN` follow the start position and are
+    /// not changed here.
+    pub fn set_tag(&mut self, name: &str, value: &str) {
+        if matches!(name, "Game" | "Variant" | "FEN") || !valid_tag_name(name) {
+            return;
+        }
+        let value: String = value
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        match self.tags.iter_mut().find(|(n, _)| n == name) {
+            Some(slot) => slot.1 = value,
+            None => self.tags.push((name.to_owned(), value)),
+        }
+    }
+
+    /// The `Result` tag (`1-0`, `0-1`, `1/2-1/2` or `*`).
+    pub fn result(&self) -> &str {
+        self.tag("Result").unwrap_or("*")
+    }
+
+    /// Replays the moves from the start: the game as far as the record goes.
+    pub fn game(&self) -> Game {
+        let mut game = Game::new(self.start.clone());
+        for &mv in &self.moves {
+            if game.play(mv).is_err() {
+                break;
+            }
+        }
+        game
+    }
+
+    /// Reads a record: tags, then movetext. Missing `Variant` means xiangqi, a missing `FEN`
+    /// the variant's start. Every move is checked for legality.
+    pub fn parse(text: &str) -> Result<Record, RecordError> {
+        text.parse()
+    }
+}
+
+fn valid_tag_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+impl fmt::Display for Record {
+    /// The record text: tag lines, a blank line, movetext wrapped at 80 columns ending with
+    /// the result, and a final newline.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (name, value) in &self.tags {
+            let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+            writeln!(f, "[{name} \"{escaped}\"]")?;
+        }
+        writeln!(f)?;
+        let mut tokens = Vec::with_capacity(self.moves.len() * 3 / 2 + 1);
+        let mut number = self.start.fullmove_number();
+        let mut red_to_move = self.start.turn() == crate::Side::RED;
+        for (i, mv) in self.moves.iter().enumerate() {
+            if red_to_move {
+                tokens.push(format!("{number}."));
+            } else if i == 0 {
+                tokens.push(format!("{number}..."));
+            }
+            tokens.push(mv.to_string());
+            if !red_to_move {
+                number += 1;
+            }
+            red_to_move = !red_to_move;
+        }
+        tokens.push(self.result().to_owned());
+        let mut width = 0;
+        for token in tokens {
+            if width > 0 && width + 1 + token.len() > 80 {
+                writeln!(f)?;
+                width = 0;
+            }
+            if width > 0 {
+                f.write_str(" ")?;
+                width += 1;
+            }
+            f.write_str(&token)?;
+            width += token.len();
+        }
+        writeln!(f)
+    }
+}
+
+/// Reads one `[Name "value"]` line.
+fn parse_tag(line: &str, number: usize) -> Result<(String, String), RecordError> {
+    let error = |what: &str| RecordError::Tag {
+        line: number,
+        what: what.to_owned(),
+    };
+    let inner = line
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+        .ok_or_else(|| error("a tag must look like [Name \"value\"]"))?;
+    let (name, rest) = inner
+        .split_once(char::is_whitespace)
+        .ok_or_else(|| error("a tag needs a name and a quoted value"))?;
+    if !valid_tag_name(name) {
+        return Err(error("a tag name is letters, digits and `_`"));
+    }
+    let quoted = rest.trim();
+    let body = quoted
+        .strip_prefix('"')
+        .and_then(|q| q.strip_suffix('"'))
+        .ok_or_else(|| error("a tag value must be in double quotes"))?;
+    let mut value = String::with_capacity(body.len());
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(e @ ('\\' | '"')) => value.push(e),
+                _ => return Err(error("only \\\\ and \\\" are escapes in a tag value")),
+            },
+            '"' => return Err(error("a `\"` inside a tag value must be written \\\"")),
+            c => value.push(c),
+        }
+    }
+    Ok((name.to_owned(), value))
+}
+
+/// Splits movetext into `(line, token)` pairs, skipping comments, variations and NAGs.
+fn movetext_tokens(lines: &[(usize, &str)]) -> Result<Vec<(usize, String)>, RecordError> {
+    let mut tokens = Vec::new();
+    let mut comment: Option<usize> = None; // line where an open `{` started
+    let mut depth = 0usize; // variation nesting
+    let mut variation_line = 0;
+    for &(number, line) in lines {
+        let mut current = String::new();
+        let flush = |current: &mut String, tokens: &mut Vec<(usize, String)>| {
+            if !current.is_empty() {
+                tokens.push((number, std::mem::take(current)));
+            }
+        };
+        for c in line.chars() {
+            if comment.is_some() {
+                if c == '}' {
+                    comment = None;
+                }
+                continue;
+            }
+            match c {
+                '{' => {
+                    flush(&mut current, &mut tokens);
+                    comment = Some(number);
+                }
+                ';' if depth == 0 => {
+                    flush(&mut current, &mut tokens);
+                    break;
+                }
+                '(' => {
+                    flush(&mut current, &mut tokens);
+                    if depth == 0 {
+                        variation_line = number;
+                    }
+                    depth += 1;
+                }
+                ')' if depth > 0 => depth -= 1,
+                _ if depth > 0 => {}
+                c if c.is_whitespace() => flush(&mut current, &mut tokens),
+                c => current.push(c),
+            }
+        }
+        if depth == 0 {
+            flush(&mut current, &mut tokens);
+        }
+    }
+    if let Some(line) = comment {
+        return Err(RecordError::Unclosed { line, opener: '{' });
+    }
+    if depth > 0 {
+        return Err(RecordError::Unclosed {
+            line: variation_line,
+            opener: '(',
+        });
+    }
+    Ok(tokens
+        .into_iter()
+        .filter_map(|(line, token)| {
+            let token = strip_move_number(&token);
+            (!token.is_empty() && !token.starts_with('$')).then(|| (line, token.to_owned()))
+        })
+        .collect())
+}
+
+/// Removes a leading move number (`12.`, `12...`) unless what follows starts with a digit
+/// (then the token is a WXF move such as `77.8`).
+fn strip_move_number(token: &str) -> &str {
+    let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &token[digits..];
+    let after_dots = rest.trim_start_matches('.');
+    if digits == 0 || after_dots.len() == rest.len() {
+        return token;
+    }
+    if after_dots.starts_with(|c: char| c.is_ascii_digit()) {
+        token
+    } else {
+        after_dots
+    }
+}
+
+/// The move `token` names in `position`: ICCS first, then WXF, then Chinese.
+fn read_move(position: &Position, token: &str) -> Result<Move, String> {
+    let iccs_error = match position.parse_move(token) {
+        Ok(mv) => return Ok(mv),
+        Err(e) => e,
+    };
+    let names_points = token.len() >= 4
+        && token.is_char_boundary(2)
+        && token.is_char_boundary(4)
+        && token[..2].parse::<Square>().is_ok()
+        && token[2..4].parse::<Square>().is_ok();
+    if names_points {
+        return Err(iccs_error.to_string());
+    }
+    let mv = if token.is_ascii() {
+        parse_wxf(position, token)
+    } else {
+        parse_chinese(position, token)
+    }
+    .map_err(|e| e.to_string())?;
+    if position.occupant(mv.from()).is_some_and(|o| o.is_covered()) {
+        return Err(format!(
+            "it moves a covered piece: write it in ICCS with the revealed piece's letter, like `{}R`",
+            mv.iccs()
+        ));
+    }
+    Ok(mv)
+}
+
+impl FromStr for Record {
+    type Err = RecordError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        if text.len() > MAX_RECORD_BYTES {
+            return Err(RecordError::TooLarge(text.len()));
+        }
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let mut tags: Vec<(String, String)> = Vec::new();
+        let mut movetext: Vec<(usize, &str)> = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.trim();
+            if movetext.is_empty() && line.starts_with('[') {
+                let (name, value) = parse_tag(line, i + 1)?;
+                match tags.iter_mut().find(|(n, _)| *n == name) {
+                    Some(slot) => slot.1 = value,
+                    None => tags.push((name, value)),
+                }
+            } else if !line.is_empty() || !movetext.is_empty() {
+                movetext.push((i + 1, line));
+            }
+        }
+        let tag = |name: &str| {
+            tags.iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+        };
+        let variant = match tag("Variant") {
+            // Without a Variant tag, a FEN with covered pieces can only be Jieqi.
+            None if tag("FEN").is_some_and(|fen| {
+                fen.split_whitespace()
+                    .next()
+                    .is_some_and(|board| board.contains(['X', 'x']))
+            }) =>
+            {
+                Variant::Jieqi
+            }
+            None => Variant::Xiangqi,
+            Some(name) => match name.to_ascii_lowercase().parse::<Variant>() {
+                Ok(v @ (Variant::Xiangqi | Variant::Jieqi)) => v,
+                _ => return Err(RecordError::Variant(name.to_owned())),
+            },
+        };
+        let start = match tag("FEN") {
+            None => Position::start(variant),
+            Some(fen) => Position::parse_fen(variant, fen).map_err(RecordError::Fen)?,
+        };
+        let mut record = Record::new(start.clone());
+        for (name, value) in &tags {
+            record.set_tag(name, value);
+        }
+        let mut position = start;
+        let mut result: Option<(usize, String)> = None;
+        for (line, token) in movetext_tokens(&movetext)? {
+            if result.is_some() {
+                return Err(RecordError::AfterResult { line, token });
+            }
+            if RESULTS.contains(&token.as_str()) {
+                result = Some((line, token));
+                continue;
+            }
+            let mv = read_move(&position, &token).map_err(|why| RecordError::Move {
+                line,
+                ply: record.moves.len() + 1,
+                token: token.clone(),
+                why,
+            })?;
+            position.play(mv);
+            record.moves.push(mv);
+        }
+        if let Some((line, token)) = result {
+            match tag("Result") {
+                Some(tag) if tag != token => {
+                    return Err(RecordError::ResultMismatch {
+                        line,
+                        token,
+                        tag: tag.to_owned(),
+                    });
+                }
+                Some(_) => {}
+                None => record.set_tag("Result", &token),
+            }
+        }
+        Ok(record)
+    }
+}

@@ -1,0 +1,661 @@
+//! KIF and CSA records: round trips for every result type and for handicap games, the words
+//! each format uses, import of what desktop programs write (start diagrams, Shift_JIS,
+//! comments, variations), and readers that never panic.
+
+use jiang_rules::shogi::notation::{
+    RecordError, ShogiRecord, read_csa, read_kif, write_csa, write_kif,
+};
+use jiang_rules::shogi::{Game, Position, handicap};
+use jiang_rules::{Outcome, Reason, Side, Variant};
+use proptest::prelude::*;
+
+/// A record of `variant` from `sfen` (or the standard start) with `moves`.
+fn record(
+    variant: Variant,
+    sfen: Option<&str>,
+    moves: &[&str],
+    result: Option<Outcome>,
+) -> ShogiRecord {
+    let mut r = ShogiRecord::new(variant);
+    if let Some(sfen) = sfen {
+        r.start_sfen = Position::from_sfen(variant, sfen).unwrap().sfen();
+    }
+    r.moves = moves.iter().map(|m| (*m).to_owned()).collect();
+    r.result = result;
+    r.sente_name = Some("羽生善治".into());
+    r.gote_name = Some("Bob Smith".into());
+    r.start_time = Some("2024/01/02 10:00:00".into());
+    r.time_control = Some("10分+30秒".into());
+    r
+}
+
+/// The outcome the shogi core decides for these moves (the records below are real endings).
+fn decided(variant: Variant, sfen: Option<&str>, moves: &[&str]) -> Option<Outcome> {
+    let start = match sfen {
+        Some(s) => Position::from_sfen(variant, s).unwrap(),
+        None => Position::startpos(variant),
+    };
+    let mut game = Game::new(start);
+    for m in moves {
+        game.play_usi(m).unwrap();
+    }
+    game.outcome()
+}
+
+/// Drops Jiang's exact-result comment so that import must read the standard words.
+fn without_result_comment(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.contains("jiang-result"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+fn repeat(cycle: &[&'static str], times: usize) -> Vec<&'static str> {
+    cycle
+        .iter()
+        .copied()
+        .cycle()
+        .take(cycle.len() * times)
+        .collect()
+}
+
+/// One record per way a game ends, each with the result Jiang would record.
+fn every_ending() -> Vec<(&'static str, ShogiRecord)> {
+    let mut out = Vec::new();
+    let opening = ["7g7f", "3c3d", "2g2f", "8c8d"];
+    out.push((
+        "resignation",
+        record(
+            Variant::Shogi,
+            None,
+            &opening,
+            Some(Outcome::win(Side::Second, Reason::Resignation)),
+        ),
+    ));
+    let mate_sfen = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
+    let mate = decided(Variant::Shogi, Some(mate_sfen), &["G*5b"]);
+    assert_eq!(mate, Some(Outcome::win(Side::First, Reason::Checkmate)));
+    out.push((
+        "checkmate",
+        record(Variant::Shogi, Some(mate_sfen), &["G*5b"], mate),
+    ));
+    let shuffle = repeat(&["2h3h", "8b7b", "3h2h", "7b8b"], 3);
+    let rep = decided(Variant::Shogi, None, &shuffle);
+    assert_eq!(rep, Some(Outcome::draw(Reason::Repetition)));
+    out.push(("repetition", record(Variant::Shogi, None, &shuffle, rep)));
+    let check_sfen = "9/6k2/9/9/9/9/9/6R2/K8 w - 1";
+    let checks = repeat(&["3b4b", "3h4h", "4b3b", "4h3h"], 3);
+    let perpetual = decided(Variant::Shogi, Some(check_sfen), &checks);
+    assert_eq!(
+        perpetual,
+        Some(Outcome::win(Side::Second, Reason::PerpetualCheck))
+    );
+    out.push((
+        "perpetual-check",
+        record(Variant::Shogi, Some(check_sfen), &checks, perpetual),
+    ));
+    out.push((
+        "timeout",
+        record(
+            Variant::Shogi,
+            None,
+            &opening[..3],
+            Some(Outcome::win(Side::First, Reason::Timeout)),
+        ),
+    ));
+    // The declarer is the side to move when the game ends.
+    out.push((
+        "impasse",
+        record(
+            Variant::Shogi,
+            None,
+            &opening[..3],
+            Some(Outcome::win(Side::Second, Reason::Impasse)),
+        ),
+    ));
+    out.push((
+        "aborted",
+        record(
+            Variant::Shogi,
+            None,
+            &[],
+            Some(Outcome::draw(Reason::Aborted)),
+        ),
+    ));
+    out.push((
+        "move-limit",
+        record(
+            Variant::Shogi,
+            None,
+            &opening,
+            Some(Outcome::draw(Reason::MoveLimit)),
+        ),
+    ));
+    let bare = "4k4/9/9/9/9/9/9/9/4K4 b - 1";
+    out.push((
+        "bare kings",
+        record(
+            Variant::Shogi,
+            Some(bare),
+            &["5i5h"],
+            Some(Outcome::draw(Reason::InsufficientMaterial)),
+        ),
+    ));
+    let mini_shuffle = repeat(&["5e4d", "1a2b", "4d5e", "2b1a"], 3);
+    let mini = decided(Variant::Minishogi, None, &mini_shuffle);
+    assert_eq!(mini, Some(Outcome::win(Side::Second, Reason::Repetition)));
+    out.push((
+        "minishogi repetition",
+        record(Variant::Minishogi, None, &mini_shuffle, mini),
+    ));
+    let mut lance = record(
+        Variant::Shogi,
+        Some(handicap(Variant::Shogi, "lance").unwrap().sfen),
+        &["5c5d", "7g7f", "4a5b"],
+        Some(Outcome::win(Side::Second, Reason::Resignation)),
+    );
+    lance.handicap = handicap(Variant::Shogi, "lance");
+    lance.sente_name = Some("下手さん".into());
+    out.push(("handicap", lance));
+    let mut two = record(
+        Variant::Shogi,
+        Some(handicap(Variant::Shogi, "2-piece").unwrap().sfen),
+        &["5c5d", "7g7f"],
+        Some(Outcome::win(Side::First, Reason::Resignation)),
+    );
+    two.handicap = handicap(Variant::Shogi, "2-piece");
+    out.push(("2-piece handicap", two));
+    let mut timed = record(Variant::Shogi, None, &opening, None);
+    timed.move_seconds = vec![3, 5, 61, 3600];
+    out.push(("unfinished with times", timed));
+    let custom = "lnsgk2nl/6g2/p1pppp2p/6R2/9/1rP6/P2PPPPPP/1SG6/LN2KGSNL b BS2Pb 1";
+    out.push((
+        "custom start with hands",
+        record(
+            Variant::Shogi,
+            Some(custom),
+            &["B*5e", "B*3c"],
+            Some(Outcome::win(Side::Second, Reason::Resignation)),
+        ),
+    ));
+    out
+}
+
+#[test]
+fn kif_round_trips_every_ending() {
+    for (name, rec) in every_ending() {
+        let text = write_kif(&rec).unwrap();
+        assert_eq!(read_kif(text.as_bytes()).unwrap(), rec, "{name}:\n{text}");
+        // The standard words and the summary alone give the same result.
+        let bare = without_result_comment(&text);
+        assert_eq!(
+            read_kif(bare.as_bytes()).unwrap().result,
+            rec.result,
+            "{name}:\n{bare}"
+        );
+    }
+}
+
+#[test]
+fn csa_round_trips_every_ending() {
+    for (name, rec) in every_ending() {
+        let text = write_csa(&rec).unwrap();
+        assert_eq!(read_csa(text.as_bytes()).unwrap(), rec, "{name}:\n{text}");
+        let bare = without_result_comment(&text);
+        assert_eq!(
+            read_csa(bare.as_bytes()).unwrap().result,
+            rec.result,
+            "{name}:\n{bare}"
+        );
+    }
+}
+
+/// The line of `text` that starts with `prefix`.
+fn line<'a>(text: &'a str, prefix: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.trim_start().starts_with(prefix))
+        .unwrap_or_else(|| panic!("no line starting with {prefix} in\n{text}"))
+}
+
+#[test]
+fn kif_uses_the_desktop_layout_and_words() {
+    let endings = every_ending();
+    let get = |name: &str| &endings.iter().find(|(n, _)| *n == name).unwrap().1;
+    let kif = write_kif(get("resignation")).unwrap();
+    let expected_start = "#KIF version=2.0 encoding=UTF-8\n開始日時：2024/01/02 10:00:00\n手合割：平手\n先手：羽生善治\n後手：Bob Smith\n持ち時間：10分+30秒\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:00/00:00:00)\n   2 ３四歩(33)   ( 0:00/00:00:00)\n";
+    assert!(kif.starts_with(expected_start), "{kif}");
+    assert!(
+        kif.contains("\n   5 投了         ( 0:00/00:00:00)\nまで4手で後手の勝ち\n"),
+        "{kif}"
+    );
+    let words = [
+        ("checkmate", "詰み", "まで1手で先手の勝ち"),
+        ("repetition", "千日手", "まで12手で千日手"),
+        (
+            "perpetual-check",
+            "反則勝ち",
+            "まで12手で連続王手の千日手により後手の勝ち",
+        ),
+        ("timeout", "切れ負け", "まで3手で時間切れにより先手の勝ち"),
+        ("impasse", "入玉勝ち", "まで3手で入玉により後手の勝ち"),
+        ("aborted", "中断", "まで0手で中断"),
+        ("move-limit", "持将棋", "まで4手で持将棋"),
+        (
+            "minishogi repetition",
+            "千日手",
+            "まで12手で千日手により後手の勝ち",
+        ),
+        ("handicap", "投了", "まで3手で上手の勝ち"),
+    ];
+    for (name, word, summary) in words {
+        let kif = write_kif(get(name)).unwrap();
+        let n = get(name).moves.len() + 1;
+        assert!(line(&kif, &format!("{n} ")).contains(word), "{name}: {kif}");
+        assert!(kif.contains(&format!("\n{summary}\n")), "{name}: {kif}");
+    }
+    // Handicap games: 手合割 and 下手/上手 labels, no diagram.
+    let kif = write_kif(get("handicap")).unwrap();
+    assert!(
+        kif.contains("手合割：香落ち\n下手：下手さん\n上手：Bob Smith\n"),
+        "{kif}"
+    );
+    assert!(!kif.contains('|'), "{kif}");
+    // Handicap move 1 is gote's (上手's), written the same way.
+    assert!(kif.contains("   1 ５四歩(53)"), "{kif}");
+    // Minishogi.
+    assert!(
+        write_kif(get("minishogi repetition"))
+            .unwrap()
+            .contains("手合割：5五将棋\n")
+    );
+    // Custom start: a diagram with hands.
+    let kif = write_kif(get("custom start with hands")).unwrap();
+    assert!(kif.contains("後手の持駒：角　\n"), "{kif}");
+    assert!(kif.contains("先手の持駒：角　銀　歩二　\n"), "{kif}");
+    assert!(kif.contains("|v香v桂v銀v金v玉 ・ ・v桂v香|一\n"), "{kif}");
+    assert!(
+        kif.contains("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n"),
+        "{kif}"
+    );
+    assert!(kif.contains("   1 ５五角打     ( 0:00/00:00:00)"), "{kif}");
+    // Times: per move and the player's running total.
+    let kif = write_kif(get("unfinished with times")).unwrap();
+    assert!(kif.contains("   3 ２六歩(27)   ( 1:01/00:01:04)"), "{kif}");
+    assert!(kif.contains("   4 ８四歩(83)   (60:00/01:00:05)"), "{kif}");
+}
+
+#[test]
+fn csa_uses_the_standard_words() {
+    let endings = every_ending();
+    let get = |name: &str| write_csa(&endings.iter().find(|(n, _)| *n == name).unwrap().1).unwrap();
+    let csa = get("resignation");
+    assert!(
+        csa.starts_with("V2.2\nN+羽生善治\nN-Bob Smith\n$START_TIME:2024/01/02 10:00:00\n'持ち時間:10分+30秒\nPI\n+\n+7776FU\n-3334FU\n"),
+        "{csa}"
+    );
+    assert!(csa.contains("\n%TORYO\n"));
+    for (name, word) in [
+        ("checkmate", "%TSUMI"),
+        ("repetition", "%SENNICHITE"),
+        ("perpetual-check", "%+ILLEGAL_ACTION"),
+        ("timeout", "%TIME_UP"),
+        ("impasse", "%KACHI"),
+        ("aborted", "%CHUDAN"),
+        ("move-limit", "%JISHOGI"),
+        ("bare kings", "%HIKIWAKE"),
+        ("minishogi repetition", "%SENNICHITE"),
+    ] {
+        assert!(
+            get(name).contains(&format!("\n{word}\n")),
+            "{name}: {}",
+            get(name)
+        );
+    }
+    assert!(
+        get("handicap").contains("\nPI11KY\n-\n-5354FU\n"),
+        "{}",
+        get("handicap")
+    );
+    assert!(get("2-piece handicap").contains("\nPI22KA82HI\n-\n"));
+    assert!(
+        get("checkmate").contains("P+00KI\n+\n+0052KI\n"),
+        "{}",
+        get("checkmate")
+    );
+    assert!(get("unfinished with times").contains("+7776FU\nT3\n-3334FU\nT5\n"));
+    let mini = get("minishogi repetition");
+    assert!(
+        mini.contains("P1-HI-KA-GI-KI-OU\nP2 *  *  *  * -FU\n"),
+        "{mini}"
+    );
+    let custom = get("custom start with hands");
+    assert!(
+        custom.contains("P+00KA00GI00FU00FU\nP-00KA\n+\n+0055KA\n-0033KA\n"),
+        "{custom}"
+    );
+}
+
+#[test]
+fn promotions_in_csa_name_the_promoted_piece() {
+    let rec = record(
+        Variant::Shogi,
+        None,
+        &["7g7f", "3c3d", "8h2b+", "3a2b"],
+        None,
+    );
+    let csa = write_csa(&rec).unwrap();
+    assert!(csa.contains("+8822UM\n-3122GI\n"), "{csa}");
+    assert_eq!(read_csa(csa.as_bytes()).unwrap(), rec);
+    let kif = write_kif(&rec).unwrap();
+    assert!(
+        kif.contains("   3 ２二角成(88) ( 0:00/00:00:00)\n   4 同　銀(31)   ( 0:00/00:00:00)\n"),
+        "{kif}"
+    );
+}
+
+/// A KIF as Kifu for Windows writes it: header comment, padded 手合割, comments after moves,
+/// `&` bookmarks, a variation, `+` markers, a trailing 終了日時.
+const DESKTOP_KIF: &str = "# ---- Kifu for Windows V7 V7.70 棋譜ファイル ----\r
+開始日時：2023/11/03(金) 10:00:00\r
+終了日時：2023/11/03(金) 18:31:07\r
+棋戦：練習対局\r
+手合割：平手　　\r
+先手：先手太郎\r
+後手：後手花子\r
+手数----指手---------消費時間--\r
+*対局開始\r
+   1 ７六歩(77)   ( 0:16/00:00:16)\r
+   2 ３四歩(33)   ( 0:02/00:00:02)+\r
+*角道を開ける\r
+   3 ２二角成(88) ( 0:05/00:00:21)\r
+&後で検討\r
+   4 同　銀(31)   ( 0:01/00:00:03)\r
+   5 ４五角打     ( 0:10/00:00:31)\r
+   6 ５二金左(41) ( 0:20/00:00:23)\r
+   7 ３四角(45)   ( 0:03/00:00:34)\r
+   8 投了         ( 0:30/00:00:53)\r
+まで7手で先手の勝ち\r
+\r
+変化：2手\r
+   2 ８四歩(83)   ( 0:05/00:00:05)\r
+   3 ６八銀(79)   ( 0:01/00:00:17)\r
+";
+
+#[test]
+fn imports_a_kif_as_a_desktop_program_writes_it() {
+    let rec = read_kif(DESKTOP_KIF.as_bytes()).unwrap();
+    assert_eq!(rec.variant, Variant::Shogi);
+    assert_eq!(rec.start_sfen, Position::startpos(Variant::Shogi).sfen());
+    assert_eq!(rec.sente_name.as_deref(), Some("先手太郎"));
+    assert_eq!(rec.gote_name.as_deref(), Some("後手花子"));
+    assert_eq!(rec.start_time.as_deref(), Some("2023/11/03(金) 10:00:00"));
+    assert_eq!(
+        rec.moves,
+        ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "4a5b", "4e3d"]
+    );
+    assert_eq!(rec.move_seconds, [16, 2, 5, 1, 10, 20, 3]);
+    assert_eq!(
+        rec.result,
+        Some(Outcome::win(Side::First, Reason::Resignation))
+    );
+    assert_eq!(rec.handicap, None);
+}
+
+#[test]
+fn imports_shift_jis() {
+    let (bytes, _, errors) = encoding_rs::SHIFT_JIS.encode(DESKTOP_KIF);
+    assert!(!errors);
+    assert!(std::str::from_utf8(&bytes).is_err(), "really Shift_JIS");
+    let rec = read_kif(&bytes).unwrap();
+    assert_eq!(rec, read_kif(DESKTOP_KIF.as_bytes()).unwrap());
+    let csa = "V2.2\r\nN+先手\r\nN-後手\r\nPI\r\n+\r\n+7776FU\r\n%TORYO\r\n";
+    let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode(csa);
+    let rec = read_csa(&bytes).unwrap();
+    assert_eq!(rec.sente_name.as_deref(), Some("先手"));
+    assert_eq!(
+        rec.result,
+        Some(Outcome::win(Side::First, Reason::Resignation))
+    );
+}
+
+/// A tsume-style KIF with a start diagram (gote's pieces marked `v`), hands, no 手合割, no
+/// time columns, a lone `同 ` with an ASCII space, and 龍 spelled 竜.
+const DIAGRAM_KIF: &str = "# 詰将棋
+後手の持駒：飛　角二　金四　銀三　桂三　香三　歩十七　
+  ９ ８ ７ ６ ５ ４ ３ ２ １
++---------------------------+
+| ・ ・ ・ ・ ・ ・ ・v桂v香|一
+| ・ ・ ・ ・ ・ ・ ・v玉 ・|二
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|三
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|四
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|五
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|六
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|七
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|八
+| ・ ・ ・ ・ 玉 ・ ・ ・ 飛|九
++---------------------------+
+先手の持駒：銀　歩　
+先手：作者
+手数----指手---------消費時間--
+1 ３一銀
+2 同 玉
+3 １二飛成
+4 ４一玉
+5 ２二竜
+";
+
+#[test]
+fn imports_a_kif_with_a_start_diagram() {
+    let rec = read_kif(DIAGRAM_KIF.as_bytes()).unwrap();
+    assert_eq!(
+        rec.start_sfen,
+        "7nl/7k1/9/9/9/9/9/9/4K3R b SPr2b4g3s3n3l17p 1"
+    );
+    assert_eq!(rec.moves, ["S*3a", "2b3a", "1i1b+", "3a4a", "1b2b"]);
+    assert_eq!(rec.handicap, None);
+    // A move that is not legal in the diagram's position is reported with its line.
+    let broken = DIAGRAM_KIF.replace("3 １二飛成", "3 １二竜");
+    let err = read_kif(broken.as_bytes()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            RecordError::Move {
+                line: 20,
+                ply: 3,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(rec.sente_name.as_deref(), Some("作者"));
+    assert_eq!(rec.result, None);
+    // Written back, the diagram reproduces the same start.
+    let again = read_kif(write_kif(&rec).unwrap().as_bytes()).unwrap();
+    assert_eq!(again, rec);
+}
+
+#[test]
+fn imports_a_gote_to_move_diagram_and_minishogi() {
+    let kif = "手合割：5五将棋
+上手の持駒：なし
+  ５ ４ ３ ２ １
++---------------+
+|v飛v角v銀v金v玉|一
+| ・ ・ ・ ・v歩|二
+| ・ ・ ・ ・ ・|三
+| 歩 ・ ・ ・ ・|四
+| 玉 金 銀 角 ・|五
++---------------+
+下手の持駒：なし
+上手番
+手数----指手---------消費時間--
+   1 １三歩(12)
+   2 ５三歩(54)
+   3 投了
+まで2手で下手の勝ち
+";
+    let rec = read_kif(kif.as_bytes()).unwrap();
+    assert_eq!(rec.variant, Variant::Minishogi);
+    assert_eq!(rec.start_sfen, "rbsgk/4p/5/P4/KGSB1 w - 1");
+    assert_eq!(rec.moves, ["1b1c", "5d5c"]);
+    assert_eq!(
+        rec.result,
+        Some(Outcome::win(Side::First, Reason::Resignation))
+    );
+}
+
+#[test]
+fn record_errors_say_where() {
+    let bad_move =
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ７五歩(76)\n";
+    assert!(matches!(
+        read_kif(bad_move.as_bytes()),
+        Err(RecordError::Move {
+            line: 4,
+            ply: 2,
+            ..
+        })
+    ));
+    let bad_number = "   1 ７六歩(77)\n   3 ３四歩(33)\n";
+    assert!(matches!(
+        read_kif(bad_number.as_bytes()),
+        Err(RecordError::Syntax { line: 2, .. })
+    ));
+    let bad_handicap = "手合割：右香落ち\n";
+    assert!(matches!(
+        read_kif(bad_handicap.as_bytes()),
+        Err(RecordError::Syntax { line: 1, .. })
+    ));
+    assert!(matches!(
+        read_kif(&[0x82, 0xff, 0xff, 0x00, 0x81]),
+        Err(RecordError::Encoding)
+    ));
+    let csa = "V2.2\nPI\n+\n+7776FU\n+3334FU\n";
+    assert!(matches!(
+        read_csa(csa.as_bytes()),
+        Err(RecordError::Move {
+            line: 5,
+            ply: 2,
+            ..
+        })
+    ));
+    let no_side = "V2.2\nPI\n";
+    assert!(matches!(
+        read_csa(no_side.as_bytes()),
+        Err(RecordError::Syntax { .. })
+    ));
+    let bad_row = "P1-KY-KE\n+\n";
+    assert!(matches!(
+        read_csa(bad_row.as_bytes()),
+        Err(RecordError::Syntax { line: 1, .. })
+    ));
+    let mut illegal = ShogiRecord::new(Variant::Shogi);
+    illegal.moves = vec!["7g7e".into()];
+    assert!(matches!(
+        write_kif(&illegal),
+        Err(RecordError::Unwritable(_))
+    ));
+    assert!(matches!(
+        write_csa(&illegal),
+        Err(RecordError::Unwritable(_))
+    ));
+}
+
+#[test]
+fn csa_reads_comma_separated_statements_and_full_boards() {
+    let csa = "'comment\nV2.2\nN+A\nN-B\nP1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI *  *  *  *  * -KA * \nP3-FU-FU-FU-FU-FU-FU-FU-FU-FU\nP4 *  *  *  *  *  *  *  *  * \nP5 *  *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \nP7+FU+FU+FU+FU+FU+FU+FU+FU+FU\nP8 * +KA *  *  *  *  * +HI * \nP9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n+\n+7776FU,T1\n-3334FU,T2\n%CHUDAN\n";
+    let rec = read_csa(csa.as_bytes()).unwrap();
+    assert_eq!(rec.start_sfen, Position::startpos(Variant::Shogi).sfen());
+    assert_eq!(rec.moves, ["7g7f", "3c3d"]);
+    assert_eq!(rec.move_seconds, [1, 2]);
+    assert_eq!(rec.result, Some(Outcome::draw(Reason::Aborted)));
+    // `00AL` puts every remaining piece in one hand (tsume problems).
+    let tsume = "P1 *  *  *  *  *  *  * -KE-KY\nP2 *  *  *  *  *  *  * -OU * \nP3 *  *  *  *  *  *  *  *  * \nP4 *  *  *  *  *  *  *  *  * \nP5 *  *  *  *  *  *  *  *  * \nP6 *  *  *  *  *  *  *  *  * \nP7 *  *  *  *  *  *  *  *  * \nP8 *  *  *  *  *  *  *  *  * \nP9 *  *  *  * +OU *  *  * +HI\nP+00GI00FU\nP-00AL\n+\n";
+    let rec = read_csa(tsume.as_bytes()).unwrap();
+    assert_eq!(
+        rec.start_sfen,
+        "7nl/7k1/9/9/9/9/9/9/4K3R b SPr2b4g3s3n3l17p 1"
+    );
+    // An end Jiang has no reason for is kept verbatim.
+    let foul = "PI\n+\n+7776FU\n%ILLEGAL_MOVE\n";
+    let rec = read_csa(foul.as_bytes()).unwrap();
+    assert_eq!(rec.result, None);
+    assert_eq!(rec.other_end.as_deref(), Some("%ILLEGAL_MOVE"));
+    assert_eq!(read_csa(write_csa(&rec).unwrap().as_bytes()).unwrap(), rec);
+    // Servers' %OUTE_SENNICHITE: the side to move (the victim) wins.
+    let outes = "PI\n+\n+7776FU\n%OUTE_SENNICHITE\n";
+    assert_eq!(
+        read_csa(outes.as_bytes()).unwrap().result,
+        Some(Outcome::win(Side::Second, Reason::PerpetualCheck))
+    );
+}
+
+/// Plays a random game from `start`, at most `plies` long.
+fn random_moves(start: &Position, seed: u64, plies: usize) -> Vec<String> {
+    let mut state = seed | 1;
+    let mut p = start.clone();
+    let mut out = Vec::new();
+    for _ in 0..plies {
+        let moves = p.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let m = moves[(state % moves.len() as u64) as usize];
+        out.push(m.to_string());
+        p.play(m);
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    #[test]
+    fn random_games_round_trip_through_kif_and_csa(seed: u64, mini: bool, preset in 0usize..4) {
+        let variant = if mini { Variant::Minishogi } else { Variant::Shogi };
+        let start = match (mini, preset) {
+            (false, 1) => handicap(Variant::Shogi, "bishop").unwrap().position(),
+            (false, 2) => handicap(Variant::Shogi, "10-piece").unwrap().position(),
+            (true, 1) => handicap(Variant::Minishogi, "rook").unwrap().position(),
+            _ => Position::startpos(variant),
+        };
+        let mut rec = ShogiRecord::new(variant);
+        rec.start_sfen = start.sfen();
+        rec.handicap = jiang_rules::shogi::Handicap::recognise(&start);
+        rec.moves = random_moves(&start, seed, 120);
+        rec.move_seconds = (0..rec.moves.len() as u32).map(|i| i % 7).collect();
+        if preset == 3 {
+            rec.result = Some(Outcome::win(Side::First, Reason::Timeout));
+        }
+        let kif = write_kif(&rec).unwrap();
+        prop_assert_eq!(read_kif(kif.as_bytes()).unwrap(), rec.clone(), "{}", kif);
+        let csa = write_csa(&rec).unwrap();
+        prop_assert_eq!(read_csa(csa.as_bytes()).unwrap(), rec, "{}", csa);
+    }
+
+    #[test]
+    fn record_readers_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200), text in "\\PC{0,200}") {
+        let _ = read_kif(&bytes);
+        let _ = read_csa(&bytes);
+        let _ = read_kif(text.as_bytes());
+        let _ = read_csa(text.as_bytes());
+    }
+
+    #[test]
+    fn record_readers_never_panic_on_mangled_records(cut in 0usize..600, junk in "[ 0-9+\\-|vPIN%:：歩金同成打()\n]{0,20}") {
+        for base in [DESKTOP_KIF, DIAGRAM_KIF] {
+            let chars: Vec<char> = base.chars().collect();
+            let at = cut.min(chars.len());
+            let mangled: String = chars[..at].iter().collect::<String>() + &junk + &chars[at..].iter().collect::<String>();
+            let _ = read_kif(mangled.as_bytes());
+            let _ = read_csa(mangled.as_bytes());
+        }
+        let csa = "V2.2\nPI82HI\n-\n-3334FU\n+7776FU\n%TORYO\n";
+        let at = cut.min(csa.len());
+        let mangled = format!("{}{}{}", &csa[..at], junk, &csa[at..]);
+        let _ = read_csa(mangled.as_bytes());
+    }
+}

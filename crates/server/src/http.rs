@@ -1,0 +1,446 @@
+//! The JSON API (`/api/…`), `/healthz`, and the router that ties in pages and WebSockets.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, RawQuery, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use jiang_rules::{Side, Variant};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use crate::clock::TimeControl;
+use crate::error::ApiError;
+use crate::game::{Action, Command, DrawAction, Games, NewGame};
+use crate::ratelimit::Limiter;
+use crate::seat;
+use crate::store::Write;
+use crate::table::{self, RecordFormat, SetupError};
+use crate::{pages, ws};
+
+/// The largest request body accepted (bytes).
+pub const MAX_BODY: usize = 16 * 1024;
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub(crate) struct AppState {
+    pub games: Arc<Games>,
+    pub limiter: Arc<Limiter>,
+}
+
+/// The whole application.
+pub(crate) fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/api/games", post(create_game))
+        .route("/api/games/{id}", get(view_game))
+        .route("/api/games/{id}/join", post(join_game))
+        .route("/api/games/{id}/move", post(move_action))
+        .route("/api/games/{id}/resign", post(resign_action))
+        .route("/api/games/{id}/draw", post(draw_action))
+        .route("/api/games/{id}/abort", post(abort_action))
+        .route("/api/games/{id}/impasse", post(impasse_action))
+        .route("/api/games/{id}/rematch", post(rematch_action))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/ws", get(ws::upgrade))
+        .fallback(api_not_found)
+        .layer(middleware::from_fn_with_state(state.clone(), rate_limit))
+        .layer(DefaultBodyLimit::max(MAX_BODY));
+    Router::new()
+        .merge(api)
+        .route("/healthz", get(|| async { (StatusCode::OK, "ok\n") }))
+        .merge(pages::router())
+        .with_state(state)
+}
+
+async fn api_not_found() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "There is no such API endpoint.",
+    )
+}
+
+async fn rate_limit(
+    State(state): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if !state.limiter.check(addr.ip()) {
+        return ApiError::rate_limited().into_response();
+    }
+    next.run(request).await
+}
+
+/// Parses a JSON body, naming what is wrong (unknown field, missing field, bad value).
+fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    let bytes = body.map_err(|rejection| {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::too_large(MAX_BODY)
+        } else {
+            ApiError::bad_request("bad_body", rejection.body_text())
+        }
+    })?;
+    let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
+        b"{}"
+    } else {
+        &bytes
+    };
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+        ApiError::bad_request("malformed_json", format!("The body is not valid JSON: {e}."))
+    })?;
+    if !value.is_object() {
+        return Err(ApiError::bad_request(
+            "malformed_json",
+            "The body must be a JSON object.",
+        ));
+    }
+    serde_json::from_value(value).map_err(|e| {
+        let text = e.to_string();
+        let code = if text.starts_with("unknown field") {
+            "unknown_field"
+        } else {
+            "invalid_request"
+        };
+        ApiError::bad_request(code, format!("Invalid request: {text}."))
+    })
+}
+
+/// The bearer token of a request, if any.
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let token = value
+        .strip_prefix("Bearer ")
+        .or_else(|| value.strip_prefix("bearer "))?;
+    Some(token.trim().to_owned())
+}
+
+/// The name of the cookie that keeps a seat's token for game `id`.
+pub(crate) fn seat_cookie_name(id: &str) -> String {
+    format!("jiang_seat_{id}")
+}
+
+/// A cookie's value by name.
+pub(crate) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.to_owned())
+}
+
+/// The seat token of a request: the bearer header, else the game's seat cookie.
+fn token(headers: &HeaderMap, id: &str) -> Option<String> {
+    bearer(headers).or_else(|| cookie(headers, &seat_cookie_name(id)))
+}
+
+fn seat_cookie(id: &str, token: &str) -> HeaderValue {
+    HeaderValue::from_str(&format!(
+        "{}={token}; Path=/; Max-Age=2592000; HttpOnly; SameSite=Lax",
+        seat_cookie_name(id)
+    ))
+    .expect("base62 cookie is a valid header")
+}
+
+/// `POST /api/games`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateRequest {
+    variant: String,
+    #[serde(default)]
+    clock: Option<TimeControl>,
+    #[serde(default)]
+    side: Option<String>,
+    #[serde(default)]
+    handicap: Option<String>,
+    #[serde(default)]
+    fen: Option<String>,
+}
+
+async fn create_game(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let request: CreateRequest = parse_body(body)?;
+    let variant: Variant = request
+        .variant
+        .parse()
+        .map_err(|e: jiang_rules::UnknownVariant| {
+            ApiError::bad_request("unknown_variant", format!("{e}."))
+        })?;
+    let side = match request.side.as_deref() {
+        None | Some("random") => {
+            if rand::random::<bool>() {
+                Side::First
+            } else {
+                Side::Second
+            }
+        }
+        Some(name) => variant.side_from_name(name).ok_or_else(|| {
+            ApiError::bad_request(
+                "invalid_side",
+                format!(
+                    "Unknown side `{name}` for {variant}: expected {}, {} or random.",
+                    variant.side_name(Side::First),
+                    variant.side_name(Side::Second)
+                ),
+            )
+        })?,
+    };
+    let setup = table::create(variant, request.fen.as_deref(), request.handicap.as_deref())
+        .map_err(setup_error)?;
+    // Validate by building the table once: the start must be playable.
+    let table = table::open(variant, &setup, &[]).map_err(setup_error)?;
+    if let Some(outcome) = table.outcome() {
+        return Err(ApiError::bad_request(
+            "invalid_fen",
+            format!("The game would be over before it starts ({}).", outcome.reason),
+        ));
+    }
+    drop(table);
+    let id = seat::new_game_id();
+    let token = seat::new_token();
+    let mut tokens = [None, None];
+    tokens[side.index()] = Some(seat::hash_token(&token));
+    let new_game = NewGame {
+        variant,
+        setup,
+        control: request.clock,
+        tokens,
+    };
+    state
+        .games
+        .store()
+        .write(vec![Write::SaveGame(new_game.row(&id))])
+        .await
+        .map_err(|e| {
+            tracing::error!(error = %e, "cannot store a new game");
+            ApiError::internal("The game could not be stored.")
+        })?;
+    tracing::info!(game = %id, %variant, "game created");
+    let url = format!("{}/g/{id}", state.games.settings().public_url);
+    let mut response = (
+        StatusCode::CREATED,
+        Json(json!({"id": id, "side": variant.side_name(side), "token": token, "url": url})),
+    )
+        .into_response();
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, seat_cookie(&id, &token));
+    Ok(response)
+}
+
+fn setup_error(e: SetupError) -> ApiError {
+    let code = match e {
+        SetupError::BadFen(_) => "invalid_fen",
+        SetupError::BadHandicap(_) => "invalid_handicap",
+        SetupError::Unsupported(_) => "unsupported",
+        SetupError::Corrupt(_) => return ApiError::internal(e.to_string()),
+    };
+    ApiError::bad_request(code, format!("{e}."))
+}
+
+async fn view_game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let explicit = bearer(&headers);
+    let from_cookie = cookie(&headers, &seat_cookie_name(&id));
+    let view = state
+        .games
+        .ask(&id, |reply| Command::View {
+            token: explicit.clone().or_else(|| from_cookie.clone()),
+            reply,
+        })
+        .await;
+    match view {
+        // A stale cookie (not a bearer header) just means watching.
+        Err(e) if e.code == "wrong_token" && explicit.is_none() => state
+            .games
+            .ask(&id, |reply| Command::View { token: None, reply })
+            .await
+            .map(Json),
+        other => other.map(Json),
+    }
+}
+
+async fn join_game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let _: EmptyRequest = parse_body(body)?;
+    let joined = state
+        .games
+        .ask(&id, |reply| Command::Join { reply })
+        .await?;
+    let cookie = seat_cookie(&id, &joined.token);
+    let mut response = Json(json!(joined)).into_response();
+    response.headers_mut().insert(header::SET_COOKIE, cookie);
+    Ok(response)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EmptyRequest {}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveRequest {
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DrawRequest {
+    action: DrawAction,
+}
+
+async fn act(
+    state: &AppState,
+    id: &str,
+    headers: &HeaderMap,
+    action: Action,
+) -> Result<Json<Value>, ApiError> {
+    let token = token(headers, id);
+    state
+        .games
+        .ask(id, |reply| Command::Act {
+            token: token.clone(),
+            action: action.clone(),
+            reply,
+        })
+        .await
+        .map(Json)
+}
+
+async fn move_action(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request: MoveRequest = parse_body(body)?;
+    act(&state, &id, &headers, Action::Move(request.mv)).await
+}
+
+async fn resign_action(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let _: EmptyRequest = parse_body(body)?;
+    act(&state, &id, &headers, Action::Resign).await
+}
+
+async fn draw_action(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request: DrawRequest = parse_body(body)?;
+    act(&state, &id, &headers, Action::Draw(request.action)).await
+}
+
+async fn abort_action(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let _: EmptyRequest = parse_body(body)?;
+    act(&state, &id, &headers, Action::Abort).await
+}
+
+async fn impasse_action(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let _: EmptyRequest = parse_body(body)?;
+    act(&state, &id, &headers, Action::Impasse).await
+}
+
+async fn rematch_action(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let _: EmptyRequest = parse_body(body)?;
+    act(&state, &id, &headers, Action::Rematch).await
+}
+
+/// `GET /api/games/{id}/record?format=…` (default: pgn for the xiangqi family, kif for shogi).
+async fn record(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    let requested = query
+        .as_deref()
+        .unwrap_or("")
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .find(|(k, _)| *k == "format")
+        .map(|(_, v)| v.to_owned());
+    let format = match requested {
+        None => None,
+        Some(name) => Some(
+            serde_json::from_value::<RecordFormat>(json!(name)).map_err(|_| {
+                ApiError::bad_request(
+                    "unsupported_format",
+                    format!("Unknown record format `{name}`: expected pgn, kif, csa, fen or sfen."),
+                )
+            })?,
+        ),
+    };
+    let file = state
+        .games
+        .ask(&id, |reply| Command::Record {
+            format: format.unwrap_or(RecordFormat::Pgn),
+            reply,
+        })
+        .await;
+    // Without a format, the family's own record: retry with KIF for the shogi family.
+    let file = match (format, file) {
+        (None, Err(e)) if e.code == "unsupported_format" => {
+            state
+                .games
+                .ask(&id, |reply| Command::Record {
+                    format: RecordFormat::Kif,
+                    reply,
+                })
+                .await?
+        }
+        (_, file) => file?,
+    };
+    let mut response = file.text.into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(file.content_type),
+    );
+    headers.insert(
+        header::CONTENT_DISPOSITION,
+        HeaderValue::from_str(&format!("attachment; filename=\"{}\"", file.file_name))
+            .expect("ascii file name"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(response)
+}

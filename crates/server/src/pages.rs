@@ -1,0 +1,167 @@
+//! The front end: `web/` embedded with rust-embed (read from disk in debug builds).
+//!
+//! `/`, `/g/{id}` and `/rules/{variant}` all answer `web/app.html` with `{{lang}}`,
+//! `{{version}}` and `{{commit}}` filled in; `/static/{path}` serves `web/{path}`.
+
+use axum::Router;
+use axum::extract::Path;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use rust_embed::RustEmbed;
+
+use crate::http::{AppState, cookie};
+
+#[derive(RustEmbed)]
+#[folder = "../../web"]
+struct Web;
+
+/// The languages of the UI, as `{{lang}}` values.
+pub const LANGUAGES: [&str; 7] = ["en", "zh-Hans", "zh-Hant", "ja", "vi", "es", "hu"];
+
+/// The build's short git commit (or `unknown`).
+pub const COMMIT: &str = env!("JIANG_COMMIT");
+
+pub(crate) fn router() -> Router<AppState> {
+    Router::new()
+        .route("/", get(app))
+        .route("/g/{id}", get(app))
+        .route("/rules/{variant}", get(app))
+        .route("/static/{*path}", get(asset))
+}
+
+async fn app(headers: HeaderMap) -> Response {
+    let Some(file) = Web::get("app.html") else {
+        return (StatusCode::INTERNAL_SERVER_ERROR, "web/app.html is missing").into_response();
+    };
+    let lang = negotiate(
+        cookie(&headers, "lang").as_deref(),
+        headers
+            .get(header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok()),
+    );
+    let html = String::from_utf8_lossy(&file.data)
+        .replace("{{lang}}", lang)
+        .replace("{{version}}", env!("CARGO_PKG_VERSION"))
+        .replace("{{commit}}", COMMIT);
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::VARY, "Cookie, Accept-Language"),
+        ],
+        html,
+    )
+        .into_response()
+}
+
+/// The UI language: the `lang` cookie if it names one, else the best match of
+/// Accept-Language, else `en`.
+pub fn negotiate(cookie: Option<&str>, accept_language: Option<&str>) -> &'static str {
+    if let Some(lang) = cookie.and_then(|c| LANGUAGES.iter().find(|l| **l == c)) {
+        return lang;
+    }
+    let mut best: Option<(f32, usize, &'static str)> = None;
+    for (position, item) in accept_language.unwrap_or("").split(',').enumerate() {
+        let mut parts = item.split(';');
+        let tag = parts.next().unwrap_or("").trim();
+        let q = parts
+            .find_map(|p| p.trim().strip_prefix("q="))
+            .and_then(|q| q.parse::<f32>().ok())
+            .unwrap_or(1.0);
+        let Some(lang) = match_tag(tag) else { continue };
+        if q <= 0.0 {
+            continue;
+        }
+        // Higher q wins; on a tie the earlier entry.
+        if best.is_none_or(|(bq, bp, _)| q > bq || (q == bq && position < bp)) {
+            best = Some((q, position, lang));
+        }
+    }
+    best.map_or("en", |(_, _, lang)| lang)
+}
+
+fn match_tag(tag: &str) -> Option<&'static str> {
+    let lower = tag.to_ascii_lowercase();
+    let mut subtags = lower.split(['-', '_']);
+    let primary = subtags.next()?;
+    let rest: Vec<&str> = subtags.collect();
+    Some(match primary {
+        "en" => "en",
+        "ja" => "ja",
+        "vi" => "vi",
+        "es" => "es",
+        "hu" => "hu",
+        "zh" => {
+            let traditional = rest
+                .iter()
+                .any(|s| matches!(*s, "hant" | "tw" | "hk" | "mo"));
+            if traditional { "zh-Hant" } else { "zh-Hans" }
+        }
+        _ => return None,
+    })
+}
+
+fn content_type(path: &str) -> &'static str {
+    match path.rsplit('.').next().unwrap_or("") {
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "json" => "application/json",
+        "svg" => "image/svg+xml",
+        "html" => "text/html; charset=utf-8",
+        "woff2" => "font/woff2",
+        "png" => "image/png",
+        "mp3" => "audio/mpeg",
+        "ogg" => "audio/ogg",
+        "txt" => "text/plain; charset=utf-8",
+        "ico" => "image/x-icon",
+        _ => "application/octet-stream",
+    }
+}
+
+async fn asset(Path(path): Path<String>, headers: HeaderMap) -> Response {
+    let safe = !path.is_empty()
+        && !path.starts_with('/')
+        && !path.contains('\\')
+        && path.split('/').all(|seg| !seg.is_empty() && seg != ".." && seg != ".");
+    let file = if safe { Web::get(&path) } else { None };
+    let Some(file) = file else {
+        return (StatusCode::NOT_FOUND, "not found\n").into_response();
+    };
+    let etag = format!("\"{}\"", hex::encode(&file.metadata.sha256_hash()[..12]));
+    let etag_value = HeaderValue::from_str(&etag).expect("hex etag");
+    if headers
+        .get(header::IF_NONE_MATCH)
+        .is_some_and(|v| v.as_bytes() == etag.as_bytes())
+    {
+        return (StatusCode::NOT_MODIFIED, [(header::ETAG, etag_value)]).into_response();
+    }
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(content_type(&path))),
+            (
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("public, max-age=300, must-revalidate"),
+            ),
+            (header::ETAG, etag_value),
+        ],
+        file.data.into_owned(),
+    )
+        .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn languages_are_negotiated() {
+        assert_eq!(negotiate(Some("ja"), Some("en")), "ja");
+        assert_eq!(negotiate(Some("xx"), Some("hu-HU,en;q=0.5")), "hu");
+        assert_eq!(negotiate(None, Some("zh-TW,zh;q=0.9")), "zh-Hant");
+        assert_eq!(negotiate(None, Some("zh-CN")), "zh-Hans");
+        assert_eq!(negotiate(None, Some("de, es;q=0.3, vi;q=0.8")), "vi");
+        assert_eq!(negotiate(None, Some("de")), "en");
+        assert_eq!(negotiate(None, None), "en");
+    }
+}

@@ -1,0 +1,397 @@
+//! Durable storage: one [`Backend`] trait with two implementations (embedded SQLite, the
+//! default, and PostgreSQL), the same schema (`migrations/`, shared by both) and a group-commit
+//! [`Store`] in front of them.
+//!
+//! Every write goes through one writer task. It takes every write unit waiting in its queue,
+//! commits them in **one** transaction, and only then acknowledges each unit. A game actor
+//! tells nobody about a move before its acknowledgement arrives, so "stored before anyone is
+//! told" holds while thousands of games share one fsync.
+
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::future::BoxFuture;
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use tokio::sync::{mpsc, oneshot};
+
+/// Why the store failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database URL is neither `sqlite://…` nor `postgres://…`.
+    #[error("unsupported database URL `{0}`: expected sqlite://<path> or postgres://…")]
+    BadUrl(String),
+    /// The database said no.
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    /// The schema could not be brought up to date.
+    #[error("migration failed: {0}")]
+    Migration(#[from] sqlx::migrate::MigrateError),
+    /// The directory for the SQLite file could not be created.
+    #[error("cannot create the database directory: {0}")]
+    Io(#[from] std::io::Error),
+    /// The writer task is gone (the server is shutting down).
+    #[error("the store is closed")]
+    Closed,
+}
+
+/// One game's row. Mutable columns are rewritten whole by [`Write::SaveGame`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    /// The game id (base62).
+    pub id: String,
+    /// The variant name.
+    pub variant: String,
+    /// The set-up as JSON (start position, clock control, Jieqi deal and salt): never sent to
+    /// a client as is.
+    pub setup: String,
+    /// `waiting`, `playing`, `ended` or `aborted`.
+    pub status: String,
+    /// SHA-256 (hex) of the first side's seat token, once the seat is taken.
+    pub token_first: Option<String>,
+    /// SHA-256 (hex) of the second side's seat token, once the seat is taken.
+    pub token_second: Option<String>,
+    /// The result as JSON, once the game is over.
+    pub result: Option<String>,
+    /// The clock snapshot as JSON (none for untimed games).
+    pub clock: Option<String>,
+    /// The rest of the live state as JSON (draw offer, rematch requests, …).
+    pub meta: String,
+    /// Creation time, milliseconds since the Unix epoch.
+    pub created_at: i64,
+    /// Last change, milliseconds since the Unix epoch.
+    pub updated_at: i64,
+}
+
+/// One accepted move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRow {
+    /// The game it belongs to.
+    pub game_id: String,
+    /// 1 for the first move of the game.
+    pub ply: i64,
+    /// The move in machine notation, as it stands in the record (Jieqi: with the reveal).
+    pub text: String,
+    /// The clock snapshot right after the move, as JSON.
+    pub clock: Option<String>,
+    /// When it was accepted, milliseconds since the Unix epoch.
+    pub at_ms: i64,
+}
+
+/// One durable change.
+#[derive(Clone, Debug)]
+pub enum Write {
+    /// Insert or replace a game's row.
+    SaveGame(GameRow),
+    /// Append a move (fails if that ply is already stored).
+    AppendMove(MoveRow),
+}
+
+/// A stored game with its moves, in order.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// The row.
+    pub row: GameRow,
+    /// Its moves by ply.
+    pub moves: Vec<MoveRow>,
+}
+
+/// What a database back end does. Both implementations run the same SQL.
+pub trait Backend: Send + Sync + 'static {
+    /// Commits all units in one transaction (all or nothing).
+    fn commit<'a>(&'a self, units: &'a [Vec<Write>]) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// One game and its moves.
+    fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<StoredGame>, StoreError>>;
+    /// Every game still `waiting` or `playing`, with its moves (for resuming after a restart).
+    fn load_live(&self) -> BoxFuture<'_, Result<Vec<StoredGame>, StoreError>>;
+    /// Closes the connections.
+    fn close(&self) -> BoxFuture<'_, ()>;
+}
+
+const UPSERT_GAME: &str = "INSERT INTO games (id, variant, setup, status, token_first, \
+     token_second, result, clock, meta, created_at, updated_at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
+     ON CONFLICT (id) DO UPDATE SET status = excluded.status, \
+     token_first = excluded.token_first, token_second = excluded.token_second, \
+     result = excluded.result, clock = excluded.clock, meta = excluded.meta, \
+     updated_at = excluded.updated_at";
+const INSERT_MOVE: &str =
+    "INSERT INTO moves (game_id, ply, mv, clock, at_ms) VALUES ($1, $2, $3, $4, $5)";
+const SELECT_GAME: &str = "SELECT id, variant, setup, status, token_first, token_second, \
+     result, clock, meta, created_at, updated_at FROM games";
+const SELECT_MOVES: &str =
+    "SELECT game_id, ply, mv, clock, at_ms FROM moves WHERE game_id = $1 ORDER BY ply";
+
+/// Implements [`Backend`] for a sqlx pool type: the SQL is shared, only the driver differs.
+macro_rules! sql_backend {
+    ($name:ident, $pool:ty, $row:ty) => {
+        impl $name {
+            fn game_row(r: &$row) -> Result<GameRow, sqlx::Error> {
+                use sqlx::Row;
+                Ok(GameRow {
+                    id: r.try_get(0)?,
+                    variant: r.try_get(1)?,
+                    setup: r.try_get(2)?,
+                    status: r.try_get(3)?,
+                    token_first: r.try_get(4)?,
+                    token_second: r.try_get(5)?,
+                    result: r.try_get(6)?,
+                    clock: r.try_get(7)?,
+                    meta: r.try_get(8)?,
+                    created_at: r.try_get(9)?,
+                    updated_at: r.try_get(10)?,
+                })
+            }
+
+            fn move_row(r: &$row) -> Result<MoveRow, sqlx::Error> {
+                use sqlx::Row;
+                Ok(MoveRow {
+                    game_id: r.try_get(0)?,
+                    ply: r.try_get(1)?,
+                    text: r.try_get(2)?,
+                    clock: r.try_get(3)?,
+                    at_ms: r.try_get(4)?,
+                })
+            }
+
+            async fn with_moves(&self, row: GameRow) -> Result<StoredGame, StoreError> {
+                let moves = sqlx::query(SELECT_MOVES)
+                    .bind(&row.id)
+                    .fetch_all(&self.pool)
+                    .await?
+                    .iter()
+                    .map(Self::move_row)
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(StoredGame { row, moves })
+            }
+        }
+
+        impl Backend for $name {
+            fn commit<'a>(
+                &'a self,
+                units: &'a [Vec<Write>],
+            ) -> BoxFuture<'a, Result<(), StoreError>> {
+                Box::pin(async move {
+                    let mut tx = self.pool.begin().await?;
+                    for write in units.iter().flatten() {
+                        match write {
+                            Write::SaveGame(g) => {
+                                sqlx::query(UPSERT_GAME)
+                                    .bind(&g.id)
+                                    .bind(&g.variant)
+                                    .bind(&g.setup)
+                                    .bind(&g.status)
+                                    .bind(&g.token_first)
+                                    .bind(&g.token_second)
+                                    .bind(&g.result)
+                                    .bind(&g.clock)
+                                    .bind(&g.meta)
+                                    .bind(g.created_at)
+                                    .bind(g.updated_at)
+                                    .execute(&mut *tx)
+                                    .await?;
+                            }
+                            Write::AppendMove(m) => {
+                                sqlx::query(INSERT_MOVE)
+                                    .bind(&m.game_id)
+                                    .bind(m.ply)
+                                    .bind(&m.text)
+                                    .bind(&m.clock)
+                                    .bind(m.at_ms)
+                                    .execute(&mut *tx)
+                                    .await?;
+                            }
+                        }
+                    }
+                    tx.commit().await?;
+                    Ok(())
+                })
+            }
+
+            fn load<'a>(
+                &'a self,
+                id: &'a str,
+            ) -> BoxFuture<'a, Result<Option<StoredGame>, StoreError>> {
+                Box::pin(async move {
+                    let sql = format!("{SELECT_GAME} WHERE id = $1");
+                    let Some(r) = sqlx::query(&sql).bind(id).fetch_optional(&self.pool).await?
+                    else {
+                        return Ok(None);
+                    };
+                    let row = Self::game_row(&r)?;
+                    Ok(Some(self.with_moves(row).await?))
+                })
+            }
+
+            fn load_live(&self) -> BoxFuture<'_, Result<Vec<StoredGame>, StoreError>> {
+                Box::pin(async move {
+                    let sql =
+                        format!("{SELECT_GAME} WHERE status IN ('waiting', 'playing') ORDER BY id");
+                    let rows = sqlx::query(&sql).fetch_all(&self.pool).await?;
+                    let mut games = Vec::with_capacity(rows.len());
+                    for r in &rows {
+                        let row = Self::game_row(r)?;
+                        games.push(self.with_moves(row).await?);
+                    }
+                    Ok(games)
+                })
+            }
+
+            fn close(&self) -> BoxFuture<'_, ()> {
+                Box::pin(async move { self.pool.close().await })
+            }
+        }
+    };
+}
+
+/// The embedded back end: a SQLite file in WAL mode.
+pub struct SqliteBackend {
+    pool: SqlitePool,
+}
+sql_backend!(SqliteBackend, SqlitePool, sqlx::sqlite::SqliteRow);
+
+/// The PostgreSQL back end, for operators who run several server processes.
+pub struct PgBackend {
+    pool: PgPool,
+}
+sql_backend!(PgBackend, PgPool, sqlx::postgres::PgRow);
+
+/// How hard SQLite works to survive a power cut (`PRAGMA synchronous`).
+///
+/// In WAL mode `Normal` survives a crash of the server process but may lose the last commits on
+/// a power cut; `Full` fsyncs the WAL on every commit. Group commit makes `Full` affordable, so
+/// it is the default; `JIANG_SQLITE_SYNC=normal` trades power-cut durability for speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Durability {
+    /// fsync on every commit.
+    Full,
+    /// fsync at checkpoints only.
+    Normal,
+}
+
+/// Opens (creating and migrating) the database named by `url`.
+pub async fn connect(url: &str, durability: Durability) -> Result<Arc<dyn Backend>, StoreError> {
+    if let Some(path) = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+    {
+        let path = path.split('?').next().unwrap_or(path);
+        match std::path::Path::new(path).parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => std::fs::create_dir_all(dir)?,
+            _ => {}
+        }
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(match durability {
+                Durability::Full => SqliteSynchronous::Full,
+                Durability::Normal => SqliteSynchronous::Normal,
+            })
+            .busy_timeout(Duration::from_secs(10))
+            .foreign_keys(true);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("./migrations").run(&pool).await?;
+        Ok(Arc::new(SqliteBackend { pool }))
+    } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        let options = PgConnectOptions::from_str(url)?;
+        let pool = PgPoolOptions::new()
+            .max_connections(8)
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("./migrations").run(&pool).await?;
+        Ok(Arc::new(PgBackend { pool }))
+    } else {
+        Err(StoreError::BadUrl(url.to_owned()))
+    }
+}
+
+/// A write unit waiting for its commit.
+struct Pending {
+    unit: Vec<Write>,
+    done: oneshot::Sender<Result<(), String>>,
+}
+
+/// The store the server uses: reads go straight to the back end; writes are group-committed by
+/// one writer task.
+#[derive(Clone)]
+pub struct Store {
+    backend: Arc<dyn Backend>,
+    queue: mpsc::UnboundedSender<Pending>,
+}
+
+/// The most write units committed in one transaction.
+const MAX_BATCH: usize = 512;
+
+impl Store {
+    /// Starts the writer task over `backend`. The task ends when every `Store` clone is dropped
+    /// and its queue is drained (see [`Store::close`]).
+    pub fn new(backend: Arc<dyn Backend>) -> (Store, tokio::task::JoinHandle<()>) {
+        let (queue, mut rx) = mpsc::unbounded_channel::<Pending>();
+        let writer_backend = backend.clone();
+        let writer = tokio::spawn(async move {
+            let mut batch: Vec<Pending> = Vec::new();
+            while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
+                let units: Vec<Vec<Write>> = batch.iter_mut().map(|p| std::mem::take(&mut p.unit)).collect();
+                match writer_backend.commit(&units).await {
+                    Ok(()) => {
+                        for p in batch.drain(..) {
+                            let _ = p.done.send(Ok(()));
+                        }
+                    }
+                    Err(_) if units.len() > 1 => {
+                        // One unit spoiled the batch: commit each alone so the others land.
+                        for (p, unit) in batch.drain(..).zip(units) {
+                            let result = writer_backend
+                                .commit(std::slice::from_ref(&unit))
+                                .await
+                                .map_err(|e| e.to_string());
+                            let _ = p.done.send(result);
+                        }
+                    }
+                    Err(e) => {
+                        tracing::error!(error = %e, "store write failed");
+                        for p in batch.drain(..) {
+                            let _ = p.done.send(Err(e.to_string()));
+                        }
+                    }
+                }
+            }
+        });
+        (Store { backend, queue }, writer)
+    }
+
+    /// Durably applies `unit` (all of it or none), returning once it is committed.
+    pub async fn write(&self, unit: Vec<Write>) -> Result<(), StoreError> {
+        let (done, wait) = oneshot::channel();
+        self.queue
+            .send(Pending { unit, done })
+            .map_err(|_| StoreError::Closed)?;
+        match wait.await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(message)) => Err(StoreError::Database(sqlx::Error::Protocol(message))),
+            Err(_) => Err(StoreError::Closed),
+        }
+    }
+
+    /// One game and its moves.
+    pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        self.backend.load(id).await
+    }
+
+    /// Every game in progress or waiting for its opponent.
+    pub async fn load_live(&self) -> Result<Vec<StoredGame>, StoreError> {
+        self.backend.load_live().await
+    }
+
+    /// The back end (to close it after the writer has drained).
+    pub fn backend(&self) -> Arc<dyn Backend> {
+        self.backend.clone()
+    }
+}
