@@ -96,3 +96,16 @@ test('every locale has every English key, and only those', () => {
   for (const r of ['checkmate', 'stalemate', 'resignation', 'timeout', 'timeout-vs-insufficient', 'repetition', 'perpetual-check', 'perpetual-chase', 'move-limit', 'insufficient-material', 'agreement', 'impasse', 'aborted'])
     assert.ok(en[`reason.${r}`], r);
 });
+
+test('every browser module parses as an ES module', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const os = await import('node:os');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jiang-js-'));
+  for (const f of fs.readdirSync(path.join(web, 'js'))) {
+    // .mjs so that node checks it as a module whatever the nearest package.json says.
+    const copy = path.join(dir, f.replace(/\.js$/, '.mjs'));
+    fs.copyFileSync(path.join(web, 'js', f), copy);
+    execFileSync(process.execPath, ['--check', copy]);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+});

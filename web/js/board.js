@@ -101,7 +101,7 @@ export function createBoard(host, opts) {
   const hands = layer('hands');
   const drag = layer('drag');
 
-  let state = { pos: null, orientation: 'first', lastMove: null, check: null, highlight: [], legal: [], movable: null, style: 'traditional', label: opts.label || ((s) => s) };
+  let state = { pos: null, orientation: 'first', lastMove: null, check: null, highlight: [], arrows: [], legal: [], movable: null, style: 'traditional', label: opts.label || ((s) => s) };
   let selected = null; // {from} or {drop: letter}
   let focusSq = null;
   let drawnOrientation = null;
@@ -287,6 +287,16 @@ export function createBoard(host, opts) {
       const [x, y] = centre(to);
       const occupied = state.pos.board.has(to);
       h.push(occupied ? `<circle class="dest capture" cx="${x}" cy="${y}" r="46"/>` : `<circle class="dest" cx="${x}" cy="${y}" r="15"/>`);
+    }
+    for (const [from, to] of state.arrows || []) {
+      const [x1, y1] = centre(from);
+      const [x2, y2] = centre(to);
+      const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+      const ux = (x2 - x1) / len;
+      const uy = (y2 - y1) / len;
+      const ex = x2 - ux * 30;
+      const ey = y2 - uy * 30;
+      h.push(`<g class="arrow"><line x1="${x1 + ux * 20}" y1="${y1 + uy * 20}" x2="${ex}" y2="${ey}"/><path d="M${x2 - ux * 8} ${y2 - uy * 8}L${ex - uy * 22} ${ey + ux * 22}L${ex + uy * 22} ${ey - ux * 22}Z"/></g>`);
     }
     hints.innerHTML = h.join('');
     for (const el of squares.children) {

@@ -83,6 +83,7 @@ export function gamePage(main, id) {
   </div>
   <aside class="panel">
     <p class="status" role="status" aria-live="polite"></p>
+    <p class="first-move" hidden></p>
     <div class="banner" role="alert" hidden></div>
     <div class="invite" hidden>
       <label for="invite-link">${t('game.invite')}</label>
@@ -282,6 +283,12 @@ export function gamePage(main, id) {
   }
 
   function updateClocks() {
+    const fm = main.querySelector('.first-move');
+    if (fm && view) {
+      const left = view.first_move_ms == null || view.status !== 'playing' ? null : view.first_move_ms - (performance.now() - clockBase);
+      fm.hidden = left === null;
+      if (left !== null) fm.textContent = t('game.firstMove', { side: t('side.' + view.to_move), s: Math.max(0, Math.ceil(left / 1000)) });
+    }
     if (!view?.clock) return;
     for (const el of main.querySelectorAll('.clock')) {
       const side = el.dataset.side;
@@ -520,9 +527,9 @@ export function gamePage(main, id) {
     // event does not follow on from what we have.
     if (type === 'move') {
       performance.mark('jiang:state');
-      const expected = view.moves.length + 1;
-      if (!rest.moves && rest.move) rest.moves = [...view.moves, rest.move];
-      if (rest.ply !== undefined && rest.ply !== expected && rest.ply !== view.moves.length) return void refresh();
+      const n = rest.ply ?? view.moves.length + 1;
+      if (n > view.moves.length + 1 || !rest.move) return void refresh();
+      rest.moves = [...view.moves.slice(0, n - 1), rest.move];
     }
     if (type === 'rematch') {
       const { ply: _ply, ...r } = rest;

@@ -2,7 +2,7 @@
 // its diagrams drawn read-only by the board module, and links between the variants.
 import { t, currentLang } from './i18n.js';
 import { createBoard } from './board.js';
-import { parse, START } from './position.js';
+import { parse, START, familyOf } from './position.js';
 
 const VARIANTS = ['xiangqi', 'jieqi', 'shogi', 'minishogi'];
 
@@ -18,6 +18,17 @@ async function fetchArticle(variant, lang) {
   return null;
 }
 
+/** Accessible name of a diagram point: "e0, red general". */
+function diagramLabel(variant, sq, p) {
+  if (!p) return t('aria.empty', { square: sq });
+  const shogi = familyOf(variant) === 'shogi';
+  const base = p.replace('+', '');
+  const first = base === base.toUpperCase();
+  const side = t('side.' + (shogi ? (first ? 'sente' : 'gote') : first ? 'red' : 'black'));
+  const kind = shogi ? (p.startsWith('+') ? '+' : '') + base.toUpperCase() : p.toUpperCase();
+  return t('aria.piece', { square: sq, side, piece: t(`piece.${shogi ? 'shogi' : 'xiangqi'}.${kind}`) });
+}
+
 /** Draw every `<figure class="diagram" data-variant data-fen data-highlight>` in `root`. */
 export function renderDiagrams(root, fallbackVariant) {
   for (const fig of root.querySelectorAll('figure.diagram')) {
@@ -30,7 +41,8 @@ export function renderDiagrams(root, fallbackVariant) {
       const pos = parse(variant, fig.dataset.fen || START[variant]);
       const board = createBoard(host, { variant, interactive: false, stack: true });
       const highlight = (fig.dataset.highlight || '').split(/[\s,]+/).filter(Boolean);
-      board.update({ pos, highlight, label: (sq, p) => (p ? `${sq}: ${p}` : sq) });
+      const arrows = (fig.dataset.arrows || '').split(/[\s,]+/).filter((a) => a.length >= 4).map((a) => [a.slice(0, 2), a.slice(2, 4)]);
+      board.update({ pos, highlight, arrows, label: (sq, p) => diagramLabel(variant, sq, p) });
       const cap = fig.querySelector('figcaption');
       board.svg.setAttribute('aria-label', cap ? cap.textContent.trim() : t('variant.' + variant));
     } catch (e) {
