@@ -161,9 +161,7 @@ fn main() -> ExitCode {
             Some(fen) => tools::moves(variant, io::Cursor::new(fen), &mut out),
             None => tools::moves(variant, io::stdin().lock(), &mut out),
         },
-        Command::Outcome { variant } => {
-            tools::outcome(variant, io::stdin().lock(), &mut out)
-        }
+        Command::Outcome { variant } => tools::outcome(variant, io::stdin().lock(), &mut out),
         Command::Serve(_) => unreachable!("handled above"),
         Command::Loadtest(_) => unreachable!("handled above"),
     };

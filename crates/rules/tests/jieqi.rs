@@ -391,3 +391,23 @@ fn the_server_deals_from_the_operating_system() {
     assert_ne!(a.salt(), b.salt());
     assert_ne!(a.commitment(), b.commitment());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Deal, salt, commitment and move texts from anyone never panic, and a refused move
+    /// changes nothing.
+    #[test]
+    fn parsers_never_panic(text in "\\PC{0,40}", near in "[a-j0-9RNBAKCPrnbakcpX/ ]{0,34}") {
+        for t in [&text, &near] {
+            let _ = t.parse::<Deal>();
+            let _ = t.parse::<Salt>();
+            let _ = t.parse::<jiang_rules::jieqi::Commitment>();
+            let mut game = seeded_game(9);
+            let before = game.view(Observer::Spectator);
+            if game.play(t).is_err() {
+                prop_assert_eq!(game.view(Observer::Spectator), before);
+            }
+        }
+    }
+}

@@ -4,7 +4,7 @@
 
 use jiang_rules::Variant;
 use jiang_rules::shogi::notation::{
-    NotationError, WesternStyle, japanese, parse_japanese, parse_western, western,
+    NotationError, WesternStyle, japanese, japanese_line, parse_japanese, parse_western, western,
 };
 use jiang_rules::shogi::{Move, Position};
 use proptest::prelude::*;
@@ -91,6 +91,22 @@ fn japanese_basics_same_square_and_promotion() {
 }
 
 #[test]
+fn move_lists_chain_same_square() {
+    let start = Position::startpos(Variant::Shogi);
+    let mut p = start.clone();
+    let mut moves = Vec::new();
+    for usi in ["7g7f", "3c3d", "8h2b+", "3a2b"] {
+        let m = mv(&p, usi);
+        moves.push(m);
+        p.play(m);
+    }
+    assert_eq!(
+        japanese_line(&start, &moves),
+        ["☗７六歩", "☖３四歩", "☗２二角成", "☖同　銀"]
+    );
+}
+
+#[test]
 fn every_piece_has_its_name() {
     let p = pos(
         &[
@@ -132,6 +148,27 @@ fn every_piece_has_its_name() {
             ("1e1d", "☗１四龍"),
         ],
     );
+    // The same moves in Western notation.
+    for (usi, want) in [
+        ("9f9e", "P-95"),
+        ("9i9h", "L-98"),
+        ("8i7g", "N-77"),
+        ("7i7h", "S-78"),
+        ("6i6h", "G-68"),
+        ("8h9g", "B-97"),
+        ("2h2i", "R-29"),
+        ("5i4h", "K-48"),
+        ("1g1f", "+P-16"),
+        ("2g2f", "+L-26"),
+        ("3g3f", "+N-36"),
+        ("4g4f", "+S-46"),
+        ("6e6d", "+B-64"),
+        ("1e1d", "+R-14"),
+    ] {
+        let m = mv(&p, usi);
+        assert_eq!(western(&p, m, WesternStyle::Numeric), want);
+        assert_eq!(parse_western(&p, want), Ok(m));
+    }
     // Gote's king and the alternative spellings read back.
     let q = pos(&[("5i", "K"), ("5a", "k")], "w", "-");
     assert_eq!(japanese(&q, mv(&q, "5a4b"), None), "☖４二玉");
@@ -258,6 +295,42 @@ fn silvers_combine_position_and_motion() {
             ("5f5e", "☗５五成銀直"),
             ("4f5e", "☗５五成銀右"),
             ("6f5e", "☗５五銀"),
+        ],
+    );
+}
+
+#[test]
+fn a_ring_of_silvers_and_golds() {
+    // Silvers on the four diagonals of 5e and golds on the four sides: every silver needs
+    // two words (左引, 左上, …); each gold needs one, the motion first (the gold below moves
+    // 上 and is the only one to do so, so it is not 直: 直 is for pieces side by side).
+    let p = pos(
+        &[
+            ("9i", "K"),
+            ("1a", "k"),
+            ("6d", "S"),
+            ("4d", "S"),
+            ("6f", "S"),
+            ("4f", "S"),
+            ("6e", "G"),
+            ("4e", "G"),
+            ("5d", "G"),
+            ("5f", "G"),
+        ],
+        "b",
+        "-",
+    );
+    check_japanese(
+        &p,
+        &[
+            ("6d5e", "☗５五銀左引"),
+            ("4d5e", "☗５五銀右引"),
+            ("6f5e", "☗５五銀左上"),
+            ("4f5e", "☗５五銀右上"),
+            ("6e5e", "☗５五金左"),
+            ("4e5e", "☗５五金右"),
+            ("5d5e", "☗５五金引"),
+            ("5f5e", "☗５五金上"),
         ],
     );
 }
@@ -425,6 +498,15 @@ fn japanese_errors_are_precise() {
         Err(NotationError::Ambiguous { count: 2, .. })
     ));
     assert_eq!(parse_japanese(&p, "５八金右", None), Ok(mv(&p, "4i5h")));
+}
+
+#[test]
+fn a_move_from_another_position_is_shown_in_usi_not_a_panic() {
+    let shogi = Position::startpos(Variant::Shogi);
+    let mini = Position::startpos(Variant::Minishogi);
+    let foreign = mv(&shogi, "7g7f");
+    assert_eq!(japanese(&mini, foreign, None), "7g7f");
+    assert_eq!(western(&mini, foreign, WesternStyle::Numeric), "7g7f");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! comments, variations), and readers that never panic.
 
 use jiang_rules::shogi::notation::{
-    RecordError, ShogiRecord, read_csa, read_kif, write_csa, write_kif,
+    RecordError, ShogiRecord, read_csa, read_kif, write_csa, write_kif, write_kif_shift_jis,
 };
 use jiang_rules::shogi::{Game, Position, handicap};
 use jiang_rules::{Outcome, Reason, Side, Variant};
@@ -78,6 +78,17 @@ fn every_ending() -> Vec<(&'static str, ShogiRecord)> {
     out.push((
         "checkmate",
         record(Variant::Shogi, Some(mate_sfen), &["G*5b"], mate),
+    ));
+    // Gote's king on 1a cannot move and is not in check: a loss for gote all the same.
+    let stalemate_sfen = "8k/7P1/6+RG1/9/9/9/9/9/4K4 w - 1";
+    let stalemate = decided(Variant::Shogi, Some(stalemate_sfen), &[]);
+    assert_eq!(
+        stalemate,
+        Some(Outcome::win(Side::First, Reason::Stalemate))
+    );
+    out.push((
+        "stalemate",
+        record(Variant::Shogi, Some(stalemate_sfen), &[], stalemate),
     ));
     let shuffle = repeat(&["2h3h", "8b7b", "3h2h", "7b8b"], 3);
     let rep = decided(Variant::Shogi, None, &shuffle);
@@ -185,6 +196,9 @@ fn every_ending() -> Vec<(&'static str, ShogiRecord)> {
 fn kif_round_trips_every_ending() {
     for (name, rec) in every_ending() {
         let text = write_kif(&rec).unwrap();
+        if std::env::var_os("SHOW_RECORDS").is_some() {
+            println!("== {name}\n{text}\n{}", write_csa(&rec).unwrap());
+        }
         assert_eq!(read_kif(text.as_bytes()).unwrap(), rec, "{name}:\n{text}");
         // The standard words and the summary alone give the same result.
         let bare = without_result_comment(&text);
@@ -290,7 +304,7 @@ fn csa_uses_the_standard_words() {
     let get = |name: &str| write_csa(&endings.iter().find(|(n, _)| *n == name).unwrap().1).unwrap();
     let csa = get("resignation");
     assert!(
-        csa.starts_with("V2.2\nN+羽生善治\nN-Bob Smith\n$START_TIME:2024/01/02 10:00:00\n'持ち時間:10分+30秒\nPI\n+\n+7776FU\n-3334FU\n"),
+        csa.starts_with("'CSA encoding=UTF-8\nV2.2\nN+羽生善治\nN-Bob Smith\n$START_TIME:2024/01/02 10:00:00\n'持ち時間:10分+30秒\nPI\n+\n+7776FU\n-3334FU\n"),
         "{csa}"
     );
     assert!(csa.contains("\n%TORYO\n"));
@@ -336,6 +350,28 @@ fn csa_uses_the_standard_words() {
 }
 
 #[test]
+fn records_from_games_carry_the_decided_outcome() {
+    let mut game = Game::new(handicap(Variant::Shogi, "bishop").unwrap().position());
+    for m in ["5c5d", "7g7f"] {
+        game.play_usi(m).unwrap();
+    }
+    let rec = ShogiRecord::from_game(&game);
+    assert_eq!(rec.handicap, handicap(Variant::Shogi, "bishop"));
+    assert_eq!(rec.moves, ["5c5d", "7g7f"]);
+    assert_eq!(rec.result, None);
+    assert!(write_kif(&rec).unwrap().contains("手合割：角落ち\n"));
+    let mut mate =
+        Game::new(Position::from_sfen(Variant::Shogi, "4k4/9/4P4/9/9/9/9/9/4K4 b G 1").unwrap());
+    mate.play_usi("G*5b").unwrap();
+    let rec = ShogiRecord::from_game(&mate);
+    assert_eq!(
+        rec.result,
+        Some(Outcome::win(Side::First, Reason::Checkmate))
+    );
+    assert_eq!(read_csa(write_csa(&rec).unwrap().as_bytes()).unwrap(), rec);
+}
+
+#[test]
 fn promotions_in_csa_name_the_promoted_piece() {
     let rec = record(
         Variant::Shogi,
@@ -355,31 +391,7 @@ fn promotions_in_csa_name_the_promoted_piece() {
 
 /// A KIF as Kifu for Windows writes it: header comment, padded 手合割, comments after moves,
 /// `&` bookmarks, a variation, `+` markers, a trailing 終了日時.
-const DESKTOP_KIF: &str = "# ---- Kifu for Windows V7 V7.70 棋譜ファイル ----\r
-開始日時：2023/11/03(金) 10:00:00\r
-終了日時：2023/11/03(金) 18:31:07\r
-棋戦：練習対局\r
-手合割：平手　　\r
-先手：先手太郎\r
-後手：後手花子\r
-手数----指手---------消費時間--\r
-*対局開始\r
-   1 ７六歩(77)   ( 0:16/00:00:16)\r
-   2 ３四歩(33)   ( 0:02/00:00:02)+\r
-*角道を開ける\r
-   3 ２二角成(88) ( 0:05/00:00:21)\r
-&後で検討\r
-   4 同　銀(31)   ( 0:01/00:00:03)\r
-   5 ４五角打     ( 0:10/00:00:31)\r
-   6 ５二金左(41) ( 0:20/00:00:23)\r
-   7 ３四角(45)   ( 0:03/00:00:34)\r
-   8 投了         ( 0:30/00:00:53)\r
-まで7手で先手の勝ち\r
-\r
-変化：2手\r
-   2 ８四歩(83)   ( 0:05/00:00:05)\r
-   3 ６八銀(79)   ( 0:01/00:00:17)\r
-";
+const DESKTOP_KIF: &str = include_str!("fixtures/shogi/kifu_for_windows.kifu");
 
 #[test]
 fn imports_a_kif_as_a_desktop_program_writes_it() {
@@ -403,10 +415,13 @@ fn imports_a_kif_as_a_desktop_program_writes_it() {
 
 #[test]
 fn imports_shift_jis() {
-    let (bytes, _, errors) = encoding_rs::SHIFT_JIS.encode(DESKTOP_KIF);
-    assert!(!errors);
-    assert!(std::str::from_utf8(&bytes).is_err(), "really Shift_JIS");
-    let rec = read_kif(&bytes).unwrap();
+    // `.kif` files are Shift_JIS; the fixture is the UTF-8 `.kifu` sample re-encoded.
+    let bytes = include_bytes!("fixtures/shogi/kifu_for_windows.kif");
+    assert!(
+        String::from_utf8(bytes.to_vec()).is_err(),
+        "really Shift_JIS"
+    );
+    let rec = read_kif(bytes).unwrap();
     assert_eq!(rec, read_kif(DESKTOP_KIF.as_bytes()).unwrap());
     let csa = "V2.2\r\nN+先手\r\nN-後手\r\nPI\r\n+\r\n+7776FU\r\n%TORYO\r\n";
     let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode(csa);
@@ -420,29 +435,7 @@ fn imports_shift_jis() {
 
 /// A tsume-style KIF with a start diagram (gote's pieces marked `v`), hands, no 手合割, no
 /// time columns, a lone `同 ` with an ASCII space, and 龍 spelled 竜.
-const DIAGRAM_KIF: &str = "# 詰将棋
-後手の持駒：飛　角二　金四　銀三　桂三　香三　歩十七　
-  ９ ８ ７ ６ ５ ４ ３ ２ １
-+---------------------------+
-| ・ ・ ・ ・ ・ ・ ・v桂v香|一
-| ・ ・ ・ ・ ・ ・ ・v玉 ・|二
-| ・ ・ ・ ・ ・ ・ ・ ・ ・|三
-| ・ ・ ・ ・ ・ ・ ・ ・ ・|四
-| ・ ・ ・ ・ ・ ・ ・ ・ ・|五
-| ・ ・ ・ ・ ・ ・ ・ ・ ・|六
-| ・ ・ ・ ・ ・ ・ ・ ・ ・|七
-| ・ ・ ・ ・ ・ ・ ・ ・ ・|八
-| ・ ・ ・ ・ 玉 ・ ・ ・ 飛|九
-+---------------------------+
-先手の持駒：銀　歩　
-先手：作者
-手数----指手---------消費時間--
-1 ３一銀
-2 同 玉
-3 １二飛成
-4 ４一玉
-5 ２二竜
-";
+const DIAGRAM_KIF: &str = include_str!("fixtures/shogi/tsume_diagram.kifu");
 
 #[test]
 fn imports_a_kif_with_a_start_diagram() {
@@ -505,6 +498,43 @@ fn imports_a_gote_to_move_diagram_and_minishogi() {
 }
 
 #[test]
+fn shift_jis_export_round_trips_or_says_why_not() {
+    for (name, rec) in every_ending() {
+        let bytes = write_kif_shift_jis(&rec).unwrap();
+        assert!(
+            String::from_utf8(bytes.clone()).is_err(),
+            "{name}: Japanese text in Shift_JIS"
+        );
+        assert_eq!(read_kif(&bytes).unwrap(), rec, "{name}");
+    }
+    let mut rec = ShogiRecord::new(Variant::Shogi);
+    rec.sente_name = Some("Ana 🐉".into());
+    assert!(
+        matches!(write_kif_shift_jis(&rec), Err(RecordError::Unwritable(m)) if m.contains('🐉'))
+    );
+}
+
+#[test]
+fn a_summary_line_alone_gives_the_result() {
+    let kif = "   1 ７六歩(77)\n   2 ３四歩(33)\nまで2手で後手の勝ち\n";
+    let rec = read_kif(kif.as_bytes()).unwrap();
+    assert_eq!(
+        rec.result,
+        Some(Outcome::win(Side::Second, Reason::Resignation))
+    );
+    let kif = "   1 ７六歩(77)\nまで1手で千日手\n";
+    assert_eq!(
+        read_kif(kif.as_bytes()).unwrap().result,
+        Some(Outcome::draw(Reason::Repetition))
+    );
+    // A foul Jiang has no reason for is kept as text.
+    let kif = "   1 ７六歩(77)\n   2 反則負け\nまで1手で後手の反則負け\n";
+    let rec = read_kif(kif.as_bytes()).unwrap();
+    assert_eq!(rec.result, None);
+    assert_eq!(rec.other_end.as_deref(), Some("反則負け"));
+}
+
+#[test]
 fn record_errors_say_where() {
     let bad_move =
         "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ７五歩(76)\n";
@@ -559,6 +589,22 @@ fn record_errors_say_where() {
         write_csa(&illegal),
         Err(RecordError::Unwritable(_))
     ));
+}
+
+#[test]
+fn imports_a_csa_as_a_game_server_writes_it() {
+    let rec = read_csa(include_bytes!("fixtures/shogi/server_game.csa")).unwrap();
+    assert_eq!(rec.sente_name.as_deref(), Some("NAKAHARA"));
+    assert_eq!(rec.gote_name.as_deref(), Some("YONENAGA"));
+    assert_eq!(rec.start_time.as_deref(), Some("2003/05/03 10:30:00"));
+    assert_eq!(rec.start_sfen, Position::startpos(Variant::Shogi).sfen());
+    assert_eq!(rec.moves, ["2g2f", "3c3d", "7g7f"]);
+    assert_eq!(rec.move_seconds, [12, 6, 3]);
+    assert_eq!(rec.time_control.as_deref(), Some("00:25+00"));
+    assert_eq!(
+        rec.result,
+        Some(Outcome::win(Side::First, Reason::Resignation))
+    );
 }
 
 #[test]

@@ -179,12 +179,12 @@ fn random_game(variant: Variant, seed: u64, plies: usize) -> Game {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    #![proptest_config(ProptestConfig::with_cases(16))]
 
     #[test]
     fn wxf_and_chinese_round_trip_over_random_games(seed in any::<u64>(), jieqi in any::<bool>()) {
         let variant = if jieqi { Variant::Jieqi } else { Variant::Xiangqi };
-        let game = random_game(variant, seed, 120);
+        let game = random_game(variant, seed, 100);
         for position in game.positions() {
             for mv in position.legal_moves_unrevealed() {
                 let w = wxf(position, mv);
@@ -423,5 +423,53 @@ fn move_lists_in_every_style() {
     assert_eq!(
         move_list(&game, Style::Chinese(Script::Traditional)),
         ["炮二平五", "馬８進７", "傌二進三", "車９平８"]
+    );
+}
+
+#[test]
+fn classic_iccs_and_crlf_are_read() {
+    let record =
+        Record::parse("[Game \"Chinese Chess\"]\r\n\r\n1. H2-E2 h9-g7\r\n2. 马二进三 *\r\n")
+            .unwrap();
+    let texts: Vec<String> = record.moves().iter().map(|m| m.to_string()).collect();
+    assert_eq!(texts, ["h2e2", "h9g7", "h0g2"]);
+}
+
+#[test]
+fn no_such_move_says_whether_the_piece_exists() {
+    let p = Position::start(Variant::Xiangqi);
+    let why = |text: &str, chinese_text: bool| {
+        let result = if chinese_text {
+            parse_chinese(&p, text)
+        } else {
+            parse_wxf(&p, text)
+        };
+        match result {
+            Err(NotationError::NoSuchMove { why, .. }) => why,
+            other => panic!("{text}: {other:?}"),
+        }
+    };
+    assert_eq!(why("R1.2", false), "that piece cannot make this move");
+    assert_eq!(
+        why("C3.5", false),
+        "no piece of the side to move is named that way"
+    );
+    assert_eq!(
+        why("+C.5", false),
+        "no piece of the side to move is named that way"
+    );
+    assert_eq!(why("车一平二", true), "that piece cannot make this move");
+    assert_eq!(
+        why("车二平三", true),
+        "no piece of the side to move is named that way"
+    );
+    assert_eq!(
+        why("C2", false),
+        "it does not have the shape piece, file, direction, number"
+    );
+    let message = parse_wxf(&p, "R1.2").unwrap_err().to_string();
+    assert_eq!(
+        message,
+        "`R1.2` is not a legal move for Red here: that piece cannot make this move"
     );
 }

@@ -381,14 +381,18 @@ fn load_live(stored: StoredGame, settings: &GameSettings, now: Instant) -> Load 
         Err(e) => return Load::Broken(format!("meta: {e}")),
     };
     let moves: Vec<String> = stored.moves.into_iter().map(|m| m.text).collect();
-    let table = match table::open(variant, &setup, &moves) {
+    let mut table = match table::open(variant, &setup, &moves) {
         Ok(t) => t,
         Err(e) => return Load::Broken(e.to_string()),
     };
     let Some(status) = Status::parse(&row.status) else {
         return Load::Broken(format!("unknown status {}", row.status));
     };
-    let result = match row.result.as_deref().map(serde_json::from_str::<StoredResult>) {
+    let result = match row
+        .result
+        .as_deref()
+        .map(serde_json::from_str::<StoredResult>)
+    {
         None => None,
         Some(Ok(r)) => r.reason.parse::<Reason>().ok().map(|reason| Outcome {
             winner: r.winner.map(side_of_index),
@@ -396,6 +400,9 @@ fn load_live(stored: StoredGame, settings: &GameSettings, now: Instant) -> Load 
         }),
         Some(Err(e)) => return Load::Broken(format!("result: {e}")),
     };
+    if let Some(outcome) = result {
+        table.end(outcome);
+    }
     let clock = meta.control.map(|control| {
         match row
             .clock
@@ -406,8 +413,8 @@ fn load_live(stored: StoredGame, settings: &GameSettings, now: Instant) -> Load 
             None => Clock::new(control),
         }
     });
-    let first_move_deadline = (status == Status::Playing && moves.len() < 2)
-        .then(|| now + settings.first_move_timeout);
+    let first_move_deadline =
+        (status == Status::Playing && moves.len() < 2).then(|| now + settings.first_move_timeout);
     Load::Found(Box::new(Live {
         id: row.id,
         variant,
@@ -684,7 +691,10 @@ impl Live {
     }
 
     fn spectator_count(&self) -> usize {
-        self.subscribers.iter().filter(|s| s.viewer.is_none()).count()
+        self.subscribers
+            .iter()
+            .filter(|s| s.viewer.is_none())
+            .count()
     }
 
     fn view(&self, viewer: Option<Side>, now: Instant) -> Map<String, Value> {
@@ -741,7 +751,7 @@ impl Live {
             v.insert("handicap".into(), json!(handicap));
         }
         v.insert("rematch".into(), self.rematch_json(viewer));
-        v.extend(self.table.extras(viewer, self.status.is_over()));
+        v.extend(self.table.extras(viewer));
         v
     }
 
@@ -775,7 +785,11 @@ impl Live {
                 m
             }
             Event::Move(_) | Event::End => {
-                let kind = if let Event::Move(_) = event { "move" } else { "end" };
+                let kind = if let Event::Move(_) = event {
+                    "move"
+                } else {
+                    "end"
+                };
                 let mut m = self.message(kind);
                 let mut view = self.view(viewer, now);
                 if let Event::Move(text) = event {
@@ -989,8 +1003,13 @@ impl Live {
             Action::Resign => {
                 self.ensure_playing()?;
                 self.settle_flag(games, now).await?;
-                self.finish(games, Outcome::win(!side, Reason::Resignation), Vec::new(), now)
-                    .await
+                self.finish(
+                    games,
+                    Outcome::win(!side, Reason::Resignation),
+                    Vec::new(),
+                    now,
+                )
+                .await
             }
             Action::Abort => {
                 if self.status.is_over() {
@@ -1047,10 +1066,9 @@ impl Live {
         }
         self.settle_flag(games, now).await?;
         let saved = self.save();
-        let recorded = self
-            .table
-            .play(text)
-            .map_err(|e| ApiError::bad_request("illegal_move", format!("Illegal move `{text}`: {e}")))?;
+        let recorded = self.table.play(text).map_err(|e| {
+            ApiError::bad_request("illegal_move", format!("Illegal move `{text}`: {e}"))
+        })?;
         let ply = self.ply();
         if let Some(clock) = &mut self.clock {
             if ply > 2 {
@@ -1204,6 +1222,7 @@ impl Live {
             Status::Ended
         };
         self.result = Some(outcome);
+        self.table.end(outcome);
         self.meta.draw_offer = None;
         self.first_move_deadline = None;
     }
@@ -1214,15 +1233,21 @@ impl Live {
         }
     }
 
-    async fn end_on_time(&mut self, games: &Games, flagged: Side, now: Instant) -> Result<(), ApiError> {
+    async fn end_on_time(
+        &mut self,
+        games: &Games,
+        flagged: Side,
+        now: Instant,
+    ) -> Result<(), ApiError> {
         let winner = !flagged;
         // clocks-and-games.md: in the xiangqi family, a flag against a side that could never
         // give check is a draw.
-        let outcome = if self.variant.family() == Family::Xiangqi && !self.table.can_ever_check(winner) {
-            Outcome::draw(Reason::TimeoutVsInsufficient)
-        } else {
-            Outcome::win(winner, Reason::Timeout)
-        };
+        let outcome =
+            if self.variant.family() == Family::Xiangqi && !self.table.can_ever_check(winner) {
+                Outcome::draw(Reason::TimeoutVsInsufficient)
+            } else {
+                Outcome::win(winner, Reason::Timeout)
+            };
         self.finish(games, outcome, Vec::new(), now).await
     }
 

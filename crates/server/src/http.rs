@@ -94,7 +94,10 @@ fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Resul
         &bytes
     };
     let value: Value = serde_json::from_slice(bytes).map_err(|e| {
-        ApiError::bad_request("malformed_json", format!("The body is not valid JSON: {e}."))
+        ApiError::bad_request(
+            "malformed_json",
+            format!("The body is not valid JSON: {e}."),
+        )
     })?;
     if !value.is_object() {
         return Err(ApiError::bad_request(
@@ -204,7 +207,10 @@ async fn create_game(
     if let Some(outcome) = table.outcome() {
         return Err(ApiError::bad_request(
             "invalid_fen",
-            format!("The game would be over before it starts ({}).", outcome.reason),
+            format!(
+                "The game would be over before it starts ({}).",
+                outcome.reason
+            ),
         ));
     }
     drop(table);

@@ -123,7 +123,9 @@ async fn asset(Path(path): Path<String>, headers: HeaderMap) -> Response {
     let safe = !path.is_empty()
         && !path.starts_with('/')
         && !path.contains('\\')
-        && path.split('/').all(|seg| !seg.is_empty() && seg != ".." && seg != ".");
+        && path
+            .split('/')
+            .all(|seg| !seg.is_empty() && seg != ".." && seg != ".");
     let file = if safe { Web::get(&path) } else { None };
     let Some(file) = file else {
         return (StatusCode::NOT_FOUND, "not found\n").into_response();
@@ -138,7 +140,10 @@ async fn asset(Path(path): Path<String>, headers: HeaderMap) -> Response {
     }
     (
         [
-            (header::CONTENT_TYPE, HeaderValue::from_static(content_type(&path))),
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static(content_type(&path)),
+            ),
             (
                 header::CACHE_CONTROL,
                 HeaderValue::from_static("public, max-age=300, must-revalidate"),

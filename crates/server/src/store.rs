@@ -217,7 +217,10 @@ macro_rules! sql_backend {
             ) -> BoxFuture<'a, Result<Option<StoredGame>, StoreError>> {
                 Box::pin(async move {
                     let sql = format!("{SELECT_GAME} WHERE id = $1");
-                    let Some(r) = sqlx::query(&sql).bind(id).fetch_optional(&self.pool).await?
+                    let Some(r) = sqlx::query(&sql)
+                        .bind(id)
+                        .fetch_optional(&self.pool)
+                        .await?
                     else {
                         return Ok(None);
                     };
@@ -338,7 +341,10 @@ impl Store {
         let writer = tokio::spawn(async move {
             let mut batch: Vec<Pending> = Vec::new();
             while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
-                let units: Vec<Vec<Write>> = batch.iter_mut().map(|p| std::mem::take(&mut p.unit)).collect();
+                let units: Vec<Vec<Write>> = batch
+                    .iter_mut()
+                    .map(|p| std::mem::take(&mut p.unit))
+                    .collect();
                 match writer_backend.commit(&units).await {
                     Ok(()) => {
                         for p in batch.drain(..) {

@@ -6,9 +6,12 @@
 //! export, whether a side could ever give check (for `timeout-vs-insufficient`) and the shogi
 //! impasse declaration.
 
-use jiang_rules::{Family, Game, IllegalMove, Outcome, Position, Side, Variant};
+use jiang_rules::jieqi::{Deal, JieqiGame, Observer, Salt};
+use jiang_rules::shogi::notation::{ShogiRecord, write_csa, write_kif};
+use jiang_rules::xiangqi::notation::Record;
+use jiang_rules::{Family, IllegalMove, Outcome, Position, Side, Variant, shogi, xiangqi};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 /// Why a table could not be set up.
 #[derive(Debug, thiserror::Error)]
@@ -118,8 +121,11 @@ pub trait Table: Send + Sync {
     fn play(&mut self, text: &str) -> Result<String, IllegalMove>;
     /// Replays a recorded move (from the store).
     fn replay(&mut self, recorded: &str) -> Result<(), IllegalMove>;
-    /// The outcome if the moves so far ended the game.
+    /// The outcome if the moves so far (or [`Table::end`]) ended the game.
     fn outcome(&self) -> Option<Outcome>;
+    /// Records an end decided outside play (resignation, time, agreement, abort), so that
+    /// hidden information is released (Jieqi).
+    fn end(&mut self, outcome: Outcome);
     /// Whether `side` has material that could ever give check (xiangqi family: chariot, horse,
     /// cannon or soldier; Jieqi also any covered piece and a freed advisor or elephant). The
     /// shogi family always can.
@@ -127,9 +133,9 @@ pub trait Table: Send + Sync {
     /// The side to move declares impasse (shogi): the winning outcome, or which condition
     /// failed. Changes nothing on failure.
     fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove>;
-    /// The viewer's extra view fields (Jieqi: commitment, captures, pool; after the end, deal
-    /// and salt). `viewer` is `None` for spectators; `ended` releases everything.
-    fn extras(&self, viewer: Option<Side>, ended: bool) -> Map<String, Value>;
+    /// The viewer's extra view fields (Jieqi: commitment, captures, pools; after the end, deal
+    /// and salt; shogi: impasse points). `viewer` is `None` for spectators.
+    fn extras(&self, viewer: Option<Side>) -> Map<String, Value>;
     /// The record in `format`, or why this format does not fit this variant.
     fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String>;
 }
@@ -160,7 +166,11 @@ pub fn create(
 }
 
 /// Rebuilds a table from its set-up and recorded moves.
-pub fn open(variant: Variant, setup: &Setup, moves: &[String]) -> Result<Box<dyn Table>, SetupError> {
+pub fn open(
+    variant: Variant,
+    setup: &Setup,
+    moves: &[String],
+) -> Result<Box<dyn Table>, SetupError> {
     let mut table = rules::open(variant, setup)?;
     for (i, mv) in moves.iter().enumerate() {
         table
@@ -183,127 +193,335 @@ pub fn rematch(variant: Variant, setup: &Setup) -> Result<Setup, SetupError> {
     }
 }
 
-/// Whether a xiangqi-family board (the first FEN field) holds, for `side`, a piece that could
-/// ever give check. Covered pieces (`X`/`x`) count: whatever they are, once revealed they can.
-/// In Jieqi a revealed advisor or elephant is freed (jieqi.md) and can reach the enemy palace.
-pub(crate) fn xiangqi_can_ever_check(fen: &str, side: Side, jieqi: bool) -> bool {
-    let board = fen.split_whitespace().next().unwrap_or("");
-    board.chars().any(|c| {
-        let ours = match side {
-            Side::First => c.is_ascii_uppercase(),
-            Side::Second => c.is_ascii_lowercase(),
-        };
-        ours && match c.to_ascii_lowercase() {
-            'r' | 'n' | 'h' | 'c' | 'p' | 'x' => true,
-            'a' | 'b' | 'e' => jieqi,
-            _ => false,
-        }
-    })
+/// Milliseconds since the epoch as `(year, month, day, hour, minute, second)` in UTC.
+fn civil(ms: i64) -> (i64, u32, u32, u32, u32, u32) {
+    let secs = ms.div_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400) as u32;
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day, rem / 3600, rem / 60 % 60, rem % 60)
 }
 
-/// A table for the variants without hidden information, over any `jiang_rules::Game`.
-pub(crate) struct Plain<G: Game> {
-    game: G,
-    initial: String,
+fn fen_only(variant: Variant, format: RecordFormat, fen: String) -> Result<String, String> {
+    match (variant.family(), format) {
+        (Family::Xiangqi, RecordFormat::Fen) | (Family::Shogi, RecordFormat::Sfen) => {
+            Ok(format!("{fen}\n"))
+        }
+        _ => Err(format!(
+            "A {variant} record cannot be written as {}: use {}.",
+            format.extension(),
+            match variant.family() {
+                Family::Xiangqi => "pgn or fen",
+                Family::Shogi => "kif, csa or sfen",
+            }
+        )),
+    }
+}
+
+fn xiangqi_tags(record: &mut Record, info: &RecordInfo) {
+    let (y, m, d, ..) = civil(info.created_at);
+    record.set_tag("Event", "Jiang game");
+    record.set_tag("Site", &info.url);
+    record.set_tag("Date", &format!("{y:04}.{m:02}.{d:02}"));
+    record.set_tag("TimeControl", &info.time_control);
+    if let Some(outcome) = info.result {
+        record.set_outcome(outcome);
+    }
+}
+
+/// Xiangqi.
+struct XiangqiTable {
+    game: xiangqi::Game,
     moves: Vec<String>,
 }
 
-impl<G: Game> Plain<G> {
-    /// A new table from a start position.
-    pub(crate) fn new(start: G::Position) -> Self {
-        Plain {
-            initial: start.fen(),
-            game: G::new(start),
-            moves: Vec::new(),
-        }
-    }
-}
-
-impl<G: Game> Table for Plain<G> {
+impl Table for XiangqiTable {
     fn variant(&self) -> Variant {
-        self.game.position().variant()
+        Variant::Xiangqi
     }
-
     fn initial_fen(&self) -> String {
-        self.initial.clone()
+        self.game.start().fen()
     }
-
     fn fen(&self) -> String {
         self.game.position().fen()
     }
-
     fn to_move(&self) -> Side {
         self.game.position().turn()
     }
-
     fn moves(&self) -> &[String] {
         &self.moves
     }
-
     fn legal_moves(&self) -> Vec<String> {
         if self.game.outcome().is_some() {
             return Vec::new();
         }
         self.game.position().legal_move_texts()
     }
-
     fn play(&mut self, text: &str) -> Result<String, IllegalMove> {
-        if self.game.outcome().is_some() {
-            return Err(IllegalMove("the game is over".into()));
+        let mv = self
+            .game
+            .play_iccs(text)
+            .map_err(|e| IllegalMove(e.to_string()))?;
+        let recorded = mv.to_string();
+        self.moves.push(recorded.clone());
+        Ok(recorded)
+    }
+    fn replay(&mut self, recorded: &str) -> Result<(), IllegalMove> {
+        self.play(recorded).map(|_| ())
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+    fn end(&mut self, _outcome: Outcome) {}
+    fn can_ever_check(&self, side: Side) -> bool {
+        self.game.can_ever_check(side)
+    }
+    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
+        Err(IllegalMove("xiangqi has no impasse declaration".into()))
+    }
+    fn extras(&self, _viewer: Option<Side>) -> Map<String, Value> {
+        Map::new()
+    }
+    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String> {
+        if format != RecordFormat::Pgn {
+            return fen_only(self.variant(), format, self.fen());
+        }
+        let mut record = Record::from_game(&self.game);
+        xiangqi_tags(&mut record, info);
+        Ok(record.to_string())
+    }
+}
+
+/// Jieqi: the true state lives here and leaves only through views.
+struct JieqiTable {
+    game: JieqiGame,
+    moves: Vec<String>,
+}
+
+impl Table for JieqiTable {
+    fn variant(&self) -> Variant {
+        Variant::Jieqi
+    }
+    fn initial_fen(&self) -> String {
+        self.game.public_game().start().fen()
+    }
+    fn fen(&self) -> String {
+        self.game.position().fen()
+    }
+    fn to_move(&self) -> Side {
+        self.game.position().turn()
+    }
+    fn moves(&self) -> &[String] {
+        &self.moves
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        self.game.legal_moves()
+    }
+    fn play(&mut self, text: &str) -> Result<String, IllegalMove> {
+        let mv = self
+            .game
+            .play(text)
+            .map_err(|e| IllegalMove(e.to_string()))?;
+        let recorded = mv.to_string();
+        self.moves.push(recorded.clone());
+        Ok(recorded)
+    }
+    fn replay(&mut self, recorded: &str) -> Result<(), IllegalMove> {
+        let plain = recorded.get(..4).unwrap_or(recorded);
+        let played = self.play(plain)?;
+        if played != recorded {
+            return Err(IllegalMove(format!(
+                "stored move `{recorded}` does not match the deal (`{played}`)"
+            )));
+        }
+        Ok(())
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+    fn end(&mut self, outcome: Outcome) {
+        let _ = self.game.end(outcome);
+    }
+    fn can_ever_check(&self, side: Side) -> bool {
+        self.game.public_game().can_ever_check(side)
+    }
+    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
+        Err(IllegalMove("jieqi has no impasse declaration".into()))
+    }
+    fn extras(&self, viewer: Option<Side>) -> Map<String, Value> {
+        let view = self.game.view(Observer::from(viewer));
+        let name = |side: Side| Variant::Jieqi.side_name(side);
+        let mut captured = Map::new();
+        let mut pools = Map::new();
+        let mut covered = Map::new();
+        for side in Side::BOTH {
+            let list: Vec<Value> = view.captured[side.index()]
+                .iter()
+                .map(|c| {
+                    json!({
+                        "ply": c.ply,
+                        "square": c.square.to_string(),
+                        "side": name(c.side),
+                        "was_covered": c.was_covered,
+                        "piece": c.piece.map(|p| p.fen_letter().to_string()),
+                    })
+                })
+                .collect();
+            captured.insert(name(side).to_owned(), Value::Array(list));
+            pools.insert(
+                name(side).to_owned(),
+                json!(view.pools[side.index()].text(side)),
+            );
+            covered.insert(name(side).to_owned(), json!(view.covered[side.index()]));
+        }
+        let mut extras = Map::new();
+        extras.insert("commitment".into(), json!(view.commitment.to_string()));
+        extras.insert("captured".into(), Value::Object(captured));
+        extras.insert("pool".into(), Value::Object(pools));
+        extras.insert("covered".into(), Value::Object(covered));
+        if let Some(revelation) = &view.revelation {
+            extras.insert("deal".into(), json!(revelation.deal.to_string()));
+            extras.insert("salt".into(), json!(revelation.salt.to_string()));
+            let still_covered: Map<String, Value> = revelation
+                .covered
+                .iter()
+                .map(|(square, piece)| (square.to_string(), json!(piece.fen_letter().to_string())))
+                .collect();
+            extras.insert("covered_pieces".into(), Value::Object(still_covered));
+        }
+        extras
+    }
+    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String> {
+        if format != RecordFormat::Pgn {
+            return fen_only(self.variant(), format, self.fen());
+        }
+        // Public information only until the end; then the deal and salt tags too.
+        let mut record = self.game.record();
+        xiangqi_tags(&mut record, info);
+        Ok(record.to_string())
+    }
+}
+
+/// Shogi and Minishogi.
+struct ShogiTable {
+    game: shogi::Game,
+    moves: Vec<String>,
+    /// An end decided outside play (resignation, time, …), for the records.
+    ended: Option<Outcome>,
+}
+
+impl Table for ShogiTable {
+    fn variant(&self) -> Variant {
+        self.game.position().variant()
+    }
+    fn initial_fen(&self) -> String {
+        self.game.start().fen()
+    }
+    fn fen(&self) -> String {
+        self.game.position().fen()
+    }
+    fn to_move(&self) -> Side {
+        self.game.position().turn()
+    }
+    fn moves(&self) -> &[String] {
+        &self.moves
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        if self.outcome().is_some() {
+            return Vec::new();
+        }
+        self.game.position().legal_move_texts()
+    }
+    fn play(&mut self, text: &str) -> Result<String, IllegalMove> {
+        if let Some(outcome) = self.outcome() {
+            return Err(IllegalMove(format!(
+                "the game is over ({})",
+                outcome.reason
+            )));
         }
         let position = self.game.position();
         let mv = position
             .parse_move(text)
             .map_err(|e| IllegalMove(e.to_string()))?;
-        let canonical = position.move_text(mv);
-        self.game.play_text(&canonical)?;
-        self.moves.push(canonical.clone());
-        Ok(canonical)
+        let recorded = position.move_text(mv);
+        self.game.play(mv)?;
+        self.moves.push(recorded.clone());
+        Ok(recorded)
     }
-
     fn replay(&mut self, recorded: &str) -> Result<(), IllegalMove> {
         self.play(recorded).map(|_| ())
     }
-
     fn outcome(&self) -> Option<Outcome> {
-        self.game.outcome()
+        self.game.outcome().or(self.ended)
     }
-
-    fn can_ever_check(&self, side: Side) -> bool {
-        match self.variant().family() {
-            Family::Xiangqi => xiangqi_can_ever_check(&self.fen(), side, false),
-            Family::Shogi => true,
+    fn end(&mut self, outcome: Outcome) {
+        if self.outcome().is_none() {
+            self.ended = Some(outcome);
         }
     }
-
+    fn can_ever_check(&self, _side: Side) -> bool {
+        true
+    }
     fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
-        if self.variant() != Variant::Shogi {
-            return Err(IllegalMove(format!(
-                "{} has no impasse declaration",
-                self.variant()
-            )));
+        self.game
+            .declare_impasse()
+            .map_err(|e| IllegalMove(e.to_string()))
+    }
+    fn extras(&self, _viewer: Option<Side>) -> Map<String, Value> {
+        let mut extras = Map::new();
+        if self.variant() == Variant::Shogi {
+            let mut points = Map::new();
+            for side in Side::BOTH {
+                let p = self.game.impasse_points(side);
+                points.insert(
+                    self.variant().side_name(side).to_owned(),
+                    json!({
+                        "king_in_zone": p.king_in_zone,
+                        "pieces_in_zone": p.pieces_in_zone,
+                        "declaration": p.declaration,
+                        "needed": p.needed,
+                        "total": p.total,
+                    }),
+                );
+            }
+            extras.insert("impasse".into(), Value::Object(points));
         }
-        rules::declare_impasse(&mut self.game)
+        extras
     }
-
-    fn extras(&self, _viewer: Option<Side>, _ended: bool) -> Map<String, Value> {
-        Map::new()
-    }
-
     fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String> {
-        rules::record(
-            self.variant(),
-            &self.initial,
-            &self.moves,
-            &self.fen(),
-            format,
-            info,
-        )
+        if !matches!(format, RecordFormat::Kif | RecordFormat::Csa) {
+            return fen_only(self.variant(), format, self.fen());
+        }
+        let (y, mo, d, h, mi, s) = civil(info.created_at);
+        let mut record = ShogiRecord::new(self.variant());
+        record.start_sfen = self.initial_fen();
+        record.handicap = self.game.handicap();
+        record.start_time = Some(format!("{y:04}/{mo:02}/{d:02} {h:02}:{mi:02}:{s:02}"));
+        record.time_control = Some(info.time_control.clone());
+        record.moves = self.moves.clone();
+        record.result = info.result.or(self.outcome());
+        let written = match format {
+            RecordFormat::Kif => write_kif(&record),
+            _ => write_csa(&record),
+        };
+        written.map_err(|e| format!("The record cannot be written: {e}."))
     }
 }
 
 /// The wiring to the rules crate's concrete types: the only code that names them.
 mod rules {
+    use rand::TryRngCore;
+    use rand::rngs::OsRng;
+
     use super::*;
 
     pub(super) fn create(
@@ -311,42 +529,94 @@ mod rules {
         fen: Option<&str>,
         handicap: Option<&str>,
     ) -> Result<Setup, SetupError> {
-        let _ = (fen, handicap);
-        Err(SetupError::Unsupported(format!(
-            "{variant} is not available on this server yet"
-        )))
+        let plain = |initial_fen: String| Setup {
+            initial_fen,
+            handicap: handicap.map(str::to_owned),
+            deal: None,
+            salt: None,
+        };
+        match (variant, fen, handicap) {
+            (Variant::Jieqi, _, _) => {
+                // The operating system's secure generator (jieqi.md, setup).
+                let mut rng = OsRng.unwrap_err();
+                let game = JieqiGame::new(&mut rng);
+                Ok(Setup {
+                    initial_fen: game.public_game().start().fen(),
+                    handicap: None,
+                    deal: Some(game.deal().to_string()),
+                    salt: Some(game.salt().to_string()),
+                })
+            }
+            (_, _, Some(name)) => {
+                let h = shogi::handicap(variant, name).ok_or_else(|| {
+                    let known: Vec<&str> = shogi::HANDICAPS
+                        .iter()
+                        .filter(|h| h.variant == variant)
+                        .map(|h| h.name)
+                        .collect();
+                    SetupError::BadHandicap(format!(
+                        "unknown {variant} handicap `{name}`: expected one of {}",
+                        known.join(", ")
+                    ))
+                })?;
+                Ok(plain(h.position().fen()))
+            }
+            (Variant::Xiangqi, Some(text), None) => xiangqi::Position::from_fen(variant, text)
+                .map(|p| plain(p.fen()))
+                .map_err(|e| SetupError::BadFen(e.to_string())),
+            (_, Some(text), None) => shogi::Position::from_fen(variant, text)
+                .map(|p| plain(p.fen()))
+                .map_err(|e| SetupError::BadFen(e.to_string())),
+            (Variant::Xiangqi, None, None) => Ok(plain(xiangqi::Position::start(variant).fen())),
+            (_, None, None) => Ok(plain(shogi::Position::start(variant).fen())),
+        }
     }
 
     pub(super) fn open(variant: Variant, setup: &Setup) -> Result<Box<dyn Table>, SetupError> {
-        let _ = setup;
-        Err(SetupError::Unsupported(format!(
-            "{variant} is not available on this server yet"
-        )))
-    }
-
-    pub(super) fn declare_impasse<G: Game>(game: &mut G) -> Result<Outcome, IllegalMove> {
-        game.play_text("win")?;
-        game.outcome()
-            .ok_or_else(|| IllegalMove("the declaration did not end the game".into()))
-    }
-
-    pub(super) fn record(
-        variant: Variant,
-        initial: &str,
-        moves: &[String],
-        fen: &str,
-        format: RecordFormat,
-        info: &RecordInfo,
-    ) -> Result<String, String> {
-        let _ = (initial, moves, info);
-        match (variant.family(), format) {
-            (Family::Xiangqi, RecordFormat::Fen) | (Family::Shogi, RecordFormat::Sfen) => {
-                Ok(format!("{fen}\n"))
+        let corrupt = |what: String| SetupError::Corrupt(what);
+        match variant {
+            Variant::Xiangqi => {
+                let start = xiangqi::Position::from_fen(variant, &setup.initial_fen)
+                    .map_err(|e| corrupt(e.to_string()))?;
+                Ok(Box::new(XiangqiTable {
+                    game: xiangqi::Game::new(start),
+                    moves: Vec::new(),
+                }))
             }
-            _ => Err(format!(
-                "format {} is not available for {variant}",
-                format.extension()
-            )),
+            Variant::Jieqi => {
+                let deal: Deal = setup
+                    .deal
+                    .as_deref()
+                    .ok_or_else(|| corrupt("no deal".into()))?
+                    .parse()
+                    .map_err(|e: jiang_rules::jieqi::DealError| corrupt(e.to_string()))?;
+                let salt: Salt = setup
+                    .salt
+                    .as_deref()
+                    .ok_or_else(|| corrupt("no salt".into()))?
+                    .parse()
+                    .map_err(|_| corrupt("bad salt".into()))?;
+                Ok(Box::new(JieqiTable {
+                    game: JieqiGame::with_deal(deal, salt),
+                    moves: Vec::new(),
+                }))
+            }
+            Variant::Shogi | Variant::Minishogi => {
+                let start = shogi::Position::from_fen(variant, &setup.initial_fen)
+                    .map_err(|e| corrupt(e.to_string()))?;
+                let handicap = match &setup.handicap {
+                    Some(name) => Some(
+                        shogi::handicap(variant, name)
+                            .ok_or_else(|| corrupt(format!("unknown handicap {name}")))?,
+                    ),
+                    None => None,
+                };
+                Ok(Box::new(ShogiTable {
+                    game: shogi::Game::with_handicap(start, handicap),
+                    moves: Vec::new(),
+                    ended: None,
+                }))
+            }
         }
     }
 }
@@ -356,13 +626,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn insufficient_material_is_read_from_the_board() {
-        // Red: general and two advisors; Black: general and a horse.
-        let fen = "4k4/9/9/9/9/9/9/5n3/4A4/3AK4 w - - 0 1";
-        assert!(!xiangqi_can_ever_check(fen, Side::RED, false));
-        assert!(xiangqi_can_ever_check(fen, Side::BLACK, false));
-        // A freed Jieqi advisor can.
-        assert!(xiangqi_can_ever_check(fen, Side::RED, true));
-        assert!(xiangqi_can_ever_check("4k4/9/9/9/9/9/9/9/9/X3K4 w", Side::RED, true));
+    fn dates_are_civil() {
+        assert_eq!(civil(0), (1970, 1, 1, 0, 0, 0));
+        // 2026-11-29 11:45:50 UTC
+        assert_eq!(civil(1_795_952_750_000), (2026, 11, 29, 11, 45, 50));
+    }
+
+    #[test]
+    fn every_variant_opens_and_plays() {
+        for (variant, mv) in [
+            (Variant::Xiangqi, "h2e2"),
+            (Variant::Shogi, "7g7f"),
+            (Variant::Minishogi, "5d5c"),
+        ] {
+            let setup = create(variant, None, None).unwrap();
+            let mut table = open(variant, &setup, &[]).unwrap();
+            assert!(table.legal_moves().contains(&mv.to_owned()), "{variant}");
+            assert_eq!(table.play(mv).unwrap(), mv);
+            assert!(table.play("zz").is_err());
+            let again = open(variant, &setup, table.moves()).unwrap();
+            assert_eq!(again.fen(), table.fen());
+        }
+        let setup = create(Variant::Jieqi, None, None).unwrap();
+        let mut table = open(Variant::Jieqi, &setup, &[]).unwrap();
+        let recorded = table.play("h2e2").unwrap();
+        assert_eq!(recorded.len(), 5, "a reveal carries its letter: {recorded}");
+        let again = open(Variant::Jieqi, &setup, table.moves()).unwrap();
+        assert_eq!(again.fen(), table.fen());
     }
 }

@@ -4,9 +4,9 @@
 
 use std::time::Instant;
 
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, RawQuery, State};
-use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
@@ -67,9 +67,11 @@ pub(crate) async fn upgrade(
             return ApiError::bad_request("not_websocket", e.body_text()).into_response();
         }
     };
-    let from_query = query.as_deref().unwrap_or("").split('&').find_map(|kv| {
-        kv.strip_prefix("token=").map(str::to_owned)
-    });
+    let from_query = query
+        .as_deref()
+        .unwrap_or("")
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("token=").map(str::to_owned));
     let explicit = bearer(&headers).or(from_query);
     let token = explicit
         .clone()
@@ -184,9 +186,8 @@ async fn handle_message(
     if text.len() > MAX_MESSAGE {
         return Err(ApiError::too_large(MAX_MESSAGE));
     }
-    let message: ClientMessage = serde_json::from_str(text).map_err(|e| {
-        ApiError::bad_request("invalid_message", format!("Invalid message: {e}."))
-    })?;
+    let message: ClientMessage = serde_json::from_str(text)
+        .map_err(|e| ApiError::bad_request("invalid_message", format!("Invalid message: {e}.")))?;
     let action = match message {
         ClientMessage::Ping => return Ok(Some(r#"{"type":"pong"}"#.to_owned())),
         ClientMessage::Clock => {

@@ -13,9 +13,13 @@ mod moves;
 pub mod notation;
 mod piece;
 mod position;
+#[cfg(test)]
+mod reference;
 mod sfen;
 mod square;
 mod tables;
+#[cfg(test)]
+mod tests;
 mod usi;
 
 pub use game::{Game, ImpasseError, ImpassePoints, MOVE_CAP};

@@ -1,6 +1,7 @@
 //! CSA records (CSA標準棋譜ファイル形式 V2.2):
 //!
 //! ```text
+//! 'CSA encoding=UTF-8
 //! V2.2
 //! N+Alice
 //! N-Bob
@@ -91,7 +92,9 @@ fn end_word(outcome: &Outcome) -> String {
 /// Fails when the start SFEN or a move is not legal.
 pub fn write_csa(record: &ShogiRecord) -> Result<String, RecordError> {
     let replay = replay(record)?;
-    let mut out = String::from("V2.2\n");
+    // V3.0 readers take a file without this line to be Shift_JIS; V2.2 readers skip it as a
+    // comment.
+    let mut out = String::from("'CSA encoding=UTF-8\nV2.2\n");
     if let Some(name) = &record.sente_name {
         out.push_str(&format!("N+{}\n", one_line(name)));
     }
@@ -306,6 +309,12 @@ pub fn read_csa(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
         if let Some(info) = s.strip_prefix('$') {
             if let Some(t) = info.strip_prefix("START_TIME:") {
                 record.start_time = Some(t.to_owned());
+            } else if let Some(t) = info
+                .strip_prefix("TIME_LIMIT:")
+                .or_else(|| info.strip_prefix("TIME:"))
+            {
+                // A `'持ち時間:` comment (Jiang's own) wins over the standard field.
+                record.time_control.get_or_insert_with(|| t.to_owned());
             }
             continue;
         }

@@ -221,6 +221,33 @@ pub fn write_kif(record: &ShogiRecord) -> Result<String, RecordError> {
     Ok(out)
 }
 
+/// Writes `record` as a Shift_JIS KIF record, the encoding desktop programs expect of a
+/// `.kif` file (the UTF-8 text of [`write_kif`] belongs in a `.kifu` file).
+///
+/// Fails like [`write_kif`], and when a name or header holds a character Shift_JIS cannot
+/// represent.
+pub fn write_kif_shift_jis(record: &ShogiRecord) -> Result<Vec<u8>, RecordError> {
+    let text = write_kif(record)?.replacen(
+        "#KIF version=2.0 encoding=UTF-8",
+        "#KIF version=2.0 encoding=Shift_JIS",
+        1,
+    );
+    let (bytes, _, unmappable) = encoding_rs::SHIFT_JIS.encode(&text);
+    if unmappable {
+        let bad = text
+            .chars()
+            .find(|c| {
+                let mut buf = [0u8; 4];
+                encoding_rs::SHIFT_JIS.encode(c.encode_utf8(&mut buf)).2
+            })
+            .unwrap_or('?');
+        return Err(RecordError::Unwritable(format!(
+            "`{bad}` has no Shift_JIS code: write the record as UTF-8 instead"
+        )));
+    }
+    Ok(bytes.into_owned())
+}
+
 /// Header values are single lines.
 fn one_line(text: &str) -> String {
     text.replace(['\r', '\n'], " ")
@@ -663,6 +690,24 @@ fn derive_result(
 ) -> (Option<Outcome>, Option<String>) {
     let to_move = end.turn();
     let named = summary.and_then(summary_winner);
+    // Some files end with the summary alone: read the end from its words.
+    let special = special.or_else(|| {
+        let summary = summary?;
+        let word = [
+            ("連続王手", "反則勝ち"),
+            ("千日手", "千日手"),
+            ("持将棋", "持将棋"),
+            ("中断", "中断"),
+            ("時間切れ", "切れ負け"),
+            ("入玉", "入玉勝ち"),
+            ("詰み", "詰み"),
+        ]
+        .into_iter()
+        .find(|(hint, _)| summary.contains(hint))
+        .map(|(_, word)| word)
+        .or(named.map(|_| "投了"))?;
+        Some(word.to_owned())
+    });
     let Some(word) = special else {
         return (None, None);
     };

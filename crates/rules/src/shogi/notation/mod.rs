@@ -5,8 +5,8 @@
 //! - Western (Hodges) move text (`P-76`, `Bx33+`, `S*45`, `G69-58`, or `P-7f`): [`western`],
 //!   [`parse_western`];
 //! - KIF and CSA game records through one [`ShogiRecord`]: [`write_kif`], [`read_kif`],
-//!   [`write_csa`], [`read_csa`]. Records are written as UTF-8; reading accepts UTF-8 and
-//!   Shift_JIS.
+//!   [`write_csa`], [`read_csa`]. Records are written as UTF-8 ([`write_kif_shift_jis`] for
+//!   a `.kif` file); reading accepts UTF-8 and Shift_JIS.
 //!
 //! USI and SFEN, the machine notations, live with [`super::Position`] and [`super::Move`].
 
@@ -21,7 +21,7 @@ mod western;
 
 pub use csa::{read_csa, write_csa};
 pub use error::{NotationError, RecordError};
-pub use kif::{read_kif, write_kif};
+pub use kif::{read_kif, write_kif, write_kif_shift_jis};
 pub use record::{ShogiRecord, decode_record_text};
 pub use western::WesternStyle;
 
@@ -59,18 +59,40 @@ pub(crate) fn legal_facts(pos: &Position) -> (Vec<Move>, Vec<MoveFacts>) {
 /// The Japanese notation of `mv`, a legal move of `pos`, for display: side mark, square (or
 /// 同 when `previous`, the move played just before, ended on the same square), piece, the
 /// JSA relative words when needed, 成/不成, and 打 when a drop would otherwise be read as a
-/// board move. `☗７六歩`, `☖同　銀`, `☗５二金左上`, `☗５五角打`, `☗２二角成`.
+/// board move. `☗７六歩`, `☖同　銀`, `☗５二金左上`, `☗５五角打`, `☗２二角成`. A move that is
+/// not legal in `pos` is shown in USI.
 ///
 /// In handicap games the marks still name sente (☗) and gote (☖).
 pub fn japanese(pos: &Position, mv: Move, previous: Option<Move>) -> String {
-    let (_, legal) = legal_facts(pos);
-    japanese::write(
-        &legal,
-        &facts(pos, mv),
-        pos.size(),
-        previous.map(Move::to),
-        japanese::Flavour::Display,
-    )
+    let (moves, legal) = legal_facts(pos);
+    match moves.iter().position(|&m| m == mv) {
+        Some(i) => japanese::write(
+            &legal,
+            &legal[i],
+            pos.size(),
+            previous.map(Move::to),
+            japanese::Flavour::Display,
+        ),
+        // Not a move of this position (a caller's mistake): show it in USI, never panic.
+        None => mv.to_string(),
+    }
+}
+
+/// The Japanese notation of every move of a game from `start`, with 同 where it applies:
+/// what a move list shows. Stops at the first move that is not legal where it is played.
+pub fn japanese_line(start: &Position, moves: &[Move]) -> Vec<String> {
+    let mut pos = start.clone();
+    let mut previous = None;
+    let mut out = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        if !pos.is_legal(mv) {
+            break;
+        }
+        out.push(japanese(&pos, mv, previous));
+        pos.play(mv);
+        previous = Some(mv);
+    }
+    out
 }
 
 /// Reads Japanese move text (with or without the side mark; digits in any script; `竜` or
@@ -86,10 +108,14 @@ pub fn parse_japanese(
 }
 
 /// The Western notation of `mv`, a legal move of `pos`: `P-76`, `Bx33+`, `S*45`, `G69-58`,
-/// `+R-22` (or `P-7f` with [`WesternStyle::Letters`]).
+/// `+R-22` (or `P-7f` with [`WesternStyle::Letters`]). A move that is not legal in `pos` is
+/// shown in USI.
 pub fn western(pos: &Position, mv: Move, style: WesternStyle) -> String {
-    let (_, legal) = legal_facts(pos);
-    western::write(&legal, &facts(pos, mv), pos.size(), style)
+    let (moves, legal) = legal_facts(pos);
+    match moves.iter().position(|&m| m == mv) {
+        Some(i) => western::write(&legal, &legal[i], pos.size(), style),
+        None => mv.to_string(),
+    }
 }
 
 /// Reads Western move text in either square style as a legal move of `pos`. Without `+` or

@@ -35,7 +35,7 @@
 //! outcome from the words, the summary and the final position (詰み without check is
 //! stalemate).
 
-use crate::shogi::{Handicap, Move, Position};
+use crate::shogi::{Game, Handicap, Move, Position};
 use crate::{Outcome, Reason, Side, Variant};
 
 use super::error::RecordError;
@@ -87,6 +87,19 @@ impl ShogiRecord {
             result: None,
             other_end: None,
         }
+    }
+
+    /// A record of `game`: its variant, start, handicap, moves and the outcome the rules
+    /// decided (checkmate, sennichite, impasse declaration, …). The caller adds what only it
+    /// knows: names, times, and a resignation, timeout or abort as `result`.
+    pub fn from_game(game: &Game) -> ShogiRecord {
+        let start = game.start();
+        let mut record = ShogiRecord::new(start.variant());
+        record.start_sfen = start.sfen();
+        record.handicap = game.handicap();
+        record.moves = game.moves().iter().map(Move::to_string).collect();
+        record.result = game.outcome();
+        record
     }
 
     /// The handicap preset in force: the one given, else the one whose start position this

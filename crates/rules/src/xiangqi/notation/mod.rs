@@ -2,6 +2,19 @@
 //! Chinese (`炮二平五`, `马８进７`, simplified and traditional characters) and the PGN-style
 //! record.
 //!
+//! ```
+//! use jiang_rules::Variant;
+//! use jiang_rules::xiangqi::Position;
+//! use jiang_rules::xiangqi::notation::{Script, chinese, parse_chinese, parse_wxf, wxf};
+//!
+//! let start = Position::start(Variant::Xiangqi);
+//! let mv = parse_wxf(&start, "C2.5").unwrap();
+//! assert_eq!(mv.iccs(), "h2e2");
+//! assert_eq!(chinese(&start, mv, Script::Simplified), "炮二平五");
+//! assert_eq!(parse_chinese(&start, "砲二平五"), Ok(mv));
+//! assert_eq!(wxf(&start, mv), "C2.5");
+//! ```
+//!
 //! # Conventions chosen here
 //! - Files are numbered 1–9 from each player's own right. A straight mover (chariot, cannon,
 //!   soldier, general) moving along its file gives the distance; every other move gives the
@@ -13,7 +26,7 @@
 //!   soldiers `+P`, `P3` (the middle one keeps its file), `-P`; four `++`, `+P`, `-P`, `--`;
 //!   five `++`, `+P`, `P3`, `-P`, `--`; tandems on two files name the file first: `3+`, `33`,
 //!   `3-`. In Chinese: `前炮`/`后炮`; three `前兵 中兵 后兵`; four or five `一兵 二兵 三兵 四兵
-//!   五兵` from the front; on two files `前七 中七 后七` (the file in place of the piece).
+//!   五兵` from the front (ordinals in Chinese numerals for both sides); on two files `前七 中七 后七` (the file in place of the piece).
 //! - Chinese numerals: Red's files and distances in Chinese numerals (一…九), Black's in
 //!   full-width Arabic digits (１…９), as printed in Chinese books; input accepts Chinese,
 //!   full-width and ASCII digits for either side, and either script's characters (帅/帥/将/將,
@@ -137,13 +150,16 @@ pub enum NotationError {
         /// What the notation allows.
         expected: &'static str,
     },
-    /// Well-formed, but no legal move of the side to move is written that way.
-    #[error("`{text}` is not a legal move for {side} here")]
+    /// No legal move of the side to move is written that way.
+    #[error("`{text}` is not a legal move for {side} here: {why}")]
     NoSuchMove {
         /// The text.
         text: String,
         /// `Red` or `Black`.
         side: &'static str,
+        /// Whether the piece it names exists (then it cannot move so), or no piece is
+        /// named that way, or the text is not shaped like a move.
+        why: &'static str,
     },
     /// More than one legal move is written that way.
     #[error("`{text}` is ambiguous here: it could be {candidates}")]

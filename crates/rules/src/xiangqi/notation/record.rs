@@ -15,7 +15,7 @@
 //! ```
 //!
 //! Movetext is ICCS with move numbers; Jieqi moves that reveal carry the suffix (`b0c2R`).
-//! On import, move numbers, `{comments}`, `;` comments, `(variations)` and `$n` annotations
+//! On import (where the classic ICCS form `H2-E2` is also read), move numbers, `{comments}`, `;` comments, `(variations)` and `$n` annotations
 //! are skipped, and each move may be ICCS, WXF or Chinese. Tag values escape `"` and `\` with
 //! a backslash. `Termination` holds a reason name (`checkmate`, `perpetual-check`, …) or
 //! `unterminated`; `TimeControl` is `main+increment` in seconds or `-`.
@@ -375,8 +375,20 @@ fn strip_move_number(token: &str) -> &str {
     }
 }
 
-/// The move `token` names in `position`: ICCS first, then WXF, then Chinese.
+/// The move `token` names in `position`: ICCS first (also the classic `H2-E2` form), then
+/// WXF, then Chinese.
 fn read_move(position: &Position, token: &str) -> Result<Move, String> {
+    let classic = token.is_ascii() && (5..=6).contains(&token.len()) && token.as_bytes()[2] == b'-';
+    let token = &if classic {
+        format!(
+            "{}{}{}",
+            token[..2].to_ascii_lowercase(),
+            token[3..5].to_ascii_lowercase(),
+            &token[5..]
+        )
+    } else {
+        token.to_owned()
+    };
     let iccs_error = match position.parse_move(token) {
         Ok(mv) => return Ok(mv),
         Err(e) => e,

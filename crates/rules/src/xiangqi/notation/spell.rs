@@ -372,12 +372,51 @@ pub(crate) fn resolve<M: Copy>(
             }
         }
     }
+    let side = match board.turn() {
+        Side::First => "Red",
+        Side::Second => "Black",
+    };
+    let why = diagnose(board, notation, &input)
+        .unwrap_or("it does not have the shape piece, file, direction, number");
     Err(NotationError::NoSuchMove {
         text: text.trim().to_owned(),
-        side: match board.turn() {
-            Side::First => "Red",
-            Side::Second => "Black",
-        },
+        side,
+        why,
+    })
+}
+
+/// Why normalised `input`, which matches no legal move, is wrong: whether the piece it
+/// names exists. `None` when it is too short to name a piece and a move.
+fn diagnose(board: &Board, notation: Notation, input: &str) -> Option<&'static str> {
+    let chars: Vec<char> = input.chars().collect();
+    let split = chars.len().checked_sub(2).filter(|&n| n > 0)?;
+    if !matches!(chars[split], '+' | '-' | '.') || !chars[split + 1].is_ascii_digit() {
+        return None;
+    }
+    let designator: String = chars[..split].iter().collect();
+    // Describe every piece of the mover as if it moved sideways to its own file: only the
+    // designator (all but the last two tokens) of each spelling matters here.
+    let names_a_piece = Square::all()
+        .filter(|&sq| board.at(sq).is_some_and(|(side, _)| side == board.turn()))
+        .filter_map(|sq| describe(board, sq, sq))
+        .any(|d| {
+            let mut spellings = match notation {
+                Notation::Wxf => wxf_alternatives(&d),
+                Notation::Chinese => chinese_alternatives(&d),
+            };
+            spellings.push(match notation {
+                Notation::Wxf => wxf(&d),
+                Notation::Chinese => chinese_normalised(&d),
+            });
+            spellings.iter().any(|s| {
+                let cs: Vec<char> = s.chars().collect();
+                cs.len() >= 2 && cs[..cs.len() - 2].iter().collect::<String>() == designator
+            })
+        });
+    Some(if names_a_piece {
+        "that piece cannot make this move"
+    } else {
+        "no piece of the side to move is named that way"
     })
 }
 

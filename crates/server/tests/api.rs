@@ -1,0 +1,874 @@
+//! The game server end to end: real server, real database, real HTTP and WebSockets.
+//! Tests marked `on_both!` also run against PostgreSQL when `JIANG_TEST_DATABASE_URL` is set.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Backend, TestServer, connect, next_json, next_of, send};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+/// Runs `$body(server)` on SQLite and (when configured) PostgreSQL.
+macro_rules! on_both {
+    ($name:ident, $body:expr) => {
+        on_both!($name, |_| {}, $body);
+    };
+    ($name:ident, $adjust:expr, $body:expr) => {
+        mod $name {
+            use super::*;
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                let server = TestServer::with(Backend::Sqlite, stringify!($name), $adjust)
+                    .await
+                    .unwrap();
+                ($body)(server).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                if let Some(server) =
+                    TestServer::with(Backend::Postgres, stringify!($name), $adjust).await
+                {
+                    ($body)(server).await;
+                }
+            }
+        }
+    };
+}
+
+const MATE_IN_ONE: &str = "4k4/8R/9/9/9/9/9/9/R8/3K5 w - - 0 1";
+
+on_both!(checkmate_from_a_custom_fen, |s: TestServer| async move {
+    let (id, red, black) = s
+        .game(json!({"variant": "xiangqi", "fen": MATE_IN_ONE}), "red")
+        .await;
+    let view = s.view(&id, Some(&red)).await;
+    assert_eq!(view["status"], "playing");
+    assert_eq!(view["you"], "red");
+    assert_eq!(view["to_move"], "red");
+    assert!(
+        view["legal_moves"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("a1a9"))
+    );
+    assert_eq!(view["initial_fen"], view["fen"]);
+    // Black's view has no legal moves (not its turn).
+    let black_view = s.view(&id, Some(&black)).await;
+    assert_eq!(black_view["you"], "black");
+    assert_eq!(black_view["legal_moves"], json!([]));
+    let end = s.play(&id, &red, "a1a9").await;
+    assert_eq!(end["status"], "ended");
+    assert_eq!(end["result"]["winner"], "red");
+    assert_eq!(end["result"]["reason"], "checkmate");
+    assert_eq!(end["moves"], json!(["a1a9"]));
+    // The end is stored: a fresh read from another viewer agrees.
+    let spectator = s.view(&id, None).await;
+    assert_eq!(spectator["result"]["reason"], "checkmate");
+    assert_eq!(spectator["you"], Value::Null);
+    s.stop().await;
+});
+
+on_both!(resignation, |s: TestServer| async move {
+    let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
+    let mut black_socket = connect(&s.ws_url(&id, Some(&black))).await;
+    let state = next_of(&mut black_socket, "state").await;
+    assert_eq!(state["you"], "black");
+    s.play(&id, &red, "h2e2").await;
+    let moved = next_of(&mut black_socket, "move").await;
+    assert_eq!(moved["move"], "h2e2");
+    assert_eq!(moved["ply"], 1);
+    assert_eq!(moved["to_move"], "black");
+    assert!(!moved["legal_moves"].as_array().unwrap().is_empty());
+    send(&mut black_socket, json!({"type": "resign"})).await;
+    let end = next_of(&mut black_socket, "end").await;
+    assert_eq!(
+        end["result"],
+        json!({"winner": "red", "reason": "resignation", "result": "1-0"})
+    );
+    let view = s.view(&id, None).await;
+    assert_eq!(view["status"], "ended");
+    s.stop().await;
+});
+
+#[tokio::test]
+async fn draw_by_agreement_and_declines() {
+    let s = TestServer::start().await;
+    let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
+    s.play(&id, &red, "h2e2").await;
+    let draw = |token: String, action: &'static str| {
+        let s = &s;
+        let id = id.clone();
+        async move {
+            s.post(
+                &format!("/api/games/{id}/draw"),
+                Some(&token),
+                json!({"action": action}),
+            )
+            .await
+        }
+    };
+    // Nothing to accept yet.
+    let (status, v) = draw(red.clone(), "accept").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{v}");
+    assert_eq!(v["error"]["code"], "no_draw_offer");
+    let (status, v) = draw(black.clone(), "offer").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["draw_offer"], "black");
+    let (status, v) = draw(red.clone(), "decline").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["draw_offer"], Value::Null);
+    let (_, v) = draw(black.clone(), "offer").await;
+    assert_eq!(v["draw_offer"], "black");
+    let (status, v) = draw(red.clone(), "accept").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["result"]["reason"], "agreement");
+    assert_eq!(v["result"]["winner"], Value::Null);
+    // Shogi has no agreed draws.
+    let (sid, sente, _) = s.game(json!({"variant": "shogi"}), "sente").await;
+    let (status, v) = s
+        .post(
+            &format!("/api/games/{sid}/draw"),
+            Some(&sente),
+            json!({"action": "offer"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(v["error"]["code"], "draw_not_allowed");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn abort_before_both_sides_moved_and_not_after() {
+    let s = TestServer::start().await;
+    let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
+    s.play(&id, &red, "h2e2").await;
+    let (status, v) = s
+        .post(&format!("/api/games/{id}/abort"), Some(&black), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["status"], "aborted");
+    assert_eq!(v["result"]["reason"], "aborted");
+    assert_eq!(v["result"]["result"], "*");
+    let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
+    s.play(&id, &red, "h2e2").await;
+    s.play(&id, &black, "h7e7").await;
+    let (status, v) = s
+        .post(&format!("/api/games/{id}/abort"), Some(&red), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(v["error"]["code"], "too_late_to_abort");
+    s.stop().await;
+}
+
+on_both!(
+    first_move_timeout_aborts,
+    |c: &mut jiang_server::Config| c.first_move_timeout = Duration::from_millis(300),
+    |s: TestServer| async move {
+        let (id, red, black) = s.game(json!({"variant": "minishogi"}), "sente").await;
+        let mut socket = connect(&s.ws_url(&id, None)).await;
+        next_of(&mut socket, "state").await;
+        // Sente moves in time; gote does not: the server's own timer aborts the game.
+        s.play(&id, &red, "5d5c").await;
+        let end = next_of(&mut socket, "end").await;
+        assert_eq!(end["status"], "aborted");
+        assert_eq!(end["result"]["reason"], "aborted");
+        let (status, _) = s
+            .post(
+                &format!("/api/games/{id}/move"),
+                Some(&black),
+                json!({"move": "1b1c"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CONFLICT);
+        s.stop().await;
+    }
+);
+
+on_both!(timeout_with_a_short_clock, |s: TestServer| async move {
+    let (id, red, black) = s
+        .game(json!({"variant": "xiangqi", "clock": {"main": 0.4}}), "red")
+        .await;
+    let view = s.view(&id, None).await;
+    assert_eq!(view["clock"]["red"]["ms"], 400);
+    assert_eq!(view["clock"]["running"], Value::Null);
+    assert!(view["time_control"].is_string());
+    let mut socket = connect(&s.ws_url(&id, Some(&red))).await;
+    next_of(&mut socket, "state").await;
+    s.play(&id, &red, "h2e2").await;
+    s.play(&id, &black, "h7e7").await;
+    // The clock runs for red only now; nobody moves: red flags by the server's timer.
+    let moved = next_of(&mut socket, "move").await;
+    let moved = if moved["ply"] == 1 {
+        next_of(&mut socket, "move").await
+    } else {
+        moved
+    };
+    assert_eq!(moved["clock"]["running"], "red");
+    let end = next_of(&mut socket, "end").await;
+    assert_eq!(end["result"]["winner"], "black");
+    assert_eq!(end["result"]["reason"], "timeout");
+    assert_eq!(end["clock"]["red"]["ms"], 0);
+    // A late move changes nothing.
+    let (status, v) = s
+        .post(
+            &format!("/api/games/{id}/move"),
+            Some(&red),
+            json!({"move": "b2e2"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(v["error"]["code"], "game_over");
+    s.stop().await;
+});
+
+#[tokio::test]
+async fn timeout_against_insufficient_material_is_a_draw() {
+    let s = TestServer::start().await;
+    // Black has only its general and an advisor: it could never give check.
+    let (id, red, black) = s
+        .game(
+            json!({"variant": "xiangqi", "fen": "4k4/4a4/9/9/9/9/9/9/8R/3K5 w - - 0 1",
+                   "clock": {"main": 0.3}}),
+            "red",
+        )
+        .await;
+    let mut socket = connect(&s.ws_url(&id, None)).await;
+    s.play(&id, &red, "i1i2").await;
+    s.play(&id, &black, "e8f9").await;
+    let end = next_of(&mut socket, "end").await;
+    assert_eq!(end["result"]["winner"], Value::Null);
+    assert_eq!(end["result"]["reason"], "timeout-vs-insufficient");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn move_limit_and_repetition_from_fen_positions() {
+    let s = TestServer::start().await;
+    let (id, red, _) = s
+        .game(
+            json!({"variant": "xiangqi", "fen": "r3k4/9/9/9/9/9/9/9/9/3K1R3 w - - 119 80"}),
+            "red",
+        )
+        .await;
+    let end = s.play(&id, &red, "f0f1").await;
+    assert_eq!(end["result"]["reason"], "move-limit");
+    let (id, red, black) = s
+        .game(
+            json!({"variant": "xiangqi", "fen": "r3k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1"}),
+            "red",
+        )
+        .await;
+    let mut last = Value::Null;
+    for (i, mv) in [
+        "a0a1", "a9a8", "a1a0", "a8a9", "a0a1", "a9a8", "a1a0", "a8a9",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        last = s
+            .play(&id, if i % 2 == 0 { &red } else { &black }, mv)
+            .await;
+    }
+    assert_eq!(last["result"]["reason"], "repetition");
+    assert_eq!(last["result"]["result"], "1/2-1/2");
+    s.stop().await;
+}
+
+/// Sente to move with its king and ten pieces in the zone and 28 points (26 on the board,
+/// two pawns in hand).
+const IMPASSE: &str = "RBGG1SSBR/3S1S3/4K4/9/9/9/9/9/4k4 b 2P 1";
+
+on_both!(impasse_declaration, |s: TestServer| async move {
+    // From the start the declaration fails and says why; the game goes on.
+    let (id, sente, gote) = s.game(json!({"variant": "shogi"}), "sente").await;
+    let (status, v) = s
+        .post(&format!("/api/games/{id}/impasse"), Some(&sente), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    assert_eq!(v["error"]["code"], "impasse_rejected");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("zone"),
+        "{v}"
+    );
+    let (status, _) = s
+        .post(&format!("/api/games/{id}/impasse"), Some(&gote), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "not gote's turn");
+    assert_eq!(s.view(&id, None).await["status"], "playing");
+    // Minishogi has no impasse rule.
+    let (mid, msente, _) = s.game(json!({"variant": "minishogi"}), "sente").await;
+    let (status, v) = s
+        .post(
+            &format!("/api/games/{mid}/impasse"),
+            Some(&msente),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(v["error"]["code"], "impasse_not_allowed");
+    // A position where it holds.
+    let (id, sente, _) = s
+        .game(
+            json!({"variant": "shogi", "fen": IMPASSE, "clock": {"main": 60}}),
+            "sente",
+        )
+        .await;
+    let view = s.view(&id, None).await;
+    assert_eq!(view["impasse"]["sente"]["declaration"], 28);
+    let (status, v) = s
+        .post(&format!("/api/games/{id}/impasse"), Some(&sente), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(
+        v["result"],
+        json!({"winner": "sente", "reason": "impasse", "result": "1-0"})
+    );
+    let kif = s
+        .http
+        .get(s.url(&format!("/api/games/{id}/record?format=kif")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(kif.contains("入玉勝ち"), "{kif}");
+    s.stop().await;
+});
+
+#[tokio::test]
+async fn bad_input_is_refused_and_changes_nothing() {
+    let s = TestServer::start().await;
+    let expect = |status: StatusCode, v: &Value, want: StatusCode, code: &str| {
+        assert_eq!(status, want, "{v}");
+        assert_eq!(v["error"]["code"], code, "{v}");
+        assert!(!v["error"]["message"].as_str().unwrap().is_empty());
+    };
+    let (st, v) = s
+        .post_raw("/api/games", None, b"{\"variant\": ".to_vec())
+        .await;
+    expect(st, &v, StatusCode::BAD_REQUEST, "malformed_json");
+    let (st, v) = s
+        .post("/api/games", None, json!({"variant": "chess"}))
+        .await;
+    expect(st, &v, StatusCode::BAD_REQUEST, "unknown_variant");
+    let (st, v) = s
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "xiangqi", "colour": "red"}),
+        )
+        .await;
+    expect(st, &v, StatusCode::BAD_REQUEST, "unknown_field");
+    assert!(v["error"]["message"].as_str().unwrap().contains("colour"));
+    let (st, v) = s
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "xiangqi", "clock": {"main": 60, "bonus": 1}}),
+        )
+        .await;
+    expect(st, &v, StatusCode::BAD_REQUEST, "unknown_field");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("bonus"),
+        "{v}"
+    );
+    let (st, v) = s
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "xiangqi", "clock": {"main": -5}}),
+        )
+        .await;
+    expect(st, &v, StatusCode::BAD_REQUEST, "invalid_request");
+    let (st, v) = s
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "xiangqi", "fen": "9/9/9 w"}),
+        )
+        .await;
+    expect(st, &v, StatusCode::BAD_REQUEST, "invalid_fen");
+    let (st, v) = s
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "jieqi", "fen": MATE_IN_ONE}),
+        )
+        .await;
+    expect(st, &v, StatusCode::BAD_REQUEST, "unsupported");
+    let (st, v) = s
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "shogi", "handicap": "queen"}),
+        )
+        .await;
+    expect(st, &v, StatusCode::BAD_REQUEST, "invalid_handicap");
+    let (st, v) = s
+        .post(
+            "/api/games",
+            None,
+            json!({"variant": "shogi", "side": "red"}),
+        )
+        .await;
+    expect(st, &v, StatusCode::BAD_REQUEST, "invalid_side");
+    let (st, v) = s.post_raw("/api/games", None, vec![b' '; 17 * 1024]).await;
+    expect(st, &v, StatusCode::PAYLOAD_TOO_LARGE, "too_large");
+
+    let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
+    let before = s.view(&id, None).await;
+    let path = format!("/api/games/{id}/move");
+    let (st, v) = s.post(&path, None, json!({"move": "h2e2"})).await;
+    expect(st, &v, StatusCode::UNAUTHORIZED, "missing_token");
+    let (st, v) = s
+        .post(&path, Some("not-a-token"), json!({"move": "h2e2"}))
+        .await;
+    expect(st, &v, StatusCode::FORBIDDEN, "wrong_token");
+    let (st, v) = s.post(&path, Some(&black), json!({"move": "h7e7"})).await;
+    expect(st, &v, StatusCode::CONFLICT, "not_your_turn");
+    let (st, v) = s.post(&path, Some(&red), json!({"move": "a0a5"})).await;
+    expect(st, &v, StatusCode::BAD_REQUEST, "illegal_move");
+    let (st, v) = s.post(&path, Some(&red), json!({"move": "zz"})).await;
+    expect(st, &v, StatusCode::BAD_REQUEST, "illegal_move");
+    let (st, v) = s.post(&path, Some(&red), json!({"mv": "h2e2"})).await;
+    expect(st, &v, StatusCode::BAD_REQUEST, "unknown_field");
+    let (st, v) = s
+        .post(&format!("/api/games/{id}/join"), None, json!({}))
+        .await;
+    expect(st, &v, StatusCode::CONFLICT, "seat_taken");
+    let (st, v) = s.get(&format!("/api/games/{id}"), Some("wrong")).await;
+    expect(st, &v, StatusCode::FORBIDDEN, "wrong_token");
+    let (st, v) = s.get("/api/games/doesNotExist1", None).await;
+    expect(st, &v, StatusCode::NOT_FOUND, "game_not_found");
+    let (st, v) = s.get("/api/games/..%2Fetc", None).await;
+    expect(st, &v, StatusCode::NOT_FOUND, "game_not_found");
+    let mut after = s.view(&id, None).await;
+    after["first_move_ms"] = before["first_move_ms"].clone();
+    assert_eq!(after, before, "nothing changed");
+
+    // After the end, moves are refused.
+    s.post(&format!("/api/games/{id}/resign"), Some(&red), json!({}))
+        .await;
+    let (st, v) = s.post(&path, Some(&red), json!({"move": "h2e2"})).await;
+    expect(st, &v, StatusCode::CONFLICT, "game_over");
+
+    // WebSocket: bad messages get errors, the socket stays usable.
+    let (id, red, _) = s.game(json!({"variant": "xiangqi"}), "red").await;
+    let mut socket = connect(&s.ws_url(&id, Some(&red))).await;
+    next_of(&mut socket, "state").await;
+    socket.send_text("{not json").await;
+    let e = next_of(&mut socket, "error").await;
+    assert_eq!(e["code"], "invalid_message");
+    let big = json!({"type": "move", "move": "x".repeat(5000)}).to_string();
+    socket.send_text(&big).await;
+    let e = next_of(&mut socket, "error").await;
+    assert_eq!(e["code"], "too_large");
+    send(&mut socket, json!({"type": "move", "move": "a0a5"})).await;
+    let e = next_of(&mut socket, "error").await;
+    assert_eq!(e["code"], "illegal_move");
+    send(&mut socket, json!({"type": "move", "move": "h2e2"})).await;
+    let m = next_of(&mut socket, "move").await;
+    assert_eq!(m["move"], "h2e2");
+    s.stop().await;
+}
+
+trait SendText {
+    async fn send_text(&mut self, text: &str);
+}
+
+impl SendText for common::Socket {
+    async fn send_text(&mut self, text: &str) {
+        use futures_util::SinkExt;
+        self.send(tokio_tungstenite::tungstenite::Message::Text(
+            text.to_owned().into(),
+        ))
+        .await
+        .expect("send");
+    }
+}
+
+#[tokio::test]
+async fn floods_are_rate_limited() {
+    let s = TestServer::with(Backend::Sqlite, "flood", |c| {
+        c.rate_limit = jiang_server::Rate {
+            per_second: 2.0,
+            burst: 5.0,
+        }
+    })
+    .await
+    .unwrap();
+    let mut statuses = Vec::new();
+    for _ in 0..8 {
+        statuses.push(s.get("/api/games/abcdefgh12", None).await);
+    }
+    let limited: Vec<_> = statuses
+        .iter()
+        .filter(|(st, _)| *st == StatusCode::TOO_MANY_REQUESTS)
+        .collect();
+    assert!(!limited.is_empty(), "{statuses:?}");
+    assert_eq!(limited[0].1["error"]["code"], "rate_limited");
+    // Pages are not limited.
+    let page = s.http.get(s.url("/healthz")).send().await.unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    s.stop().await;
+}
+
+on_both!(
+    restart_resumes_games_without_charging_downtime,
+    |s: TestServer| async move {
+        let (id, red, black) = s
+            .game(
+                json!({"variant": "xiangqi", "clock": {"main": 60, "increment": 1}}),
+                "red",
+            )
+            .await;
+        s.play(&id, &red, "h2e2").await;
+        s.play(&id, &black, "h7e7").await;
+        let before = s.play(&id, &red, "h0g2").await;
+        assert_eq!(before["clock"]["running"], "black");
+        let black_ms = before["clock"]["black"]["ms"].as_u64().unwrap();
+        let s = s.restart().await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let after = s.view(&id, Some(&black)).await;
+        assert_eq!(after["moves"], json!(["h2e2", "h7e7", "h0g2"]));
+        assert_eq!(after["status"], "playing");
+        assert_eq!(after["clock"]["running"], "black");
+        let after_ms = after["clock"]["black"]["ms"].as_u64().unwrap();
+        // Only the time since the restart (≈200 ms) is charged, not the downtime.
+        assert!(
+            after_ms <= black_ms && black_ms - after_ms < 2_000,
+            "{black_ms} → {after_ms}"
+        );
+        assert_eq!(after["clock"]["red"], before["clock"]["red"]);
+        // The seats' tokens still work and the game continues.
+        let next = s.play(&id, &black, "h9g7").await;
+        assert_eq!(next["ply"], 4);
+        s.stop().await;
+    }
+);
+
+#[tokio::test]
+async fn two_spectators_follow_a_game() {
+    let s = TestServer::start().await;
+    let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
+    let mut a = connect(&s.ws_url(&id, None)).await;
+    let state = next_of(&mut a, "state").await;
+    assert_eq!(state["you"], Value::Null);
+    let mut b = connect(&s.ws_url(&id, None)).await;
+    next_of(&mut b, "state").await;
+    let mut count = next_of(&mut a, "spectators").await;
+    while count["spectators"] != 2 {
+        count = next_of(&mut a, "spectators").await;
+    }
+    s.play(&id, &red, "h2e2").await;
+    s.play(&id, &black, "h7e7").await;
+    for socket in [&mut a, &mut b] {
+        let m1 = next_of(socket, "move").await;
+        let m2 = next_of(socket, "move").await;
+        assert_eq!(
+            (m1["move"].clone(), m2["move"].clone()),
+            (json!("h2e2"), json!("h7e7"))
+        );
+        assert_eq!(
+            m2["legal_moves"],
+            json!([]),
+            "spectators get no legal moves"
+        );
+    }
+    assert_eq!(s.view(&id, None).await["spectators"], 2);
+    drop(b);
+    let count = next_of(&mut a, "spectators").await;
+    assert_eq!(count["spectators"], 1);
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn rematch_swaps_sides_and_tells_each_player_its_token() {
+    let s = TestServer::start().await;
+    let (id, red, black) = s
+        .game(json!({"variant": "xiangqi", "clock": {"main": 300}}), "red")
+        .await;
+    let mut red_socket = connect(&s.ws_url(&id, Some(&red))).await;
+    let mut black_socket = connect(&s.ws_url(&id, Some(&black))).await;
+    let mut spectator = connect(&s.ws_url(&id, None)).await;
+    s.post(&format!("/api/games/{id}/resign"), Some(&red), json!({}))
+        .await;
+    let (st, v) = s
+        .post(&format!("/api/games/{id}/rematch"), Some(&red), json!({}))
+        .await;
+    assert_eq!(st, StatusCode::OK);
+    assert_eq!(v["rematch"]["requested"], json!(["red"]));
+    send(&mut black_socket, json!({"type": "rematch"})).await;
+    let mut seen = Vec::new();
+    for socket in [&mut red_socket, &mut black_socket, &mut spectator] {
+        let mut event = next_of(socket, "rematch").await;
+        while event["id"].is_null() {
+            event = next_of(socket, "rematch").await;
+        }
+        seen.push(event);
+    }
+    let next_id = seen[0]["id"].as_str().unwrap().to_owned();
+    assert_eq!(seen[1]["id"], seen[0]["id"]);
+    assert_eq!(seen[0]["side"], "black", "sides swap");
+    assert_eq!(seen[1]["side"], "red");
+    assert!(seen[2].get("token").is_none(), "spectators get no token");
+    let new_red = seen[1]["token"].as_str().unwrap();
+    let new_black = seen[0]["token"].as_str().unwrap();
+    let view = s.view(&next_id, Some(new_red)).await;
+    assert_eq!(view["you"], "red");
+    assert_eq!(view["status"], "playing");
+    assert_eq!(view["time_control"], "5+0");
+    assert_eq!(s.view(&next_id, Some(new_black)).await["you"], "black");
+    // The old tokens hold no seat in the new game.
+    let (st, _) = s.get(&format!("/api/games/{next_id}"), Some(&red)).await;
+    assert_eq!(st, StatusCode::FORBIDDEN);
+    s.play(&next_id, new_red, "h2e2").await;
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn records_and_pages() {
+    let s = TestServer::start().await;
+    let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
+    s.play(&id, &red, "h2e2").await;
+    s.play(&id, &black, "h9g7").await;
+    let response = s
+        .http
+        .get(s.url(&format!("/api/games/{id}/record?format=pgn")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let disposition = response.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        disposition.contains(&format!("jiang-xiangqi-{id}.pgn")),
+        "{disposition}"
+    );
+    let pgn = response.text().await.unwrap();
+    assert!(
+        pgn.contains("[Variant \"xiangqi\"]") && pgn.contains("h2e2"),
+        "{pgn}"
+    );
+    let fen = s
+        .http
+        .get(s.url(&format!("/api/games/{id}/record?format=fen")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(fen.trim(), s.view(&id, None).await["fen"]);
+    let (st, v) = s
+        .get(&format!("/api/games/{id}/record?format=kif"), None)
+        .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    assert_eq!(v["error"]["code"], "unsupported_format");
+    let (sid, sente, _) = s
+        .game(json!({"variant": "shogi", "handicap": "bishop"}), "sente")
+        .await;
+    let view = s.view(&sid, None).await;
+    assert_eq!(view["to_move"], "gote", "the handicap giver moves first");
+    assert_eq!(view["handicap"], "bishop");
+    let (st, v) = s
+        .post(
+            &format!("/api/games/{sid}/move"),
+            Some(&sente),
+            json!({"move": "7g7f"}),
+        )
+        .await;
+    assert_eq!(st, StatusCode::CONFLICT, "{v}");
+    let csa = s
+        .http
+        .get(s.url(&format!("/api/games/{sid}/record?format=csa")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(csa.contains("PI"), "{csa}");
+
+    let page = s
+        .http
+        .get(s.url(&format!("/g/{id}")))
+        .header("accept-language", "zh-TW,en;q=0.5")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    let html = page.text().await.unwrap();
+    assert!(html.contains("zh-Hant") && !html.contains("{{"), "{html}");
+    let page = s
+        .http
+        .get(s.url("/rules/jieqi"))
+        .header("cookie", "lang=hu")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(page.contains("\"hu\""), "{page}");
+    let health = s.http.get(s.url("/healthz")).send().await.unwrap();
+    assert_eq!(health.status(), StatusCode::OK);
+    let missing = s
+        .http
+        .get(s.url("/static/../Cargo.toml"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn seat_cookie_keeps_the_seat_and_get_never_takes_one() {
+    let s = TestServer::start().await;
+    let (id, _, _) = s.create(json!({"variant": "xiangqi", "side": "red"})).await;
+    // Link previews (GETs) do not take the free seat.
+    for _ in 0..3 {
+        let v = s.view(&id, None).await;
+        assert_eq!(v["status"], "waiting");
+        assert_eq!(v["seats"]["black"], false);
+    }
+    let response = s
+        .http
+        .post(s.url(&format!("/api/games/{id}/join")))
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    let cookie = response.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(cookie.contains("HttpOnly"), "{cookie}");
+    let pair = cookie.split(';').next().unwrap().to_owned();
+    let v: Value = s
+        .http
+        .get(s.url(&format!("/api/games/{id}")))
+        .header("cookie", pair)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(v["you"], "black");
+    s.stop().await;
+}
+
+/// Jieqi: before the end, what a spectator and the player who did not capture see is a
+/// function of public information only; the captor sees what it captured.
+#[tokio::test]
+async fn jieqi_views_hide_what_only_the_captor_may_know() {
+    let s = TestServer::start().await;
+    // Red's covered cannon-point piece on h2 captures Black's covered piece on h9 (screen h7).
+    let mut games = Vec::new();
+    for _ in 0..8 {
+        let (id, red, black) = s.game(json!({"variant": "jieqi"}), "red").await;
+        let start = s.view(&id, None).await;
+        assert!(start.get("deal").is_none() && start.get("salt").is_none());
+        let commitment = start["commitment"].as_str().unwrap().to_owned();
+        assert_eq!(commitment.len(), 64);
+        let played = s.play(&id, &red, "h2h9").await;
+        let recorded = played["moves"][0].as_str().unwrap().to_owned();
+        let red_view = s.view(&id, Some(&red)).await;
+        let black_view = s.view(&id, Some(&black)).await;
+        let spectator = s.view(&id, None).await;
+        games.push((
+            id, red, black, recorded, commitment, red_view, black_view, spectator,
+        ));
+    }
+    // Strip what differs per game for reasons other than the deal.
+    let public = |v: &Value| {
+        let mut v = v.clone();
+        for key in ["id", "commitment", "you", "legal_moves", "first_move_ms"] {
+            v.as_object_mut().unwrap().remove(key);
+        }
+        v
+    };
+    for (_, _, _, _, _, red_view, black_view, spectator) in &games {
+        // The captor knows the captured identity; the others do not.
+        let captured = &red_view["captured"]["red"][0];
+        assert_eq!(captured["was_covered"], true);
+        assert!(captured["piece"].is_string(), "{red_view}");
+        assert_eq!(black_view["captured"]["red"][0]["piece"], Value::Null);
+        assert_eq!(spectator["captured"]["red"][0]["piece"], Value::Null);
+        // The non-capturing player sees exactly what a spectator sees.
+        assert_eq!(public(black_view), public(spectator));
+        let text = spectator.to_string();
+        assert!(!text.contains("deal") && !text.contains("salt"));
+    }
+    // Games with the same public moves (by pigeonhole, some share the revealed letter) give
+    // identical views to spectators and to the non-capturing player, whatever was captured.
+    let mut compared = 0;
+    for i in 0..games.len() {
+        for j in i + 1..games.len() {
+            if games[i].3 == games[j].3 {
+                assert_eq!(public(&games[i].7), public(&games[j].7));
+                assert_eq!(public(&games[i].6), public(&games[j].6));
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 0);
+    // The record before the end holds public information only.
+    let (id, red, _, _, commitment, red_view, _, _) = &games[0];
+    let record = s
+        .http
+        .get(s.url(&format!("/api/games/{id}/record")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        record.contains(commitment.as_str()) && !record.contains("Deal"),
+        "{record}"
+    );
+    // At the end everything is published and the commitment checks out.
+    s.post(&format!("/api/games/{id}/resign"), Some(red), json!({}))
+        .await;
+    let end = s.view(id, None).await;
+    let deal = end["deal"].as_str().unwrap();
+    let salt = end["salt"].as_str().unwrap();
+    let (red_word, black_word) = deal.split_once('/').unwrap();
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(format!("jiang-jieqi-v1:{red_word}:{black_word}:{salt}"));
+    assert_eq!(hex::encode(digest), *commitment);
+    assert_eq!(
+        end["captured"]["red"][0]["piece"],
+        red_view["captured"]["red"][0]["piece"]
+    );
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn websocket_clock_sync_and_ping() {
+    let s = TestServer::start().await;
+    let (id, red, _) = s
+        .game(
+            json!({"variant": "xiangqi", "clock": {"main": 10, "byoyomi": 5, "periods": 2}}),
+            "red",
+        )
+        .await;
+    let mut socket = connect(&s.ws_url(&id, Some(&red))).await;
+    next_of(&mut socket, "state").await;
+    send(&mut socket, json!({"type": "clock"})).await;
+    let clock = next_of(&mut socket, "clock").await;
+    assert_eq!(clock["clock"]["red"]["ms"], 10_000);
+    assert_eq!(clock["clock"]["black"]["periods"], 2);
+    send(&mut socket, json!({"type": "ping"})).await;
+    assert_eq!(next_json(&mut socket).await["type"], "pong");
+    s.stop().await;
+}

@@ -1,0 +1,277 @@
+//! Test harness: a real server on a random port with a real database (a temporary SQLite file,
+//! or a fresh PostgreSQL database when `JIANG_TEST_DATABASE_URL` is set), real HTTP (reqwest)
+//! and real WebSockets (tokio-tungstenite).
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use jiang_server::{Config, Rate, Server};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+
+/// Which database a test server uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A server under test and the database it keeps across restarts.
+pub struct TestServer {
+    server: Option<Server>,
+    pub base: String,
+    pub config: Config,
+    _dir: Option<tempfile::TempDir>,
+    pub http: reqwest::Client,
+}
+
+/// A fresh PostgreSQL database on the server named by `JIANG_TEST_DATABASE_URL`, or `None`
+/// (with a line saying the test is skipped) when it is not set.
+pub async fn postgres_url(test: &str) -> Option<String> {
+    let Ok(base) = std::env::var("JIANG_TEST_DATABASE_URL") else {
+        // Written past the test harness's capture so that the skip is always visible.
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED {test} on PostgreSQL: JIANG_TEST_DATABASE_URL is not set"
+        );
+        return None;
+    };
+    let name = format!(
+        "jiang_test_{}",
+        jiang_server::seat::new_game_id().to_lowercase()
+    );
+    let admin = sqlx::PgPool::connect(&base)
+        .await
+        .expect("JIANG_TEST_DATABASE_URL is reachable");
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&admin)
+        .await
+        .expect("can create a test database");
+    admin.close().await;
+    let (prefix, _) = base.rsplit_once('/').expect("URL has a database path");
+    println!("running {test} on PostgreSQL database {name}");
+    Some(format!("{prefix}/{name}"))
+}
+
+impl TestServer {
+    /// A server on SQLite with no rate limit and the usual 30 s first-move abort.
+    pub async fn start() -> TestServer {
+        Self::with(Backend::Sqlite, "test", |_| {})
+            .await
+            .expect("sqlite always runs")
+    }
+
+    /// A server on `backend` with `adjust` applied to its config; `None` when PostgreSQL is not
+    /// configured.
+    pub async fn with(
+        backend: Backend,
+        test: &str,
+        adjust: impl FnOnce(&mut Config),
+    ) -> Option<TestServer> {
+        let (database_url, dir) = match backend {
+            Backend::Sqlite => {
+                let dir = tempfile::tempdir().expect("temp dir");
+                (
+                    format!("sqlite://{}/jiang.db", dir.path().display()),
+                    Some(dir),
+                )
+            }
+            Backend::Postgres => (postgres_url(test).await?, None),
+        };
+        let mut config = Config {
+            listen: "127.0.0.1:0".into(),
+            database_url,
+            rate_limit: Rate::UNLIMITED,
+            ..Config::default()
+        };
+        adjust(&mut config);
+        let server = jiang_server::start(config.clone())
+            .await
+            .expect("server starts");
+        Some(TestServer {
+            base: format!("http://{}", server.addr()),
+            server: Some(server),
+            config,
+            _dir: dir,
+            http: reqwest::Client::new(),
+        })
+    }
+
+    /// Stops the server gracefully and starts a new one on the same database (a new port).
+    pub async fn restart(mut self) -> TestServer {
+        self.server
+            .take()
+            .expect("running")
+            .shutdown()
+            .await
+            .expect("clean shutdown");
+        let server = jiang_server::start(self.config.clone())
+            .await
+            .expect("server restarts");
+        self.base = format!("http://{}", server.addr());
+        self.server = Some(server);
+        self
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(server) = self.server.take() {
+            server.shutdown().await.expect("clean shutdown");
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub fn ws_url(&self, id: &str, token: Option<&str>) -> String {
+        let base = self.base.replacen("http://", "ws://", 1);
+        match token {
+            Some(t) => format!("{base}/api/games/{id}/ws?token={t}"),
+            None => format!("{base}/api/games/{id}/ws"),
+        }
+    }
+
+    /// POST `path` with `body` (JSON) and an optional bearer token.
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
+        let mut request = self.http.post(self.url(path)).json(&body);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.expect("request");
+        let status = response.status();
+        let value = response.json().await.unwrap_or(Value::Null);
+        (status, value)
+    }
+
+    /// POST raw bytes.
+    pub async fn post_raw(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: Vec<u8>,
+    ) -> (StatusCode, Value) {
+        let mut request = self
+            .http
+            .post(self.url(path))
+            .header("content-type", "application/json")
+            .body(body);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.expect("request");
+        let status = response.status();
+        let value = response.json().await.unwrap_or(Value::Null);
+        (status, value)
+    }
+
+    /// GET `path` as JSON with an optional bearer token.
+    pub async fn get(&self, path: &str, token: Option<&str>) -> (StatusCode, Value) {
+        let mut request = self.http.get(self.url(path));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.expect("request");
+        let status = response.status();
+        let value = response.json().await.unwrap_or(Value::Null);
+        (status, value)
+    }
+
+    /// Creates a game; returns (id, creator's side, creator's token).
+    pub async fn create(&self, body: Value) -> (String, String, String) {
+        let (status, v) = self.post("/api/games", None, body.clone()).await;
+        assert_eq!(status, StatusCode::CREATED, "create {body}: {v}");
+        (
+            v["id"].as_str().unwrap().to_owned(),
+            v["side"].as_str().unwrap().to_owned(),
+            v["token"].as_str().unwrap().to_owned(),
+        )
+    }
+
+    /// Joins game `id`; returns (side, token).
+    pub async fn join(&self, id: &str) -> (String, String) {
+        let (status, v) = self
+            .post(&format!("/api/games/{id}/join"), None, json!({}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "join: {v}");
+        (
+            v["side"].as_str().unwrap().to_owned(),
+            v["token"].as_str().unwrap().to_owned(),
+        )
+    }
+
+    /// Creates a game with the creator on `side` and joins it: (id, creator token, joiner token).
+    pub async fn game(&self, mut body: Value, side: &str) -> (String, String, String) {
+        body["side"] = json!(side);
+        let (id, got, first) = self.create(body).await;
+        assert_eq!(got, side);
+        let (_, second) = self.join(&id).await;
+        (id, first, second)
+    }
+
+    /// Plays `mv` with `token`, expecting success; returns the new view.
+    pub async fn play(&self, id: &str, token: &str, mv: &str) -> Value {
+        let (status, v) = self
+            .post(
+                &format!("/api/games/{id}/move"),
+                Some(token),
+                json!({"move": mv}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "move {mv}: {v}");
+        v
+    }
+
+    pub async fn view(&self, id: &str, token: Option<&str>) -> Value {
+        let (status, v) = self.get(&format!("/api/games/{id}"), token).await;
+        assert_eq!(status, StatusCode::OK, "view: {v}");
+        v
+    }
+}
+
+pub type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Opens a WebSocket.
+pub async fn connect(url: &str) -> Socket {
+    let (socket, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .expect("websocket connects");
+    socket
+}
+
+/// The next JSON message (within 5 s).
+pub async fn next_json(socket: &mut Socket) -> Value {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(5), socket.next())
+            .await
+            .expect("a message within 5 s")
+            .expect("socket open")
+            .expect("no socket error");
+        match message {
+            Message::Text(text) => return serde_json::from_str(&text).expect("JSON message"),
+            Message::Close(_) => panic!("socket closed"),
+            _ => continue,
+        }
+    }
+}
+
+/// Reads messages until one of type `kind` arrives (within 5 s each).
+pub async fn next_of(socket: &mut Socket, kind: &str) -> Value {
+    loop {
+        let v = next_json(socket).await;
+        if v["type"] == kind {
+            return v;
+        }
+    }
+}
+
+/// Sends a JSON message.
+pub async fn send(socket: &mut Socket, value: Value) {
+    socket
+        .send(Message::Text(value.to_string().into()))
+        .await
+        .expect("send");
+}
