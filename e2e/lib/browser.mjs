@@ -36,6 +36,8 @@ export async function drawTime(page) {
 
 /** Drag with the mouse from one element's centre to another's, in small steps. */
 export async function drag(page, from, to) {
+  await page.locator(to).scrollIntoViewIfNeeded();
+  await page.locator(from).scrollIntoViewIfNeeded();
   const a = await page.locator(from).boundingBox();
   const b = await page.locator(to).boundingBox();
   await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);

@@ -53,6 +53,7 @@ async function join(page, link) {
   await take.waitFor();
   await take.click();
   await page.locator('.join').waitFor({ state: 'hidden' });
+  await page.locator('svg.board [data-piece]').first().waitFor();
 }
 
 async function resign(page) {

@@ -461,6 +461,8 @@ export function createBoard(host, opts) {
 
   return {
     svg,
+    /** Width / height of the drawing. */
+    aspect: g.W / g.H,
     /** Redraw with a new state (any subset of fields). */
     update(next) {
       const prevMove = state.lastMove;

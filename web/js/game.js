@@ -76,7 +76,7 @@ export function gamePage(main, id) {
   main.innerHTML = `
 <section class="game" aria-labelledby="game-title">
   <h1 id="game-title" class="visually-hidden">${t('game.title')}</h1>
-  <div class="board-col">
+  <div class="board-col" style="--ratio:${aspect(variantGuess)}">
     <div class="player top"></div>
     <div class="board-host" style="aspect-ratio:${aspect(variantGuess)}"></div>
     <div class="player bottom"></div>
@@ -186,6 +186,7 @@ export function gamePage(main, id) {
     if (board) return;
     store.set('variant.' + id, view.variant);
     board = createBoard(host, { variant: view.variant, interactive: true, label, choosePromotion, onMove: sendMove });
+    $('.board-col').style.setProperty('--ratio', String(board.aspect));
     const notation = $('select[name=notation]');
     notation.innerHTML = STYLES[fam()].map((s) => `<option value="${s}">${t('notation.' + s)}</option>`).join('');
   }
