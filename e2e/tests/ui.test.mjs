@@ -110,8 +110,38 @@ test('xiangqi: create, copy the link, join, click, drag and type moves, resign; 
     await banner.waitFor();
     assert.equal(await banner.getAttribute('aria-label'), 'Red wins: Black resigned');
   }
+  // Rematch: both ask, both get a link to the next game, with the sides swapped.
+  await a.locator('[data-action=rematch]').click();
+  await b.locator('[data-action=rematch]', { hasText: 'Accept rematch' }).click();
+  for (const p of [a, b]) await p.locator('a.to-rematch').waitFor();
+  await a.locator('a.to-rematch').click();
+  await a.waitForURL((u) => u.pathname !== new URL(link).pathname);
+  await a.locator('.player.bottom[data-side="black"]').waitFor();
   await a.context().close();
   await b.context().close();
+});
+
+test('xiangqi: a draw offered and accepted; a spectator watches read-only', async () => {
+  const a = await (await newContext(browser)).newPage();
+  const b = await (await newContext(browser)).newPage();
+  const c = await (await newContext(browser)).newPage();
+  const link = await create(a, { variant: 'xiangqi', side: 'red' });
+  await join(b, link);
+  await c.goto(link);
+  await c.locator('svg.board [data-piece]').first().waitFor();
+  assert.equal(await c.locator('button.take-seat').isVisible(), false, 'no seat left for a third visitor');
+  await myTurn(a);
+  await click(a, 'h0');
+  await click(a, 'g2');
+  await c.locator('svg.board [data-at="g2"][data-piece="N"]').waitFor();
+  await a.locator('[data-action=draw-offer]').click();
+  await b.locator('[data-action=draw-accept]').click();
+  for (const p of [a, b, c]) {
+    await p.locator('.banner').waitFor();
+    assert.equal(await p.locator('.banner').getAttribute('aria-label'), 'Draw: the players agreed to a draw');
+  }
+  assert.equal(await c.locator('[data-action=resign], [data-action=rematch]').count(), 0, 'a spectator has no player buttons');
+  for (const p of [a, b, c]) await p.context().close();
 });
 
 test('shogi: a promotion choice and a drop from the hand', async () => {

@@ -204,7 +204,10 @@ export function gamePage(main, id) {
     const f = format();
     if (shownPly === null || shownPly >= view.moves.length) {
       try {
-        return parse(view.variant, view.fen);
+        const pos = parse(view.variant, view.fen);
+        // After a Jieqi game, the pieces still face down are revealed to everyone.
+        for (const [sq, letter] of Object.entries(view.covered_pieces || {})) if (pos.board.has(sq)) pos.board.set(sq, letter);
+        return pos;
       } catch {
         return f.positions[f.positions.length - 1];
       }
@@ -410,35 +413,31 @@ export function gamePage(main, id) {
     const box = $('.jieqi-info');
     if (view.variant !== 'jieqi') return;
     box.hidden = false;
+    const [red, black] = sides();
     const glyph = (p) => `<svg class="mini" viewBox="-50 -50 100 100" role="img" aria-label="${p === 'X' || p === 'x' ? t('piece.xiangqi.X') : pieceName(p)}">${pieceSvg('jieqi', p, pieceStyle())}</svg>`;
-    const listOf = (v) => {
-      if (!v) return [];
-      if (typeof v === 'string') return [...v].filter((c) => /[a-zA-Z]/.test(c));
-      if (Array.isArray(v)) return v.map((x) => (typeof x === 'string' ? x : x.piece || x.letter || 'X'));
-      return Object.entries(v).flatMap(([k, n]) => Array(Number(n) || 0).fill(k));
-    };
-    const poolOf = (v) => {
-      if (!v) return [];
-      if (typeof v === 'string') return [...v.matchAll(/([A-Za-z])(\d+)/g)].flatMap((m) => Array(Number(m[2])).fill(m[1]));
-      return listOf(v);
-    };
-    let html = `<h2>${t('jieqi.captured')}</h2>`;
+    const caseFor = (letter, side) => (side === red ? letter.toUpperCase() : letter.toLowerCase());
+    // Captured pieces, grouped by who took them; a covered piece whose identity this viewer may
+    // not know is shown face down.
+    const taken = { [red]: [], [black]: [] };
     const captured = view.captured || {};
-    for (const side of sides()) {
-      const list = listOf(Array.isArray(captured) ? captured.filter((p) => ownerOf(p) !== side) : captured[side]);
-      html += `<p class="captures" data-side="${side}"><span>${t('jieqi.capturedBy', { side: t('side.' + side) })}</span> ${list.map(glyph).join('') || '—'}</p>`;
+    for (const [key, list] of Object.entries(captured)) {
+      for (const c of Array.isArray(list) ? list : []) {
+        const owner = c.side || (key === red ? black : red);
+        const letter = c.piece ? caseFor(c.piece, owner) : owner === red ? 'X' : 'x';
+        taken[owner === red ? black : red].push(letter);
+      }
     }
-    const pool = view.pool;
+    let html = `<h2>${t('jieqi.captured')}</h2>`;
+    for (const side of [red, black])
+      html += `<p class="captures" data-side="${side}"><span>${t('jieqi.capturedBy', { side: t('side.' + side) })}</span> ${taken[side].map(glyph).join('') || '—'}</p>`;
     html += `<h2>${t('jieqi.pool')}</h2>`;
-    for (const side of sides()) {
-      const first = side === sides()[0];
-      const all = poolOf(typeof pool === 'object' && pool && !Array.isArray(pool) && pool[side] !== undefined ? pool[side] : pool).filter((p) => (p === p.toUpperCase()) === first);
-      const counts = {};
-      for (const p of all) counts[p] = (counts[p] || 0) + 1;
-      html += `<p class="pool" data-side="${side}"><span>${t('jieqi.stillHidden', { side: t('side.' + side) })}</span> ${Object.entries(counts).map(([p, n]) => `<span class="pool-item">${glyph(p)}×${n}</span>`).join('') || '—'}</p>`;
+    for (const side of [red, black]) {
+      const text = typeof view.pool === 'object' && view.pool ? view.pool[side] : '';
+      const items = [...String(text || '').matchAll(/([A-Za-z])(\d+)/g)].map((m) => [caseFor(m[1], side), Number(m[2])]).filter(([, n]) => n > 0);
+      html += `<p class="pool" data-side="${side}"><span>${t('jieqi.stillHidden', { side: t('side.' + side) })}</span> ${items.map(([p, n]) => `<span class="pool-item">${glyph(p)}×${n}</span>`).join('') || '—'}</p>`;
     }
     if (view.commitment) html += `<p class="commitment"><span>${t('jieqi.commitment')}</span> <code>${view.commitment}</code></p>`;
-    if (view.deal) html += `<p class="commitment"><span>${t('jieqi.deal')}</span> <code>${typeof view.deal === 'string' ? view.deal : JSON.stringify(view.deal)}</code> <code>${view.salt || ''}</code></p>`;
+    if (view.deal) html += `<p class="commitment"><span>${t('jieqi.deal')}</span> <code>${view.deal}</code> <code>${view.salt || ''}</code></p>`;
     box.innerHTML = html;
   }
 
