@@ -202,6 +202,19 @@ test('jieqi: face-down pieces, a reveal, the pool', async () => {
   }
   assert.equal(await b.locator('svg.board [data-piece="X"]').count(), 14);
   await b.locator('.jieqi-info .pool').first().waitFor();
+  // Black reveals a piece; Red's covered cannon-point piece then takes the covered piece on h9
+  // over the screen on h7. Only Red learns what it took.
+  await myTurn(b);
+  await click(b, 'a6');
+  await click(b, 'a5');
+  await myTurn(a);
+  await click(a, 'b2');
+  await click(a, 'b9');
+  const taken = (p) => p.locator('.captures[data-side="red"] svg').first();
+  await taken(a).waitFor();
+  await taken(b).waitFor();
+  assert.notEqual(await taken(a).getAttribute('aria-label'), 'face-down piece', 'the captor sees what it took');
+  assert.equal(await taken(b).getAttribute('aria-label'), 'face-down piece', 'the owner does not');
   await a.screenshot({ path: path.join(artifacts, 'jieqi.png') });
   await a.context().close();
   await b.context().close();
