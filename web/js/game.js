@@ -338,7 +338,8 @@ export function gamePage(main, id) {
     const you = view.you;
     const status = $('.status');
     const playing = view.status === 'playing';
-    if (view.status === 'waiting') status.textContent = you ? t('game.waiting') : t('game.waitingOther');
+    // A visitor to a waiting game reads the same sentence in the join box below.
+    if (view.status === 'waiting') status.textContent = you ? t('game.waiting') : '';
     else if (playing) status.textContent = myTurn ? t('game.yourTurn') : t('game.toMove', { side: t('side.' + view.to_move) });
     else status.textContent = '';
     if (shownPly !== null) status.textContent = t('game.viewing', { ply: shownPly, total: view.moves.length });
