@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startServer } from '../lib/server.mjs';
-import { launch, newContext, transferred, drawTime, drag, artifacts } from '../lib/browser.mjs';
+import { launch, newContext, transferred, drawTime, drag, box, artifacts, layoutShift, watchLayoutShift } from '../lib/browser.mjs';
 
 let server;
 let browser;
@@ -71,8 +71,8 @@ test('xiangqi: create, copy the link, join, click, drag and type moves, resign; 
   await join(b, link);
 
   // The second player sees the board turned: Black at the bottom.
-  const e0 = await b.locator('[data-square="e0"]').boundingBox();
-  const e9 = await b.locator('[data-square="e9"]').boundingBox();
+  const e0 = await box(b, '[data-square="e0"]');
+  const e9 = await box(b, '[data-square="e9"]');
   assert.ok(e9.y > e0.y, 'black at the bottom for black');
 
   // Red: click-click (cannon h2 → e2).
@@ -276,14 +276,18 @@ test('home and game pages: screenshots, bytes transferred and board draw time', 
   const res = await page.evaluate(async () => (await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ variant: 'minishogi' }) })).json());
   await ctx.close();
   const ctx2 = await newContext(browser);
+  await watchLayoutShift(ctx2);
   const game = await ctx2.newPage();
   await game.goto(`${server.url}/g/${res.id}`);
   await game.locator('svg.board [data-piece]').first().waitFor();
   await game.waitForLoadState('networkidle');
   metrics.gameBytes = await transferred(game);
   metrics.boardDrawMs = await drawTime(game);
+  await game.waitForTimeout(300);
+  metrics.gameLayoutShift = await layoutShift(game);
   await game.screenshot({ path: path.join(artifacts, 'minishogi.png') });
-  console.log(`home ${(metrics.homeBytes / 1024).toFixed(1)} KB, game ${(metrics.gameBytes / 1024).toFixed(1)} KB, board drawn in ${metrics.boardDrawMs?.toFixed(1)} ms`);
+  console.log(`home ${(metrics.homeBytes / 1024).toFixed(1)} KB, game ${(metrics.gameBytes / 1024).toFixed(1)} KB, board drawn in ${metrics.boardDrawMs?.toFixed(1)} ms, layout shift ${metrics.gameLayoutShift}`);
+  assert.ok(metrics.gameLayoutShift !== null && metrics.gameLayoutShift < 0.01, `layout shift ${metrics.gameLayoutShift}`);
   assert.ok(metrics.homeBytes <= 150 * 1024, `home page ${metrics.homeBytes} bytes`);
   assert.ok(metrics.gameBytes <= 150 * 1024, `game page ${metrics.gameBytes} bytes`);
   assert.ok(metrics.boardDrawMs !== null && metrics.boardDrawMs <= 100, `board drawn in ${metrics.boardDrawMs} ms`);

@@ -72,13 +72,21 @@ export function gamePage(main, id) {
   let lastBeep = null;
   let connected = false;
 
-  const variantGuess = store.get('variant.' + id, 'xiangqi');
+  const $ = (s) => main.querySelector(s);
+  let built = false;
+  main.innerHTML = '<section class="game" aria-busy="true"></section>';
+
+  /** The page's structure, built when the first view arrives: its variant sizes the board's
+   * box from the start, so nothing moves when the board is drawn. */
+  function build(variant) {
+    built = true;
+    const ratio = aspect(variant);
   main.innerHTML = `
 <section class="game" aria-labelledby="game-title">
   <h1 id="game-title" class="visually-hidden">${t('game.title')}</h1>
-  <div class="board-col" style="--ratio:${aspect(variantGuess)}">
+  <div class="board-col" style="--ratio:${ratio}">
     <div class="player top"></div>
-    <div class="board-host" style="aspect-ratio:${aspect(variantGuess)}"></div>
+    <div class="board-host" style="aspect-ratio:${ratio}"></div>
     <div class="player bottom"></div>
   </div>
   <aside class="panel">
@@ -128,8 +136,8 @@ export function gamePage(main, id) {
     <button value="cancel" class="link">${t('promo.cancel')}</button>
   </form>
 </dialog>`;
-  const $ = (s) => main.querySelector(s);
-  const host = $('.board-host');
+    attach();
+  }
 
   const sides = () => sidesOf(view.variant);
   const fam = () => familyOf(view.variant);
@@ -182,10 +190,57 @@ export function gamePage(main, id) {
     });
   }
 
+  function attach() {
+    $('.copy-link').addEventListener('click', (e) => copy($('#invite-link').value, e.target));
+    $('.take-seat').addEventListener('click', async (e) => {
+      e.target.disabled = true;
+      try {
+        const res = await api(`/api/games/${id}/join`, { method: 'POST', body: {} });
+        token = res.token;
+        saveToken(id, token);
+        disconnect();
+        await refresh();
+        connect();
+      } catch (ex) {
+        showError(ex.message);
+        e.target.disabled = false;
+        refresh();
+      }
+    });
+    $('.type-move').addEventListener('submit', (e) => {
+      e.preventDefault();
+      const input = $('#type-move-input');
+      const err = $('.type-move .error');
+      const pos = parse(view.variant, view.fen);
+      const prev = view.moves.length ? splitMove(view.variant, view.moves[view.moves.length - 1]).to : null;
+      const mv = parseTyped(view.variant, pos, view.legal_moves || [], input.value, prev, currentLang());
+      if (!mv) {
+        err.textContent = t('game.notLegal', { move: input.value });
+        err.hidden = false;
+        return;
+      }
+      input.value = '';
+      sendMove(mv);
+    });
+    const settings = $('.settings');
+    settings.querySelector('[name=pieces]').value = pieceStyle();
+    settings.querySelector('[name=sound]').checked = store.get('sound', '0') === '1';
+    settings.addEventListener('change', (e) => {
+      const el = e.target;
+      if (el.name === 'pieces') store.set('pieces', el.value);
+      if (el.name === 'notation') store.set('notation.' + fam(), el.value);
+      if (el.name === 'sound') {
+        store.set('sound', el.checked ? '1' : '0');
+        if (el.checked) beep(660, 0.05);
+      }
+      render();
+    });
+  }
+
   function ensureBoard() {
     if (board) return;
     store.set('variant.' + id, view.variant);
-    board = createBoard(host, { variant: view.variant, interactive: true, label, choosePromotion, onMove: sendMove });
+    board = createBoard($('.board-host'), { variant: view.variant, interactive: true, label, choosePromotion, onMove: sendMove });
     $('.board-col').style.setProperty('--ratio', String(board.aspect));
     const notation = $('select[name=notation]');
     notation.innerHTML = STYLES[fam()].map((s) => `<option value="${s}">${t('notation.' + s)}</option>`).join('');
@@ -444,6 +499,7 @@ export function gamePage(main, id) {
 
   function setView(v, fromState = false) {
     const firstDraw = !board;
+    if (!built) build(v.variant);
     if (fromState) performance.mark('jiang:state');
     const prevPly = view?.moves?.length;
     view = v;
@@ -464,15 +520,26 @@ export function gamePage(main, id) {
       setView(await api(`/api/games/${id}`, { token }), true);
     } catch (e) {
       if (e.status === 404) {
-        main.querySelector('.game').innerHTML = `<div class="notfound"><h1>${t('game.notFound')}</h1><p><a href="/">${t('game.newGame')}</a></p></div>`;
+        main.innerHTML = `<section class="game"><div class="notfound"><h1>${t('game.notFound')}</h1><p><a href="/">${t('game.newGame')}</a></p></div></section>`;
         destroyed = true;
-        ws?.close();
+        disconnect();
       }
+    }
+  }
+
+  /** Close the socket on purpose (no reconnection from it). */
+  function disconnect() {
+    clearTimeout(reconnectTimer);
+    if (ws) {
+      ws.onclose = null;
+      ws.close();
+      ws = null;
     }
   }
 
   function connect() {
     if (destroyed) return;
+    disconnect();
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const q = token ? `?token=${encodeURIComponent(token)}` : '';
     const sock = new WebSocket(`${proto}://${location.host}/api/games/${id}/ws${q}`);
@@ -545,6 +612,7 @@ export function gamePage(main, id) {
   }
 
   function showError(text) {
+    if (!built) return;
     const p = $('.type-move .error');
     const status = $('.status');
     if (!$('.type-move').hidden) {
@@ -611,51 +679,6 @@ export function gamePage(main, id) {
       copy(live ? view.fen : write(shownPosition()), e.target);
     }
   });
-  $('.copy-link').addEventListener('click', (e) => copy($('#invite-link').value, e.target));
-  $('.take-seat').addEventListener('click', async (e) => {
-    e.target.disabled = true;
-    try {
-      const res = await api(`/api/games/${id}/join`, { method: 'POST', body: {} });
-      token = res.token;
-      saveToken(id, token);
-      ws?.close();
-      await refresh();
-      connect();
-    } catch (ex) {
-      showError(ex.message);
-      e.target.disabled = false;
-      refresh();
-    }
-  });
-  $('.type-move').addEventListener('submit', (e) => {
-    e.preventDefault();
-    const input = $('#type-move-input');
-    const err = $('.type-move .error');
-    const pos = parse(view.variant, view.fen);
-    const prev = view.moves.length ? splitMove(view.variant, view.moves[view.moves.length - 1]).to : null;
-    const mv = parseTyped(view.variant, pos, view.legal_moves || [], input.value, prev, currentLang());
-    if (!mv) {
-      err.textContent = t('game.notLegal', { move: input.value });
-      err.hidden = false;
-      return;
-    }
-    input.value = '';
-    sendMove(mv);
-  });
-  const settings = $('.settings');
-  settings.querySelector('[name=pieces]').value = pieceStyle();
-  settings.querySelector('[name=sound]').checked = store.get('sound', '0') === '1';
-  settings.addEventListener('change', (e) => {
-    const el = e.target;
-    if (el.name === 'pieces') store.set('pieces', el.value);
-    if (el.name === 'notation') store.set('notation.' + fam(), el.value);
-    if (el.name === 'sound') {
-      store.set('sound', el.checked ? '1' : '0');
-      if (el.checked) beep(660, 0.05);
-    }
-    render();
-  });
-
   async function copy(text, button) {
     try {
       await navigator.clipboard.writeText(text);
@@ -698,7 +721,7 @@ export function gamePage(main, id) {
       clearInterval(tick);
       clearTimeout(reconnectTimer);
       document.removeEventListener('keydown', onKey);
-      ws?.close();
+      disconnect();
     },
   };
 }
