@@ -130,9 +130,14 @@ test('xiangqi: a draw offered and accepted; a spectator watches read-only', asyn
   await c.goto(link);
   await c.locator('svg.board [data-piece]').first().waitFor();
   assert.equal(await c.locator('button.take-seat').isVisible(), false, 'no seat left for a third visitor');
+  // Keyboard play on the board: focus a point, Enter to pick up, arrows to move, Enter to play.
   await myTurn(a);
-  await click(a, 'h0');
-  await click(a, 'g2');
+  await a.locator('svg.board [data-square="h0"]').focus();
+  await a.keyboard.press('Enter');
+  for (const key of ['ArrowLeft', 'ArrowUp', 'ArrowUp']) await a.keyboard.press(key);
+  assert.equal(await a.evaluate(() => document.activeElement?.dataset.square), 'g2');
+  assert.match(await a.locator('svg.board [data-square="e0"]').getAttribute('aria-label'), /^e0, Red general$/);
+  await a.keyboard.press('Enter');
   await c.locator('svg.board [data-at="g2"][data-piece="N"]').waitFor();
   await a.locator('[data-action=draw-offer]').click();
   await b.locator('[data-action=draw-accept]').click();
@@ -238,7 +243,7 @@ test('the clock counts down between server events', async () => {
   const t1 = secs(await clock.textContent());
   await a.waitForTimeout(2300);
   const t2 = secs(await clock.textContent());
-  assert.ok(t1 - t2 >= 2 && t1 - t2 <= 3, `clock went from ${t1} to ${t2}`);
+  assert.ok(t1 - t2 >= 1 && t1 - t2 <= 5, `clock went from ${t1} to ${t2}`);
   assert.ok(t1 <= 303 && t1 >= 290, `5+3 clock shows ${t1}`);
   await a.context().close();
   await b.context().close();
