@@ -36,7 +36,10 @@ function geometry(variant, stack) {
     const hh = 126;
     return { xq: false, files, ranks, cw, ch, gx: pad, gy: hh + gap + pad, W: woodW, H: woodH + 2 * (hh + gap), wood: [0, hh + gap, woodW, woodH], hand: { stack, hw: woodW, hh, top: [0, 0], bottom: [0, hh + gap + woodH + gap] } };
   }
-  return { xq: false, files, ranks, cw, ch, gx: hw + gap + pad, gy: pad, W: woodW + 2 * (hw + gap), H: woodH, wood: [hw + gap, 0, woodW, woodH], hand: { stack, hw, hh: woodH, top: [0, 0], bottom: [hw + gap + woodW + gap, 0] } };
+  // Side layout: the komadai stand beside the board, the opponent's top left, yours bottom right.
+  const kinds = variant === 'minishogi' ? 5 : 7;
+  const hh = Math.min(woodH, kinds * 106 + 24);
+  return { xq: false, files, ranks, cw, ch, gx: hw + gap + pad, gy: pad, W: woodW + 2 * (hw + gap), H: woodH, wood: [hw + gap, 0, woodW, woodH], hand: { stack, hw, hh, top: [0, 0], bottom: [hw + gap + woodW + gap, woodH - hh] } };
 }
 
 /** Aspect ratio (width / height) of a variant's drawing, to reserve the box before drawing. */
@@ -217,7 +220,7 @@ export function createBoard(host, opts) {
       const idx = mine ? i : n - 1 - i;
       return [x + 10 + step * (idx + 0.5), y + hd.hh / 2];
     }
-    const step = Math.min(118, (hd.hh - 20) / n);
+    const step = Math.min(106, (hd.hh - 20) / n);
     const idx = mine ? n - 1 - i : i;
     const y0 = mine ? y + hd.hh - 10 - step * n : y + 10;
     return [x + hd.hw / 2, y0 + step * (idx + 0.5)];
