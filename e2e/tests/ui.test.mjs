@@ -149,7 +149,7 @@ test('xiangqi: a draw offered and accepted; a spectator watches read-only', asyn
   for (const p of [a, b, c]) await p.context().close();
 });
 
-test('shogi: a promotion choice and a drop from the hand', async () => {
+test('shogi: a promotion choice, a drop by click and a drop by drag', async () => {
   const a = await (await newContext(browser)).newPage();
   const b = await (await newContext(browser)).newPage();
   const link = await create(a, { variant: 'shogi', side: 'sente' });
@@ -178,12 +178,19 @@ test('shogi: a promotion choice and a drop from the hand', async () => {
   assert.equal(await a.locator('svg.board [data-hand="B"]').count(), 0);
   await b.locator('svg.board [data-hand="b"]').waitFor(); // gote holds the promoted bishop it took, unpromoted
   assert.deepEqual(await a.locator('.moves button').allTextContents(), ['P-76', 'P-34', 'Bx22+', 'Sx22', 'B*45']);
-  await a.screenshot({ path: path.join(artifacts, 'shogi.png') });
+  // Gote drops its bishop by dragging it from the hand.
   await myTurn(b);
-  await resign(b);
+  await drag(b, 'svg.board [data-hand="b"]', 'svg.board [data-square="6e"]');
+  await a.locator('svg.board [data-at="6e"][data-piece="b"]').waitFor();
+  assert.equal(await b.locator('svg.board [data-hand="b"]').count(), 0);
+  await a.locator('.moves button[data-ply="6"]').waitFor();
+  assert.equal(await a.locator('.moves button[data-ply="6"]').textContent(), 'B*65');
+  await a.screenshot({ path: path.join(artifacts, 'shogi.png') });
+  await myTurn(a);
+  await resign(a);
   for (const p of [a, b]) {
     await p.locator('.banner').waitFor();
-    assert.equal(await p.locator('.banner').getAttribute('aria-label'), 'Sente wins: Gote resigned');
+    assert.equal(await p.locator('.banner').getAttribute('aria-label'), 'Gote wins: Sente resigned');
   }
   await a.context().close();
   await b.context().close();
