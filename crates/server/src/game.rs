@@ -185,8 +185,8 @@ pub struct GameSettings {
     pub first_move_timeout: Duration,
     /// Base of the links handed out (`http://127.0.0.1:8080`).
     pub public_url: String,
-    /// How long an ended game's actor stays in memory without subscribers.
-    pub idle_after_end: Duration,
+    /// How long an actor with no subscribers and no timer stays in memory.
+    pub idle_timeout: Duration,
 }
 
 /// The registry of live actors, shared by the HTTP handlers.
@@ -225,6 +225,7 @@ impl Games {
     }
 
     /// Starts the actors of every game in progress (after a restart), so their timers run.
+    /// Games waiting for an opponent are loaded when first asked for.
     pub(crate) async fn resume_all(self: &Arc<Self>) -> Result<usize, crate::store::StoreError> {
         let live = self.store.load_live().await?;
         let n = live.len();
@@ -472,8 +473,10 @@ async fn run_actor(
     let mut idle_since = Instant::now();
     loop {
         let deadline = live.next_deadline();
-        let idle_deadline = (live.status.is_over() && live.subscribers.is_empty())
-            .then(|| idle_since + games.settings.idle_after_end);
+        // Nothing to wait for and nobody watching: everything is stored, so the actor can stop
+        // and be reloaded on the next request.
+        let idle_deadline = (deadline.is_none() && live.subscribers.is_empty())
+            .then(|| idle_since + games.settings.idle_timeout);
         tokio::select! {
             cmd = rx.recv() => {
                 let Some(cmd) = cmd else { break };

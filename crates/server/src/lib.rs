@@ -132,7 +132,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         game::GameSettings {
             first_move_timeout: config.first_move_timeout,
             public_url: public_url.clone(),
-            idle_after_end: Duration::from_secs(120),
+            idle_timeout: Duration::from_secs(120),
         },
         shutdown_rx.clone(),
         alive_tx,

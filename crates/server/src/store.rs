@@ -105,7 +105,7 @@ pub trait Backend: Send + Sync + 'static {
     fn commit<'a>(&'a self, units: &'a [Vec<Write>]) -> BoxFuture<'a, Result<(), StoreError>>;
     /// One game and its moves.
     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<StoredGame>, StoreError>>;
-    /// Every game still `waiting` or `playing`, with its moves (for resuming after a restart).
+    /// Every game still `playing`, with its moves (for resuming after a restart).
     fn load_live(&self) -> BoxFuture<'_, Result<Vec<StoredGame>, StoreError>>;
     /// Closes the connections.
     fn close(&self) -> BoxFuture<'_, ()>;
@@ -232,7 +232,7 @@ macro_rules! sql_backend {
             fn load_live(&self) -> BoxFuture<'_, Result<Vec<StoredGame>, StoreError>> {
                 Box::pin(async move {
                     let sql =
-                        format!("{SELECT_GAME} WHERE status IN ('waiting', 'playing') ORDER BY id");
+                        format!("{SELECT_GAME} WHERE status = 'playing' ORDER BY id");
                     let rows = sqlx::query(&sql).fetch_all(&self.pool).await?;
                     let mut games = Vec::with_capacity(rows.len());
                     for r in &rows {
@@ -391,7 +391,7 @@ impl Store {
         self.backend.load(id).await
     }
 
-    /// Every game in progress or waiting for its opponent.
+    /// Every game in progress.
     pub async fn load_live(&self) -> Result<Vec<StoredGame>, StoreError> {
         self.backend.load_live().await
     }

@@ -28,6 +28,22 @@ pub struct TestServer {
     pub http: reqwest::Client,
 }
 
+/// Drops a test database created by [`postgres_url`].
+async fn drop_postgres(url: &str) {
+    let Ok(admin_url) = std::env::var("JIANG_TEST_DATABASE_URL") else {
+        return;
+    };
+    let Some((_, name)) = url.rsplit_once('/') else {
+        return;
+    };
+    if let Ok(admin) = sqlx::PgPool::connect(&admin_url).await {
+        let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            .execute(&admin)
+            .await;
+        admin.close().await;
+    }
+}
+
 /// A fresh PostgreSQL database on the server named by `JIANG_TEST_DATABASE_URL`, or `None`
 /// (with a line saying the test is skipped) when it is not set.
 pub async fn postgres_url(test: &str) -> Option<String> {
@@ -116,9 +132,13 @@ impl TestServer {
         self
     }
 
+    /// Stops the server gracefully (and drops its PostgreSQL database).
     pub async fn stop(mut self) {
         if let Some(server) = self.server.take() {
             server.shutdown().await.expect("clean shutdown");
+        }
+        if self.config.database_url.starts_with("postgres") {
+            drop_postgres(&self.config.database_url).await;
         }
     }
 
