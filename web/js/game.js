@@ -71,6 +71,8 @@ export function gamePage(main, id) {
   let tick = null;
   let lastBeep = null;
   let connected = false;
+  let keepAlive = null;
+  let viewBase = 0; // performance.now() when the last full view arrived
 
   const $ = (s) => main.querySelector(s);
   let built = false;
@@ -344,7 +346,7 @@ export function gamePage(main, id) {
   function updateClocks() {
     const fm = main.querySelector('.first-move');
     if (fm && view) {
-      const left = view.first_move_ms == null || view.status !== 'playing' ? null : view.first_move_ms - (performance.now() - clockBase);
+      const left = view.first_move_ms == null || view.status !== 'playing' ? null : view.first_move_ms - (performance.now() - viewBase);
       fm.hidden = left === null;
       if (left !== null) fm.textContent = t('game.firstMove', { side: t('side.' + view.to_move), s: Math.max(0, Math.ceil(left / 1000)) });
     }
@@ -505,6 +507,7 @@ export function gamePage(main, id) {
     view = v;
     view.moves ||= [];
     clockBase = performance.now();
+    viewBase = clockBase;
     if (shownPly !== null && shownPly >= view.moves.length) shownPly = null;
     render();
     if (fromState) {
@@ -547,6 +550,12 @@ export function gamePage(main, id) {
     sock.onopen = () => {
       backoff = 500;
     };
+    // Keep the connection alive, and let the server's clock correct local drift now and then.
+    clearInterval(keepAlive);
+    keepAlive = setInterval(() => {
+      if (sock.readyState !== WebSocket.OPEN) return;
+      sock.send(JSON.stringify({ type: view?.status === 'playing' && view.clock ? 'clock' : 'ping' }));
+    }, 15000);
     sock.onmessage = (e) => {
       let msg;
       try {
@@ -718,6 +727,7 @@ export function gamePage(main, id) {
   return {
     destroy() {
       destroyed = true;
+      clearInterval(keepAlive);
       clearInterval(tick);
       clearTimeout(reconnectTimer);
       document.removeEventListener('keydown', onKey);
