@@ -196,6 +196,19 @@ test('shogi: a promotion choice, a drop by click and a drop by drag', async () =
   await b.context().close();
 });
 
+test('shogi handicap: the giver plays gote as uwate (上手) and moves first', async () => {
+  const a = await (await newContext(browser)).newPage();
+  const b = await (await newContext(browser)).newPage();
+  const link = await create(a, { variant: 'shogi', side: 'gote', handicap: 'bishop' });
+  assert.equal(await a.locator('svg.board [data-piece="b"]').count(), 0, 'the bishop is removed');
+  assert.match(await a.locator('.player.bottom .who').textContent(), /^Uwate \(上手\)/);
+  await join(b, link);
+  await myTurn(a);
+  assert.match(await b.locator('.player.bottom .who').textContent(), /^Shitate \(下手\)/);
+  await a.context().close();
+  await b.context().close();
+});
+
 test('jieqi: face-down pieces, a reveal, the pool', async () => {
   const a = await (await newContext(browser)).newPage();
   const b = await (await newContext(browser)).newPage();

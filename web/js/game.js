@@ -11,8 +11,14 @@ const store = {
   set: (k, v) => localStorage.setItem('jiang.' + k, v),
 };
 
+/** A side's name; in shogi handicap games the roles 上手/下手 replace 先手/後手 (shogi.md). */
+export function sideName(side, handicap) {
+  if (handicap && (side === 'sente' || side === 'gote')) return t(side === 'gote' ? 'side.uwate' : 'side.shitate');
+  return t('side.' + side);
+}
+
 /** Words for one result: {headline, reason, text}. Exported for tests and the dev preview. */
-export function describeResult(variant, result, status) {
+export function describeResult(variant, result, status, handicap = null) {
   if (status === 'aborted' || result?.reason === 'aborted') {
     const reason = t('reason.aborted');
     return { headline: t('result.aborted'), reason, text: t('result.line', { headline: t('result.aborted'), reason }) };
@@ -20,11 +26,11 @@ export function describeResult(variant, result, status) {
   const sides = sidesOf(variant);
   const winner = result.winner;
   const loser = winner ? sides.find((s) => s !== winner) : null;
-  const headline = winner ? t('result.wins', { side: t('side.' + winner) }) : t('result.draw');
+  const headline = winner ? t('result.wins', { side: sideName(winner, handicap) }) : t('result.draw');
   const fam = familyOf(variant);
   const keys = [`reason.${result.reason}.${variant}`, `reason.${result.reason}.${fam}`, `reason.${result.reason}`];
   const key = keys.find((k) => t(k) !== k) || keys[2];
-  const reason = t(key, { winner: winner ? t('side.' + winner) : '', loser: loser ? t('side.' + loser) : '' });
+  const reason = t(key, { winner: winner ? sideName(winner, handicap) : '', loser: loser ? sideName(loser, handicap) : '' });
   return { headline, reason, text: t('result.line', { headline, reason }) };
 }
 
@@ -56,6 +62,7 @@ function beep(freq = 880, dur = 0.08) {
 }
 
 export function gamePage(main, id) {
+  const sn = (side) => sideName(side, view?.handicap);
   let view = null;
   let token = tokenFor(id);
   let board = null;
@@ -163,9 +170,9 @@ export function gamePage(main, id) {
   };
   const ownerOf = (p) => (p.replace('+', '') === p.replace('+', '').toUpperCase() ? sides()[0] : sides()[1]);
   const label = (sq, p, count) => {
-    if (!sq) return t('aria.hand', { side: t('side.' + ownerOf(p)), piece: pieceName(p), count });
+    if (!sq) return t('aria.hand', { side: sn(ownerOf(p)), piece: pieceName(p), count });
     if (!p) return t('aria.empty', { square: sq });
-    return t('aria.piece', { square: sq, side: t('side.' + ownerOf(p)), piece: pieceName(p) });
+    return t('aria.piece', { square: sq, side: sn(ownerOf(p)), piece: pieceName(p) });
   };
 
   function choosePromotion(from, to, piece) {
@@ -309,8 +316,8 @@ export function gamePage(main, id) {
       el.className = `player ${el === $('.player.top') ? 'top' : 'bottom'}${toMove ? ' to-move' : ''}`;
       el.dataset.side = side;
       const clock = view.clock?.[side];
-      el.innerHTML = `<span class="who"><span class="dot ${side}" aria-hidden="true"></span>${t('side.' + side)}${you ? ` <em>(${t('game.you')})</em>` : ''}</span>` +
-        (clock ? `<span class="clock" data-side="${side}" role="timer" aria-label="${t('game.clockOf', { side: t('side.' + side) })}"><span class="time"></span><span class="periods"></span></span>` : '');
+      el.innerHTML = `<span class="who"><span class="dot ${side}" aria-hidden="true"></span>${sn(side)}${you ? ` <em>(${t('game.you')})</em>` : ''}</span>` +
+        (clock ? `<span class="clock" data-side="${side}" role="timer" aria-label="${t('game.clockOf', { side: sn(side) })}"><span class="time"></span><span class="periods"></span></span>` : '');
     }
     updateClocks();
   }
@@ -348,7 +355,7 @@ export function gamePage(main, id) {
     if (fm && view) {
       const left = view.first_move_ms == null || view.status !== 'playing' ? null : view.first_move_ms - (performance.now() - viewBase);
       fm.hidden = left === null;
-      if (left !== null) fm.textContent = t('game.firstMove', { side: t('side.' + view.to_move), s: Math.max(0, Math.ceil(left / 1000)) });
+      if (left !== null) fm.textContent = t('game.firstMove', { side: sn(view.to_move), s: Math.max(0, Math.ceil(left / 1000)) });
     }
     if (!view?.clock) return;
     for (const el of main.querySelectorAll('.clock')) {
@@ -397,14 +404,14 @@ export function gamePage(main, id) {
     const playing = view.status === 'playing';
     // A visitor to a waiting game reads the same sentence in the join box below.
     if (view.status === 'waiting') status.textContent = you ? t('game.waiting') : '';
-    else if (playing) status.textContent = myTurn ? t('game.yourTurn') : t('game.toMove', { side: t('side.' + view.to_move) });
+    else if (playing) status.textContent = myTurn ? t('game.yourTurn') : t('game.toMove', { side: sn(view.to_move) });
     else status.textContent = '';
     if (shownPly !== null) status.textContent = t('game.viewing', { ply: shownPly, total: view.moves.length });
     if (!connected) status.textContent += (status.textContent ? ' · ' : '') + t('game.reconnecting');
 
     const banner = $('.banner');
     if (view.status === 'ended' || view.status === 'aborted') {
-      const r = describeResult(view.variant, view.result || { winner: null, reason: 'aborted' }, view.status);
+      const r = describeResult(view.variant, view.result || { winner: null, reason: 'aborted' }, view.status, view.handicap);
       banner.innerHTML = `<strong>${r.headline}</strong><span>${r.reason}</span>`;
       banner.setAttribute('aria-label', r.text);
       banner.dataset.reason = view.result?.reason || 'aborted';
@@ -421,7 +428,7 @@ export function gamePage(main, id) {
     offer.hidden = !(playing && view.draw_offer);
     if (!offer.hidden) {
       offer.innerHTML = view.draw_offer === you ? `<p>${t('draw.offered')}</p>` :
-        `<p>${t('draw.offeredBy', { side: t('side.' + view.draw_offer) })}</p>` +
+        `<p>${t('draw.offeredBy', { side: sn(view.draw_offer) })}</p>` +
         (you ? `<div class="row"><button type="button" data-action="draw-accept" class="primary">${t('draw.accept')}</button><button type="button" data-action="draw-decline">${t('draw.decline')}</button></div>` : '');
     }
 
@@ -440,7 +447,7 @@ export function gamePage(main, id) {
       const figs = ['first', 'second'].map((s) => ({ side: sides()[s === 'first' ? 0 : 1], seat: s, ...impasse(live, s, s === 'second' ? credit : 0) }));
       if (figs.some((f) => f.kingIn)) {
         info.hidden = false;
-        info.innerHTML = `<h2>${t('impasse.title')}</h2><ul>` + figs.map((f) => `<li>${t('impasse.line', { side: t('side.' + f.side), points: f.points, needed: f.needed, pieces: f.pieces, total: f.total })}${f.kingIn ? '' : ' · ' + t('impasse.notEntered')}</li>`).join('') + '</ul>';
+        info.innerHTML = `<h2>${t('impasse.title')}</h2><ul>` + figs.map((f) => `<li>${t('impasse.line', { side: sn(f.side), points: f.points, needed: f.needed, pieces: f.pieces, total: f.total })}${f.kingIn ? '' : ' · ' + t('impasse.notEntered')}</li>`).join('') + '</ul>';
       } else info.hidden = true;
       if (myTurn) {
         const mine = figs.find((f) => f.side === you);
@@ -487,12 +494,12 @@ export function gamePage(main, id) {
     }
     let html = `<h2>${t('jieqi.captured')}</h2>`;
     for (const side of [red, black])
-      html += `<p class="captures" data-side="${side}"><span>${t('jieqi.capturedBy', { side: t('side.' + side) })}</span> ${taken[side].map(glyph).join('') || '—'}</p>`;
+      html += `<p class="captures" data-side="${side}"><span>${t('jieqi.capturedBy', { side: sn(side) })}</span> ${taken[side].map(glyph).join('') || '—'}</p>`;
     html += `<h2>${t('jieqi.pool')}</h2>`;
     for (const side of [red, black]) {
       const text = typeof view.pool === 'object' && view.pool ? view.pool[side] : '';
       const items = [...String(text || '').matchAll(/([A-Za-z])(\d+)/g)].map((m) => [caseFor(m[1], side), Number(m[2])]).filter(([, n]) => n > 0);
-      html += `<p class="pool" data-side="${side}"><span>${t('jieqi.stillHidden', { side: t('side.' + side) })}</span> ${items.map(([p, n]) => `<span class="pool-item">${glyph(p)}×${n}</span>`).join('') || '—'}</p>`;
+      html += `<p class="pool" data-side="${side}"><span>${t('jieqi.stillHidden', { side: sn(side) })}</span> ${items.map(([p, n]) => `<span class="pool-item">${glyph(p)}×${n}</span>`).join('') || '—'}</p>`;
     }
     if (view.commitment) html += `<p class="commitment"><span>${t('jieqi.commitment')}</span> <code>${view.commitment}</code></p>`;
     if (view.deal) html += `<p class="commitment"><span>${t('jieqi.deal')}</span> <code>${view.deal}</code> <code>${view.salt || ''}</code></p>`;
