@@ -16,7 +16,7 @@ export const SHOGI_CHARS = {
 };
 
 /** Geometry of one variant's drawing, in SVG user units. */
-function geometry(variant, stack) {
+function geometry(variant, stack, noHands = false) {
   const { files, ranks } = dims(variant);
   if (familyOf(variant) === 'xiangqi') {
     const S = 100;
@@ -32,6 +32,7 @@ function geometry(variant, stack) {
   const gh = ranks * ch;
   const woodW = gw + 2 * pad;
   const woodH = gh + 2 * pad;
+  if (noHands) return { xq: false, files, ranks, cw, ch, gx: pad, gy: pad, W: woodW, H: woodH, wood: [0, 0, woodW, woodH], hand: null };
   if (stack) {
     const hh = 126;
     return { xq: false, files, ranks, cw, ch, gx: pad, gy: hh + gap + pad, W: woodW, H: woodH + 2 * (hh + gap), wood: [0, hh + gap, woodW, woodH], hand: { stack, hw: woodW, hh, top: [0, 0], bottom: [0, hh + gap + woodH + gap] } };
@@ -82,7 +83,7 @@ export function pieceSvg(variant, piece, style = 'traditional', scale = 1, upsid
 export function createBoard(host, opts) {
   const variant = opts.variant;
   const stack = opts.stack ?? (familyOf(variant) === 'shogi' && window.matchMedia?.('(max-width: 760px)').matches);
-  const g = geometry(variant, stack);
+  const g = geometry(variant, stack, !!opts.noHands);
   const svg = document.createElementNS(NS, 'svg');
   svg.setAttribute('viewBox', `0 0 ${g.W} ${g.H}`);
   svg.setAttribute('class', `board ${familyOf(variant)} ${variant}`);
@@ -189,7 +190,7 @@ export function createBoard(host, opts) {
       }
       o.push(`<g class="coords">${coords}</g>`);
       const hd = g.hand;
-      for (const where of ['top', 'bottom']) {
+      if (hd) for (const where of ['top', 'bottom']) {
         const [x, y] = hd[where];
         o.push(`<rect class="komadai" x="${x}" y="${y}" width="${hd.hw}" height="${hd.hh}" rx="10"/>`);
       }
@@ -227,7 +228,7 @@ export function createBoard(host, opts) {
   }
 
   function drawHands() {
-    if (g.xq) return;
+    if (g.xq || !g.hand) return;
     const o = [];
     for (const owner of ['first', 'second']) {
       const h = state.pos?.hands?.[owner] || {};

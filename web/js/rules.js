@@ -39,7 +39,8 @@ export function renderDiagrams(root, fallbackVariant) {
     fig.prepend(host);
     try {
       const pos = parse(variant, fig.dataset.fen || START[variant]);
-      const board = createBoard(host, { variant, interactive: false, stack: true });
+      const inHand = Object.keys(pos.hands.first).length + Object.keys(pos.hands.second).length > 0;
+      const board = createBoard(host, { variant, interactive: false, stack: true, noHands: !inHand });
       const highlight = (fig.dataset.highlight || '').split(/[\s,]+/).filter(Boolean);
       const arrows = (fig.dataset.arrows || '').split(/[\s,]+/).filter((a) => a.length >= 4).map((a) => [a.slice(0, 2), a.slice(2, 4)]);
       board.update({ pos, highlight, arrows, label: (sq, p) => diagramLabel(variant, sq, p) });
