@@ -640,8 +640,10 @@ export function gamePage(main, id) {
   async function post(action, body) {
     try {
       const res = await api(`/api/games/${id}/${action}`, { method: 'POST', body: body ?? {}, token });
-      if (res && res.status && res.variant) setView(res);
-      else refresh();
+      // The answer is a view; a socket event may already have brought a newer one.
+      if (res && res.status && res.variant) {
+        if (!(typeof res.ply === 'number' && view && res.ply < view.moves.length && res.status === view.status)) setView(res);
+      } else refresh();
       return res;
     } catch (e) {
       showError(e.message);
