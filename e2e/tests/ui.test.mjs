@@ -209,6 +209,37 @@ test('shogi handicap: the giver plays gote as uwate (上手) and moves first', a
   await b.context().close();
 });
 
+test('shogi impasse: the point counts show, and the declaration wins when it holds', async () => {
+  const a = await (await newContext(browser)).newPage();
+  const b = await (await newContext(browser)).newPage();
+  // Sente's king and 17 pieces in the zone: 25 points on the board + 3 pawns in hand = 28.
+  const fen = 'KRBGGSS+N+N/LLPPPPPPP/9/9/9/9/9/9/4k4 b 3P 1';
+  await a.goto(`${server.url}/`);
+  const g = await a.evaluate(async (fen) => {
+    const res = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ variant: 'shogi', side: 'sente', fen }) });
+    const body = await res.json();
+    localStorage.setItem(`jiang.token.${body.id}`, body.token);
+    return body;
+  }, fen);
+  assert.ok(g.id, JSON.stringify(g));
+  await join(b, `${server.url}/g/${g.id}`);
+  await a.goto(`${server.url}/g/${g.id}`);
+  await myTurn(a);
+  const info = a.locator('.impasse-info');
+  await info.waitFor();
+  assert.match(await info.textContent(), /Sente: 28 of 28 points, 17 pieces in the zone/);
+  const declare = a.locator('[data-action=impasse]');
+  assert.equal(await declare.isEnabled(), true);
+  assert.equal(await b.locator('[data-action=impasse]').isEnabled(), false, 'not offered to the side not to move');
+  await declare.click();
+  for (const p of [a, b]) {
+    await p.locator('.banner').waitFor();
+    assert.equal(await p.locator('.banner').getAttribute('aria-label'), 'Sente wins: Sente declared impasse with enough points (entering king)');
+  }
+  await a.context().close();
+  await b.context().close();
+});
+
 test('jieqi: face-down pieces, a reveal, the pool', async () => {
   const a = await (await newContext(browser)).newPage();
   const b = await (await newContext(browser)).newPage();
