@@ -1,0 +1,372 @@
+// Browser tests: the real server (built from this repository) on a random port with a temporary
+// SQLite database, driven through Debian's Chromium by playwright-core. Two browser contexts are
+// two people on two machines.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startServer } from '../lib/server.mjs';
+import { launch, newContext, transferred, drawTime, drag, box, artifacts, layoutShift, watchLayoutShift } from '../lib/browser.mjs';
+
+let server;
+let browser;
+const metrics = {};
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  fs.writeFileSync(path.join(artifacts, 'metrics.json'), JSON.stringify(metrics, null, 2));
+  console.log('metrics:', JSON.stringify(metrics));
+  await browser?.close();
+  await server?.close();
+});
+
+const board = (page) => page.locator('svg.board');
+const piece = (page, sq) => page.locator(`svg.board [data-at="${sq}"]`);
+const click = async (page, sq) => page.locator(`svg.board [data-square="${sq}"]`).click();
+const myTurn = (page) => page.locator('.player.bottom.to-move').waitFor();
+
+/** Create a game from the home page; returns the invite link read back from the clipboard. */
+async function create(page, { variant, clock = 'none', side, handicap }) {
+  await page.goto(`${server.url}/`);
+  await page.locator(`input[name=variant][value=${variant}]`).check({ force: true });
+  await page.locator(`input[name=clock][value="${clock}"]`).check({ force: true });
+  if (side) await page.locator(`input[name=side][value=${side}]`).check({ force: true });
+  if (handicap) await page.selectOption('select[name=handicap]', handicap);
+  await page.locator('form.create button[type=submit]').click();
+  await page.waitForURL(/\/g\/[A-Za-z0-9]+$/);
+  await page.locator('svg.board [data-piece]').first().waitFor();
+  await page.locator('.invite').waitFor();
+  await page.locator('button.copy-link').click();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(link, await page.locator('#invite-link').inputValue());
+  assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/g\/[A-Za-z0-9]{8,}$/);
+  return link;
+}
+
+/** Open an invite link and take the free seat. */
+async function join(page, link) {
+  await page.goto(link);
+  const take = page.locator('button.take-seat');
+  await take.waitFor();
+  await take.click();
+  await page.locator('.join').waitFor({ state: 'hidden' });
+  await page.locator('svg.board [data-piece]').first().waitFor();
+}
+
+async function resign(page) {
+  page.once('dialog', (d) => d.accept());
+  await page.locator('[data-action=resign]').click();
+}
+
+test('xiangqi: create, copy the link, join, click, drag and type moves, resign; both see the result', async () => {
+  const a = await (await newContext(browser)).newPage();
+  const b = await (await newContext(browser)).newPage();
+  const link = await create(a, { variant: 'xiangqi', side: 'red' });
+  // A visitor only looks until they ask for the seat (a GET never takes it).
+  await b.goto(link);
+  await b.locator('button.take-seat').waitFor();
+  await join(b, link);
+
+  // The second player sees the board turned: Black at the bottom.
+  const e0 = await box(b, '[data-square="e0"]');
+  const e9 = await box(b, '[data-square="e9"]');
+  assert.ok(e9.y > e0.y, 'black at the bottom for black');
+
+  // Red: click-click (cannon h2 → e2).
+  await myTurn(a);
+  await click(a, 'h2');
+  assert.ok((await a.locator('svg.board .hints .dest').count()) > 0, 'legal destinations shown');
+  await click(a, 'e2');
+  await b.locator('svg.board [data-at="e2"][data-piece="C"]').waitFor();
+  // Black: drag and drop (horse h9 → g7).
+  await myTurn(b);
+  await drag(b, '[data-square="h9"]', '[data-square="g7"]');
+  await a.locator('svg.board [data-at="g7"][data-piece="n"]').waitFor();
+  // Red: type a move in WXF.
+  await myTurn(a);
+  await a.fill('#type-move-input', 'H2+3');
+  await a.press('#type-move-input', 'Enter');
+  await b.locator('svg.board [data-at="g2"][data-piece="N"]').waitFor();
+  await b.locator('.moves button[data-ply="3"]').waitFor();
+  assert.deepEqual(await b.locator('.moves button').allTextContents(), ['C2.5', 'H8+7', 'H2+3']);
+  // Check is highlighted: none yet.
+  assert.equal(await a.locator('svg.board .marks .check').count(), 0);
+
+  // Step back with the arrow keys.
+  await a.locator('.moves-wrap h2').click();
+  await a.keyboard.press('ArrowLeft');
+  assert.equal(await piece(a, 'g2').count(), 0, 'earlier position shown');
+  await a.keyboard.press('End');
+  await piece(a, 'g2').waitFor();
+
+  await a.screenshot({ path: path.join(artifacts, 'xiangqi.png') });
+  await myTurn(b);
+  await resign(b);
+  for (const p of [a, b]) {
+    const banner = p.locator('.banner');
+    await banner.waitFor();
+    assert.equal(await banner.getAttribute('aria-label'), 'Red wins: Black resigned');
+  }
+  // Rematch: both ask, both get a link to the next game, with the sides swapped.
+  await a.locator('[data-action=rematch]').click();
+  await b.locator('[data-action=rematch]', { hasText: 'Accept rematch' }).click();
+  for (const p of [a, b]) await p.locator('a.to-rematch').waitFor();
+  await a.locator('a.to-rematch').click();
+  await a.waitForURL((u) => u.pathname !== new URL(link).pathname);
+  await a.locator('.player.bottom[data-side="black"]').waitFor();
+  await a.context().close();
+  await b.context().close();
+});
+
+test('xiangqi: a draw offered and accepted; a spectator watches read-only', async () => {
+  const a = await (await newContext(browser)).newPage();
+  const b = await (await newContext(browser)).newPage();
+  const c = await (await newContext(browser)).newPage();
+  const link = await create(a, { variant: 'xiangqi', side: 'red' });
+  await join(b, link);
+  await c.goto(link);
+  await c.locator('svg.board [data-piece]').first().waitFor();
+  assert.equal(await c.locator('button.take-seat').isVisible(), false, 'no seat left for a third visitor');
+  // Keyboard play on the board: focus a point, Enter to pick up, arrows to move, Enter to play.
+  await myTurn(a);
+  await a.locator('svg.board [data-square="h0"]').focus();
+  await a.keyboard.press('Enter');
+  for (const key of ['ArrowLeft', 'ArrowUp', 'ArrowUp']) await a.keyboard.press(key);
+  assert.equal(await a.evaluate(() => document.activeElement?.dataset.square), 'g2');
+  assert.match(await a.locator('svg.board [data-square="e0"]').getAttribute('aria-label'), /^e0, Red general$/);
+  await a.keyboard.press('Enter');
+  await c.locator('svg.board [data-at="g2"][data-piece="N"]').waitFor();
+  await a.locator('[data-action=draw-offer]').click();
+  await b.locator('[data-action=draw-accept]').click();
+  for (const p of [a, b, c]) {
+    await p.locator('.banner').waitFor();
+    assert.equal(await p.locator('.banner').getAttribute('aria-label'), 'Draw: the players agreed to a draw');
+  }
+  assert.equal(await c.locator('[data-action=resign], [data-action=rematch]').count(), 0, 'a spectator has no player buttons');
+  for (const p of [a, b, c]) await p.context().close();
+});
+
+test('shogi: a promotion choice, a drop by click and a drop by drag', async () => {
+  const a = await (await newContext(browser)).newPage();
+  const b = await (await newContext(browser)).newPage();
+  const link = await create(a, { variant: 'shogi', side: 'sente' });
+  await join(b, link);
+  await myTurn(a);
+  await click(a, '7g');
+  await click(a, '7f');
+  await myTurn(b);
+  await drag(b, '[data-square="3c"]', '[data-square="3d"]');
+  await myTurn(a);
+  // Bishop takes bishop in the zone: promotion is optional, so the dialog asks.
+  await click(a, '8h');
+  await click(a, '2b');
+  await a.locator('dialog.promo[open]').waitFor();
+  await a.locator('dialog.promo .promo-yes').click();
+  await b.locator('svg.board [data-at="2b"][data-piece="+B"]').waitFor();
+  await myTurn(b);
+  await click(b, '3a');
+  await click(b, '2b');
+  await a.locator('svg.board [data-hand="B"]').waitFor();
+  await myTurn(a);
+  // Drop the captured bishop: click the hand, then the square.
+  await a.locator('svg.board [data-hand="B"]').click();
+  await click(a, '4e');
+  await b.locator('svg.board [data-at="4e"][data-piece="B"]').waitFor();
+  assert.equal(await a.locator('svg.board [data-hand="B"]').count(), 0);
+  await b.locator('svg.board [data-hand="b"]').waitFor(); // gote holds the promoted bishop it took, unpromoted
+  assert.deepEqual(await a.locator('.moves button').allTextContents(), ['P-76', 'P-34', 'Bx22+', 'Sx22', 'B*45']);
+  // Gote drops its bishop by dragging it from the hand.
+  await myTurn(b);
+  await drag(b, 'svg.board [data-hand="b"]', 'svg.board [data-square="6e"]');
+  await a.locator('svg.board [data-at="6e"][data-piece="b"]').waitFor();
+  assert.equal(await b.locator('svg.board [data-hand="b"]').count(), 0);
+  await a.locator('.moves button[data-ply="6"]').waitFor();
+  assert.equal(await a.locator('.moves button[data-ply="6"]').textContent(), 'B*65');
+  await a.screenshot({ path: path.join(artifacts, 'shogi.png') });
+  await myTurn(a);
+  await resign(a);
+  for (const p of [a, b]) {
+    await p.locator('.banner').waitFor();
+    assert.equal(await p.locator('.banner').getAttribute('aria-label'), 'Gote wins: Sente resigned');
+  }
+  await a.context().close();
+  await b.context().close();
+});
+
+test('shogi handicap: the giver plays gote as uwate (上手) and moves first', async () => {
+  const a = await (await newContext(browser)).newPage();
+  const b = await (await newContext(browser)).newPage();
+  const link = await create(a, { variant: 'shogi', side: 'gote', handicap: 'bishop' });
+  assert.equal(await a.locator('svg.board [data-piece="b"]').count(), 0, 'the bishop is removed');
+  assert.match(await a.locator('.player.bottom .who').textContent(), /^Uwate \(上手\)/);
+  await join(b, link);
+  await myTurn(a);
+  assert.match(await b.locator('.player.bottom .who').textContent(), /^Shitate \(下手\)/);
+  await a.context().close();
+  await b.context().close();
+});
+
+test('shogi impasse: the point counts show, and the declaration wins when it holds', async () => {
+  const a = await (await newContext(browser)).newPage();
+  const b = await (await newContext(browser)).newPage();
+  // Sente's king and 17 pieces in the zone: 25 points on the board + 3 pawns in hand = 28.
+  const fen = 'KRBGGSS+N+N/LLPPPPPPP/9/9/9/9/9/9/4k4 b 3P 1';
+  await a.goto(`${server.url}/`);
+  const g = await a.evaluate(async (fen) => {
+    const res = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ variant: 'shogi', side: 'sente', fen }) });
+    const body = await res.json();
+    localStorage.setItem(`jiang.token.${body.id}`, body.token);
+    return body;
+  }, fen);
+  assert.ok(g.id, JSON.stringify(g));
+  await join(b, `${server.url}/g/${g.id}`);
+  await a.goto(`${server.url}/g/${g.id}`);
+  await myTurn(a);
+  const info = a.locator('.impasse-info');
+  await info.waitFor();
+  assert.match(await info.textContent(), /Sente: 28 of 28 points, 17 pieces in the zone/);
+  const declare = a.locator('[data-action=impasse]');
+  assert.equal(await declare.isEnabled(), true);
+  assert.equal(await b.locator('[data-action=impasse]').isEnabled(), false, 'not offered to the side not to move');
+  await declare.click();
+  for (const p of [a, b]) {
+    await p.locator('.banner').waitFor();
+    assert.equal(await p.locator('.banner').getAttribute('aria-label'), 'Sente wins: Sente declared impasse with enough points (entering king)');
+  }
+  await a.context().close();
+  await b.context().close();
+});
+
+test('jieqi: face-down pieces, a reveal, the pool', async () => {
+  const a = await (await newContext(browser)).newPage();
+  const b = await (await newContext(browser)).newPage();
+  const link = await create(a, { variant: 'jieqi', side: 'red' });
+  await join(b, link);
+  assert.equal(await a.locator('svg.board [data-piece="X"]').count(), 15);
+  assert.equal(await a.locator('svg.board [data-piece="x"]').count(), 15);
+  await myTurn(a);
+  await click(a, 'h2');
+  await click(a, 'e2');
+  // The covered piece is turned over on its destination, for both players.
+  for (const p of [a, b]) {
+    const revealed = p.locator('svg.board [data-at="e2"]');
+    await revealed.waitFor();
+    await p.waitForFunction(() => /^[KABNRCP]$/.test(document.querySelector('svg.board [data-at="e2"]')?.dataset.piece || ''));
+  }
+  assert.equal(await b.locator('svg.board [data-piece="X"]').count(), 14);
+  await b.locator('.jieqi-info .pool').first().waitFor();
+  // Black reveals a piece; Red's covered cannon-point piece then takes the covered piece on h9
+  // over the screen on h7. Only Red learns what it took.
+  await myTurn(b);
+  await click(b, 'a6');
+  await click(b, 'a5');
+  await myTurn(a);
+  await click(a, 'b2');
+  await click(a, 'b9');
+  const taken = (p) => p.locator('.captures[data-side="red"] svg').first();
+  await taken(a).waitFor();
+  await taken(b).waitFor();
+  assert.notEqual(await taken(a).getAttribute('aria-label'), 'face-down piece', 'the captor sees what it took');
+  assert.equal(await taken(b).getAttribute('aria-label'), 'face-down piece', 'the owner does not');
+  await a.screenshot({ path: path.join(artifacts, 'jieqi.png') });
+  await a.context().close();
+  await b.context().close();
+});
+
+test('the clock counts down between server events', async () => {
+  const a = await (await newContext(browser)).newPage();
+  const b = await (await newContext(browser)).newPage();
+  const link = await create(a, { variant: 'xiangqi', side: 'red', clock: '0' });
+  await join(b, link);
+  await myTurn(a);
+  await click(a, 'h2');
+  await click(a, 'e2');
+  await myTurn(b);
+  await click(b, 'h9');
+  await click(b, 'g7');
+  await myTurn(a);
+  const clock = a.locator('.clock[data-side="red"] .time');
+  await a.locator('.clock[data-side="red"].running').waitFor();
+  const secs = (s) => s.split(':').reduce((n, x) => n * 60 + Number(x), 0);
+  const t1 = secs(await clock.textContent());
+  await a.waitForTimeout(2300);
+  const t2 = secs(await clock.textContent());
+  assert.ok(t1 - t2 >= 1 && t1 - t2 <= 5, `clock went from ${t1} to ${t2}`);
+  assert.ok(t1 <= 303 && t1 >= 290, `5+3 clock shows ${t1}`);
+  await a.context().close();
+  await b.context().close();
+});
+
+test('a rules page renders in Hungarian', async () => {
+  const ctx = await newContext(browser);
+  await ctx.addCookies([{ name: 'lang', value: 'hu', url: server.url }]);
+  const page = await ctx.newPage();
+  await page.goto(`${server.url}/rules/jieqi`);
+  assert.equal(await page.getAttribute('html', 'lang'), 'hu');
+  assert.equal(await page.locator('.skip-link').textContent(), 'Ugrás a tartalomra');
+  const article = page.locator('.article');
+  await article.locator('h1, h2').first().waitFor();
+  assert.equal(await article.getAttribute('lang'), null, 'the Hungarian article itself, not the fallback');
+  assert.match(await article.textContent(), /[áéíóöőúüű]/);
+  if (await article.locator('figure.diagram').count()) await article.locator('figure.diagram svg.board').first().waitFor();
+  assert.match(await page.locator('.site-footer .build').textContent(), /^v\d+\.\d+\.\d+ · \w+$/);
+  await page.screenshot({ path: path.join(artifacts, 'rules-hu.png'), fullPage: true });
+  // The language picker switches in place and remembers the choice.
+  await page.selectOption('#lang-select', 'ja');
+  await page.waitForFunction(() => document.documentElement.lang === 'ja');
+  assert.ok((await ctx.cookies()).some((c) => c.name === 'lang' && c.value === 'ja'));
+  await ctx.close();
+});
+
+test('home and game pages: screenshots, bytes transferred and board draw time', async () => {
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  await page.goto(`${server.url}/`);
+  await page.locator('form.create').waitFor();
+  await page.waitForLoadState('networkidle');
+  metrics.homeBytes = await transferred(page);
+  await page.screenshot({ path: path.join(artifacts, 'home.png'), fullPage: true });
+  const res = await page.evaluate(async () => (await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ variant: 'minishogi' }) })).json());
+  await ctx.close();
+  const ctx2 = await newContext(browser);
+  await watchLayoutShift(ctx2);
+  const game = await ctx2.newPage();
+  await game.goto(`${server.url}/g/${res.id}`);
+  await game.locator('svg.board [data-piece]').first().waitFor();
+  await game.waitForLoadState('networkidle');
+  metrics.gameBytes = await transferred(game);
+  metrics.boardDrawMs = await drawTime(game);
+  await game.waitForTimeout(300);
+  metrics.gameLayoutShift = await layoutShift(game);
+  await game.screenshot({ path: path.join(artifacts, 'minishogi.png') });
+  console.log(`home ${(metrics.homeBytes / 1024).toFixed(1)} KB, game ${(metrics.gameBytes / 1024).toFixed(1)} KB, board drawn in ${metrics.boardDrawMs?.toFixed(1)} ms, layout shift ${metrics.gameLayoutShift}`);
+  assert.ok(metrics.gameLayoutShift !== null && metrics.gameLayoutShift < 0.01, `layout shift ${metrics.gameLayoutShift}`);
+  assert.ok(metrics.homeBytes <= 150 * 1024, `home page ${metrics.homeBytes} bytes`);
+  assert.ok(metrics.gameBytes <= 150 * 1024, `game page ${metrics.gameBytes} bytes`);
+  assert.ok(metrics.boardDrawMs !== null && metrics.boardDrawMs <= 100, `board drawn in ${metrics.boardDrawMs} ms`);
+  await ctx2.close();
+});
+
+test('the page recovers after the server restarts', async () => {
+  const a = await (await newContext(browser)).newPage();
+  const b = await (await newContext(browser)).newPage();
+  const link = await create(a, { variant: 'xiangqi', side: 'red' });
+  await join(b, link);
+  await myTurn(a);
+  await click(a, 'b2');
+  await click(a, 'e2');
+  await piece(b, 'e2').waitFor();
+  await server.restart('SIGKILL');
+  // Both pages reconnect by themselves and resynchronise from the state message.
+  await myTurn(b);
+  await b.waitForFunction(() => !document.querySelector('.status')?.textContent.includes('reconnecting'), null, { timeout: 20000 });
+  await click(b, 'b9');
+  await click(b, 'c7');
+  await a.locator('svg.board [data-at="c7"][data-piece="n"]').waitFor({ timeout: 20000 });
+  assert.deepEqual(await a.locator('.moves button').allTextContents(), ['C8.5', 'H2+3']);
+  await a.context().close();
+  await b.context().close();
+});

@@ -1,0 +1,748 @@
+// The game page `/g/<id>`: board, clocks, move list, actions, live updates over WebSocket.
+import { t, currentLang } from './i18n.js';
+import { api, tokenFor, saveToken } from './api.js';
+import { createBoard, aspect, pieceSvg } from './board.js';
+import { familyOf, sidesOf, parse, write, splitMove, checkedKing, impasse, handicapCredit } from './position.js';
+import { formatGame, parseTyped, STYLES } from './notation.js';
+import { navigate } from './main.js';
+
+const store = {
+  get: (k, d) => localStorage.getItem('jiang.' + k) ?? d,
+  set: (k, v) => localStorage.setItem('jiang.' + k, v),
+};
+
+/** A side's name; in shogi handicap games the roles 上手/下手 replace 先手/後手 (shogi.md). */
+export function sideName(side, handicap) {
+  if (handicap && (side === 'sente' || side === 'gote')) return t(side === 'gote' ? 'side.uwate' : 'side.shitate');
+  return t('side.' + side);
+}
+
+/** Words for one result: {headline, reason, text}. Exported for tests and the dev preview. */
+export function describeResult(variant, result, status, handicap = null) {
+  if (status === 'aborted' || result?.reason === 'aborted') {
+    const reason = t('reason.aborted');
+    return { headline: t('result.aborted'), reason, text: t('result.line', { headline: t('result.aborted'), reason }) };
+  }
+  const sides = sidesOf(variant);
+  const winner = result.winner;
+  const loser = winner ? sides.find((s) => s !== winner) : null;
+  const headline = winner ? t('result.wins', { side: sideName(winner, handicap) }) : t('result.draw');
+  const fam = familyOf(variant);
+  const keys = [`reason.${result.reason}.${variant}`, `reason.${result.reason}.${fam}`, `reason.${result.reason}`];
+  const key = keys.find((k) => t(k) !== k) || keys[2];
+  const reason = t(key, { winner: winner ? sideName(winner, handicap) : '', loser: loser ? sideName(loser, handicap) : '' });
+  return { headline, reason, text: t('result.line', { headline, reason }) };
+}
+
+function fmtMs(ms) {
+  ms = Math.max(0, ms);
+  if (ms < 10000) return (Math.floor(ms / 100) / 10).toFixed(1);
+  const s = Math.ceil(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+let audio = null;
+function beep(freq = 880, dur = 0.08) {
+  try {
+    audio ||= new AudioContext();
+    const o = audio.createOscillator();
+    const g = audio.createGain();
+    o.frequency.value = freq;
+    g.gain.setValueAtTime(0.15, audio.currentTime);
+    g.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + dur);
+    o.connect(g).connect(audio.destination);
+    o.start();
+    o.stop(audio.currentTime + dur);
+  } catch {
+    /* no audio: silent */
+  }
+}
+
+export function gamePage(main, id) {
+  const sn = (side) => sideName(side, view?.handicap);
+  let view = null;
+  let token = tokenFor(id);
+  let board = null;
+  let shownPly = null; // null = live
+  let formatted = null;
+  let formattedKey = '';
+  let flipped = false;
+  let ws = null;
+  let backoff = 500;
+  let reconnectTimer = null;
+  let destroyed = false;
+  let clockBase = 0; // performance.now() when the clock figures arrived
+  let tick = null;
+  let lastBeep = null;
+  let connected = false;
+  let keepAlive = null;
+  let viewBase = 0; // performance.now() when the last full view arrived
+
+  const $ = (s) => main.querySelector(s);
+  let built = false;
+  main.innerHTML = '<section class="game" aria-busy="true"></section>';
+
+  /** The page's structure, built when the first view arrives: its variant sizes the board's
+   * box from the start, so nothing moves when the board is drawn. */
+  function build(variant) {
+    built = true;
+    const ratio = aspect(variant);
+  main.innerHTML = `
+<section class="game" aria-labelledby="game-title">
+  <h1 id="game-title" class="visually-hidden">${t('game.title')}</h1>
+  <div class="board-col" style="--ratio:${ratio}">
+    <div class="player top"></div>
+    <div class="board-host" style="aspect-ratio:${ratio}"></div>
+    <div class="player bottom"></div>
+  </div>
+  <aside class="panel">
+    <p class="status" role="status" aria-live="polite"></p>
+    <p class="first-move" hidden></p>
+    <div class="banner" role="alert" hidden></div>
+    <div class="invite" hidden>
+      <label for="invite-link">${t('game.invite')}</label>
+      <div class="copy-row"><input id="invite-link" readonly><button type="button" class="copy-link">${t('game.copy')}</button></div>
+    </div>
+    <div class="join" hidden><p>${t('game.seatFree')}</p><button type="button" class="primary take-seat">${t('game.takeSeat')}</button></div>
+    <div class="draw-offer" hidden></div>
+    <div class="actions"></div>
+    <div class="impasse-info" hidden></div>
+    <div class="jieqi-info" hidden></div>
+    <nav class="moves-wrap" aria-label="${t('game.moves')}">
+      <h2>${t('game.moves')}</h2>
+      <ol class="moves"></ol>
+      <div class="step">
+        <button type="button" data-step="home" aria-label="${t('game.first')}">«</button>
+        <button type="button" data-step="back" aria-label="${t('game.back')}">‹</button>
+        <button type="button" data-step="fwd" aria-label="${t('game.forward')}">›</button>
+        <button type="button" data-step="end" aria-label="${t('game.last')}">»</button>
+      </div>
+    </nav>
+    <form class="type-move" hidden>
+      <label for="type-move-input">${t('game.typeMove')}</label>
+      <div class="copy-row"><input id="type-move-input" autocomplete="off" spellcheck="false"><button type="submit">${t('game.play')}</button></div>
+      <p class="error" role="alert" hidden></p>
+    </form>
+    <details class="settings">
+      <summary>${t('game.settings')}</summary>
+      <label>${t('game.pieces')} <select name="pieces"><option value="traditional">${t('pieces.traditional')}</option><option value="western">${t('pieces.western')}</option></select></label>
+      <label>${t('game.notation')} <select name="notation"></select></label>
+      <label class="check"><input type="checkbox" name="sound"> ${t('game.sound')}</label>
+    </details>
+    <p class="spectators" aria-live="off"></p>
+  </aside>
+</section>
+<dialog class="promo" aria-labelledby="promo-title">
+  <form method="dialog">
+    <h2 id="promo-title">${t('promo.title')}</h2>
+    <div class="promo-choices">
+      <button value="yes" class="promo-yes"></button>
+      <button value="no" class="promo-no"></button>
+    </div>
+    <button value="cancel" class="link">${t('promo.cancel')}</button>
+  </form>
+</dialog>`;
+    attach();
+  }
+
+  const sides = () => sidesOf(view.variant);
+  const fam = () => familyOf(view.variant);
+  const seatOf = (side) => (side === sides()[0] ? 'first' : 'second');
+  const notationStyle = () => {
+    const styles = STYLES[fam()];
+    const lang = currentLang();
+    const dflt = fam() === 'shogi' ? (lang === 'ja' ? 'japanese' : 'western') : lang.startsWith('zh') ? 'chinese' : 'wxf';
+    const s = store.get('notation.' + fam(), dflt);
+    return styles.includes(s) ? s : dflt;
+  };
+  const pieceStyle = () => store.get('pieces', 'traditional');
+
+  const pieceName = (p) => {
+    if (!p) return '';
+    if (fam() === 'shogi') {
+      const k = p.startsWith('+') ? '+' + p[1].toUpperCase() : p.toUpperCase();
+      return t('piece.shogi.' + k);
+    }
+    return t('piece.xiangqi.' + p.toUpperCase());
+  };
+  const ownerOf = (p) => (p.replace('+', '') === p.replace('+', '').toUpperCase() ? sides()[0] : sides()[1]);
+  const label = (sq, p, count) => {
+    if (!sq) return t('aria.hand', { side: sn(ownerOf(p)), piece: pieceName(p), count });
+    if (!p) return t('aria.empty', { square: sq });
+    return t('aria.piece', { square: sq, side: sn(ownerOf(p)), piece: pieceName(p) });
+  };
+
+  function choosePromotion(from, to, piece) {
+    const dlg = $('.promo');
+    const base = piece.replace('+', '');
+    const up = base.toUpperCase() === base;
+    const shown = up ? base : base.toUpperCase(); // drawn pointing up, as the mover sees it
+    const svg = (p) => `<svg viewBox="-55 -60 110 120" aria-hidden="true">${pieceSvg(view.variant, p, pieceStyle())}</svg>`;
+    dlg.querySelector('.promo-yes').innerHTML = svg('+' + shown) + `<span>${t('promo.yes')}</span>`;
+    dlg.querySelector('.promo-no').innerHTML = svg(shown) + `<span>${t('promo.no')}</span>`;
+    return new Promise((resolve) => {
+      dlg.addEventListener(
+        'close',
+        () => {
+          const v = dlg.returnValue;
+          board?.focus();
+          resolve(v === 'yes' ? true : v === 'no' ? false : null);
+        },
+        { once: true },
+      );
+      dlg.returnValue = '';
+      dlg.showModal();
+      dlg.querySelector('.promo-yes').focus();
+    });
+  }
+
+  function attach() {
+    $('.copy-link').addEventListener('click', (e) => copy($('#invite-link').value, e.target));
+    $('.take-seat').addEventListener('click', async (e) => {
+      e.target.disabled = true;
+      try {
+        const res = await api(`/api/games/${id}/join`, { method: 'POST', body: {} });
+        token = res.token;
+        saveToken(id, token);
+        disconnect();
+        await refresh();
+        connect();
+      } catch (ex) {
+        showError(ex.message);
+        e.target.disabled = false;
+        refresh();
+      }
+    });
+    $('.type-move').addEventListener('submit', (e) => {
+      e.preventDefault();
+      const input = $('#type-move-input');
+      const err = $('.type-move .error');
+      const pos = parse(view.variant, view.fen);
+      const prev = view.moves.length ? splitMove(view.variant, view.moves[view.moves.length - 1]).to : null;
+      const mv = parseTyped(view.variant, pos, view.legal_moves || [], input.value, prev, currentLang());
+      if (!mv) {
+        err.textContent = t('game.notLegal', { move: input.value });
+        err.hidden = false;
+        return;
+      }
+      input.value = '';
+      sendMove(mv);
+    });
+    const settings = $('.settings');
+    settings.querySelector('[name=pieces]').value = pieceStyle();
+    settings.querySelector('[name=sound]').checked = store.get('sound', '0') === '1';
+    settings.addEventListener('change', (e) => {
+      const el = e.target;
+      if (el.name === 'pieces') store.set('pieces', el.value);
+      if (el.name === 'notation') store.set('notation.' + fam(), el.value);
+      if (el.name === 'sound') {
+        store.set('sound', el.checked ? '1' : '0');
+        if (el.checked) beep(660, 0.05);
+      }
+      render();
+    });
+  }
+
+  function ensureBoard() {
+    if (board) return;
+    store.set('variant.' + id, view.variant);
+    board = createBoard($('.board-host'), { variant: view.variant, interactive: true, label, choosePromotion, onMove: sendMove });
+    $('.board-col').style.setProperty('--ratio', String(board.aspect));
+    const notation = $('select[name=notation]');
+    notation.innerHTML = STYLES[fam()].map((s) => `<option value="${s}">${t('notation.' + s)}</option>`).join('');
+  }
+
+  function format() {
+    const key = `${view.initial_fen}|${view.moves.join(' ')}|${notationStyle()}|${currentLang()}`;
+    if (key !== formattedKey) {
+      formatted = formatGame(view.variant, view.initial_fen, view.moves, notationStyle(), currentLang());
+      formattedKey = key;
+    }
+    return formatted;
+  }
+
+  function shownPosition() {
+    const f = format();
+    if (shownPly === null || shownPly >= view.moves.length) {
+      try {
+        const pos = parse(view.variant, view.fen);
+        // After a Jieqi game, the pieces still face down are revealed to everyone.
+        for (const [sq, letter] of Object.entries(view.covered_pieces || {})) if (pos.board.has(sq)) pos.board.set(sq, letter);
+        return pos;
+      } catch {
+        return f.positions[f.positions.length - 1];
+      }
+    }
+    return f.positions[Math.min(shownPly, f.positions.length - 1)];
+  }
+
+  function render() {
+    if (!view) return;
+    ensureBoard();
+    const live = shownPly === null;
+    const ply = live ? view.moves.length : shownPly;
+    const pos = shownPosition();
+    const you = view.you;
+    const mySeat = you ? seatOf(you) : null;
+    const bottom = (mySeat === 'second') !== flipped ? 'second' : 'first';
+    const last = ply > 0 ? splitMove(view.variant, view.moves[ply - 1]) : null;
+    const myTurn = live && view.status === 'playing' && you && view.to_move === you;
+    board.update({
+      pos,
+      orientation: bottom,
+      lastMove: last ? { from: last.from || null, to: last.to } : null,
+      check: checkedKing(pos, pos.toMove),
+      legal: myTurn ? view.legal_moves || [] : [],
+      movable: myTurn ? mySeat : null,
+      style: pieceStyle(),
+      label,
+    });
+    board.svg.setAttribute('aria-label', t('aria.board', { game: t('variant.' + view.variant) }));
+    renderPlayers(bottom);
+    renderMoves(ply);
+    renderPanel(myTurn);
+  }
+
+  function renderPlayers(bottom) {
+    const [first, second] = sides();
+    const topSide = bottom === 'first' ? second : first;
+    const botSide = bottom === 'first' ? first : second;
+    for (const [el, side] of [[$('.player.top'), topSide], [$('.player.bottom'), botSide]]) {
+      const you = view.you === side;
+      const toMove = view.status === 'playing' && view.to_move === side;
+      el.className = `player ${el === $('.player.top') ? 'top' : 'bottom'}${toMove ? ' to-move' : ''}`;
+      el.dataset.side = side;
+      const clock = view.clock?.[side];
+      el.innerHTML = `<span class="who"><span class="dot ${side}" aria-hidden="true"></span>${sn(side)}${you ? ` <em>(${t('game.you')})</em>` : ''}</span>` +
+        (clock ? `<span class="clock" data-side="${side}" role="timer" aria-label="${t('game.clockOf', { side: sn(side) })}"><span class="time"></span><span class="periods"></span></span>` : '');
+    }
+    updateClocks();
+  }
+
+  /** The byo-yomi countdown in ms, read from the view's time control text (`10|30(3x)`). */
+  function byoyomiMs() {
+    const m = /\|(\d+(?:\.\d+)?)/.exec(view.time_control || '');
+    return m ? Number(m[1]) * 1000 : 0;
+  }
+
+  /** A side's clock as it should read now: the server's figures counted down locally. */
+  function clockFigures(side) {
+    const c = view.clock?.[side];
+    if (!c) return null;
+    let ms = c.ms;
+    let periods = c.periods ?? 0;
+    let inByoyomi = !!c.byoyomi;
+    if (view.clock.running === side && view.status === 'playing') {
+      ms -= performance.now() - clockBase;
+      const byo = byoyomiMs();
+      if (ms < 0 && periods > 0 && byo > 0) {
+        // Main time (or a countdown) ran out locally: the next countdown starts.
+        const over = -ms;
+        periods -= Math.floor(over / byo) + (inByoyomi ? 1 : 0);
+        ms = byo - (over % byo);
+        inByoyomi = true;
+        if (periods <= 0) ms = 0;
+      }
+    }
+    return { ms, periods, inByoyomi };
+  }
+
+  function updateClocks() {
+    const fm = main.querySelector('.first-move');
+    if (fm && view) {
+      const left = view.first_move_ms == null || view.status !== 'playing' ? null : view.first_move_ms - (performance.now() - viewBase);
+      fm.hidden = left === null;
+      if (left !== null) fm.textContent = t('game.firstMove', { side: sn(view.to_move), s: Math.max(0, Math.ceil(left / 1000)) });
+    }
+    if (!view?.clock) return;
+    for (const el of main.querySelectorAll('.clock')) {
+      const side = el.dataset.side;
+      const f = clockFigures(side);
+      if (!f) continue;
+      const running = view.clock.running === side && view.status === 'playing';
+      el.querySelector('.time').textContent = fmtMs(f.ms);
+      el.querySelector('.periods').textContent = f.periods > 0 ? t(f.inByoyomi ? 'clock.inByoyomi' : 'clock.periodsLeft', { n: f.periods }) : '';
+      el.classList.toggle('running', running);
+      el.classList.toggle('low', running && f.ms < 10000);
+      el.classList.toggle('byoyomi', f.inByoyomi);
+      if (running && f.ms < 10000 && view.you === side && store.get('sound', '0') === '1') {
+        const s = Math.ceil(f.ms / 1000);
+        if (s !== lastBeep && s >= 0) {
+          lastBeep = s;
+          beep(s <= 3 ? 1200 : 880);
+        }
+      }
+    }
+  }
+
+  function renderMoves(ply) {
+    const f = format();
+    const ol = $('.moves');
+    const shogi = fam() === 'shogi';
+    let html = '';
+    for (let i = 0; i < f.texts.length; i += 2) {
+      html += `<li><span class="num">${i / 2 + 1}.</span>`;
+      for (const j of [i, i + 1]) {
+        if (j >= f.texts.length) break;
+        html += `<button type="button" data-ply="${j + 1}"${j + 1 === ply ? ' aria-current="step"' : ''}${shogi ? ` title="${j + 1}"` : ''}>${f.texts[j]}</button>`;
+      }
+      html += '</li>';
+    }
+    if (ol.innerHTML !== html) {
+      ol.innerHTML = html;
+      if (shownPly === null) ol.scrollTop = ol.scrollHeight;
+    } else ol.querySelectorAll('button').forEach((b) => (Number(b.dataset.ply) === ply ? b.setAttribute('aria-current', 'step') : b.removeAttribute('aria-current')));
+    main.querySelector('.moves-wrap').classList.toggle('history', shownPly !== null);
+  }
+
+  function renderPanel(myTurn) {
+    const you = view.you;
+    const status = $('.status');
+    const playing = view.status === 'playing';
+    // A visitor to a waiting game reads the same sentence in the join box below.
+    if (view.status === 'waiting') status.textContent = you ? t('game.waiting') : '';
+    else if (playing) status.textContent = myTurn ? t('game.yourTurn') : t('game.toMove', { side: sn(view.to_move) });
+    else status.textContent = '';
+    if (shownPly !== null) status.textContent = t('game.viewing', { ply: shownPly, total: view.moves.length });
+    if (!connected) status.textContent += (status.textContent ? ' · ' : '') + t('game.reconnecting');
+
+    const banner = $('.banner');
+    if (view.status === 'ended' || view.status === 'aborted') {
+      const r = describeResult(view.variant, view.result || { winner: null, reason: 'aborted' }, view.status, view.handicap);
+      banner.innerHTML = `<strong>${r.headline}</strong><span>${r.reason}</span>`;
+      banner.setAttribute('aria-label', r.text);
+      banner.dataset.reason = view.result?.reason || 'aborted';
+      banner.hidden = false;
+    } else banner.hidden = true;
+
+    const invite = $('.invite');
+    invite.hidden = !(you && view.status === 'waiting');
+    if (!invite.hidden) $('#invite-link').value = `${location.origin}/g/${id}`;
+    $('.join').hidden = !(view.status === 'waiting' && !you);
+
+    const offer = $('.draw-offer');
+    const opp = you ? sides().find((s) => s !== you) : null;
+    offer.hidden = !(playing && view.draw_offer);
+    if (!offer.hidden) {
+      offer.innerHTML = view.draw_offer === you ? `<p>${t('draw.offered')}</p>` :
+        `<p>${t('draw.offeredBy', { side: sn(view.draw_offer) })}</p>` +
+        (you ? `<div class="row"><button type="button" data-action="draw-accept" class="primary">${t('draw.accept')}</button><button type="button" data-action="draw-decline">${t('draw.decline')}</button></div>` : '');
+    }
+
+    // Actions.
+    const acts = [];
+    const btn = (action, text, enabled = true, cls = '') => acts.push(`<button type="button" data-action="${action}" class="${cls}"${enabled ? '' : ' disabled'}>${text}</button>`);
+    if (you && playing) btn('resign', t('action.resign'), true, 'danger');
+    if (you && playing && fam() === 'xiangqi' && !view.draw_offer) btn('draw-offer', t('action.offerDraw'));
+    const myMoves = you ? view.moves.filter((_, i) => (i % 2 === 0) === (seatOf(you) === parse(view.variant, view.initial_fen).toMove)).length : 0;
+    if (you && (view.status === 'waiting' || (playing && myMoves === 0))) btn('abort', t('action.abort'));
+    let canDeclare = false;
+    if (view.variant === 'shogi') {
+      const info = $('.impasse-info');
+      const live = parse(view.variant, view.fen);
+      const credit = handicapCredit(parse(view.variant, view.initial_fen));
+      const figs = ['first', 'second'].map((s) => ({ side: sides()[s === 'first' ? 0 : 1], seat: s, ...impasse(live, s, s === 'second' ? credit : 0) }));
+      if (figs.some((f) => f.kingIn)) {
+        info.hidden = false;
+        info.innerHTML = `<h2>${t('impasse.title')}</h2><ul>` + figs.map((f) => `<li>${t('impasse.line', { side: sn(f.side), points: f.points, needed: f.needed, pieces: f.pieces, total: f.total })}${f.kingIn ? '' : ' · ' + t('impasse.notEntered')}</li>`).join('') + '</ul>';
+      } else info.hidden = true;
+      if (myTurn) {
+        const mine = figs.find((f) => f.side === you);
+        canDeclare = mine.kingIn && mine.pieces >= 10 && mine.points >= mine.needed && !checkedKing(live, mine.seat);
+      }
+      if (you && playing) btn('impasse', t('action.impasse'), canDeclare);
+    }
+    const rm = view.rematch || {};
+    const asked = rm.requested || [];
+    if (rm.id && rm.token) saveToken(rm.id, rm.token);
+    if (you && (view.status === 'ended' || view.status === 'aborted') && !rm.id) {
+      if (asked.includes(you)) btn('rematch', t('action.rematchSent'), false);
+      else btn('rematch', asked.length ? t('action.acceptRematch') : t('action.rematch'), true, 'primary');
+    }
+    btn('flip', t('action.flip'));
+    btn('copy-fen', t(fam() === 'shogi' ? 'action.copySfen' : 'action.copyFen'));
+    const formats = fam() === 'shogi' ? ['kif', 'csa', 'sfen'] : ['pgn', 'fen'];
+    acts.push(`<span class="downloads">${t('action.download')} ${formats.map((f) => `<a href="/api/games/${id}/record?format=${f}" download>${f.toUpperCase()}</a>`).join(' ')}</span>`);
+    $('.actions').innerHTML = acts.join('');
+    if (rm.id) $('.actions').insertAdjacentHTML('afterbegin', `<a class="button primary to-rematch" href="/g/${rm.id}">${t('action.toRematch')}</a>`);
+
+    $('.type-move').hidden = !(you && playing);
+    $('.spectators').textContent = view.spectators ? t('game.spectators', { n: view.spectators }) : '';
+    renderJieqi();
+  }
+
+  function renderJieqi() {
+    const box = $('.jieqi-info');
+    if (view.variant !== 'jieqi') return;
+    box.hidden = false;
+    const [red, black] = sides();
+    const glyph = (p) => `<svg class="mini" viewBox="-50 -50 100 100" role="img" aria-label="${p === 'X' || p === 'x' ? t('piece.xiangqi.X') : pieceName(p)}">${pieceSvg('jieqi', p, pieceStyle())}</svg>`;
+    const caseFor = (letter, side) => (side === red ? letter.toUpperCase() : letter.toLowerCase());
+    // Captured pieces, grouped by who took them; a covered piece whose identity this viewer may
+    // not know is shown face down.
+    const taken = { [red]: [], [black]: [] };
+    const captured = view.captured || {};
+    for (const [key, list] of Object.entries(captured)) {
+      for (const c of Array.isArray(list) ? list : []) {
+        const owner = c.side || (key === red ? black : red);
+        const letter = c.piece ? caseFor(c.piece, owner) : owner === red ? 'X' : 'x';
+        taken[owner === red ? black : red].push(letter);
+      }
+    }
+    let html = `<h2>${t('jieqi.captured')}</h2>`;
+    for (const side of [red, black])
+      html += `<p class="captures" data-side="${side}"><span>${t('jieqi.capturedBy', { side: sn(side) })}</span> ${taken[side].map(glyph).join('') || '—'}</p>`;
+    html += `<h2>${t('jieqi.pool')}</h2>`;
+    for (const side of [red, black]) {
+      const text = typeof view.pool === 'object' && view.pool ? view.pool[side] : '';
+      const items = [...String(text || '').matchAll(/([A-Za-z])(\d+)/g)].map((m) => [caseFor(m[1], side), Number(m[2])]).filter(([, n]) => n > 0);
+      html += `<p class="pool" data-side="${side}"><span>${t('jieqi.stillHidden', { side: sn(side) })}</span> ${items.map(([p, n]) => `<span class="pool-item">${glyph(p)}×${n}</span>`).join('') || '—'}</p>`;
+    }
+    if (view.commitment) html += `<p class="commitment"><span>${t('jieqi.commitment')}</span> <code>${view.commitment}</code></p>`;
+    if (view.deal) html += `<p class="commitment"><span>${t('jieqi.deal')}</span> <code>${view.deal}</code> <code>${view.salt || ''}</code></p>`;
+    box.innerHTML = html;
+  }
+
+  function setView(v, fromState = false) {
+    const firstDraw = !board;
+    if (!built) build(v.variant);
+    if (fromState) performance.mark('jiang:state');
+    const prevPly = view?.moves?.length;
+    view = v;
+    view.moves ||= [];
+    clockBase = performance.now();
+    viewBase = clockBase;
+    if (shownPly !== null && shownPly >= view.moves.length) shownPly = null;
+    render();
+    if (fromState) {
+      performance.mark('jiang:drawn');
+      performance.measure(firstDraw ? 'jiang:board-first' : 'jiang:board', 'jiang:state', 'jiang:drawn');
+    }
+    document.title = `Jiang — ${t('variant.' + view.variant)}`;
+    if (prevPly !== undefined && view.moves.length > prevPly && store.get('sound', '0') === '1') beep(520, 0.05);
+  }
+
+  async function refresh() {
+    try {
+      setView(await api(`/api/games/${id}`, { token }), true);
+    } catch (e) {
+      if (e.status === 404) {
+        main.innerHTML = `<section class="game"><div class="notfound"><h1>${t('game.notFound')}</h1><p><a href="/">${t('game.newGame')}</a></p></div></section>`;
+        destroyed = true;
+        disconnect();
+      }
+    }
+  }
+
+  /** Close the socket on purpose (no reconnection from it). */
+  function disconnect() {
+    clearTimeout(reconnectTimer);
+    if (ws) {
+      ws.onclose = null;
+      ws.close();
+      ws = null;
+    }
+  }
+
+  function connect() {
+    if (destroyed) return;
+    disconnect();
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    const q = token ? `?token=${encodeURIComponent(token)}` : '';
+    const sock = new WebSocket(`${proto}://${location.host}/api/games/${id}/ws${q}`);
+    ws = sock;
+    sock.onopen = () => {
+      backoff = 500;
+    };
+    // Keep the connection alive, and let the server's clock correct local drift now and then.
+    clearInterval(keepAlive);
+    keepAlive = setInterval(() => {
+      if (sock.readyState !== WebSocket.OPEN) return;
+      sock.send(JSON.stringify({ type: view?.status === 'playing' && view.clock ? 'clock' : 'ping' }));
+    }, 15000);
+    sock.onmessage = (e) => {
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      onEvent(msg);
+    };
+    sock.onclose = () => {
+      if (ws !== sock) return;
+      connected = false;
+      if (view) render();
+      if (destroyed) return;
+      clearTimeout(reconnectTimer);
+      reconnectTimer = setTimeout(connect, backoff);
+      backoff = Math.min(backoff * 2, 8000);
+    };
+  }
+
+  function onEvent(msg) {
+    const { type, ...rest } = msg;
+    if (type === 'state') {
+      connected = true;
+      setView(rest, true);
+      return;
+    }
+    if (type === 'error') {
+      showError(msg.message || msg.code);
+      board?.deselect();
+      return;
+    }
+    if (!view) return;
+    if (type === 'spectators') {
+      view.spectators = rest.spectators ?? rest.count ?? view.spectators;
+      $('.spectators').textContent = view.spectators ? t('game.spectators', { n: view.spectators }) : '';
+      return;
+    }
+    if (type === 'clock') {
+      if (rest.clock) view.clock = rest.clock;
+      clockBase = performance.now();
+      updateClocks();
+      return;
+    }
+    // move, end, draw_offer, rematch: merge what the event carries; resynchronise when the
+    // event does not follow on from what we have.
+    if (type === 'move') {
+      performance.mark('jiang:state');
+      const n = rest.ply ?? view.moves.length + 1;
+      if (n > view.moves.length + 1 || !rest.move) return void refresh();
+      rest.moves = [...view.moves.slice(0, n - 1), rest.move];
+    }
+    if (type === 'rematch') {
+      const { ply: _ply, ...r } = rest;
+      void _ply;
+      setView({ ...view, rematch: r });
+      return;
+    }
+    const merged = { ...view, ...rest };
+    if (type === 'move' && !('legal_moves' in rest)) merged.legal_moves = [];
+    setView(merged, type === 'move');
+    if ((type === 'move' || type === 'end') && (!('legal_moves' in rest) || !rest.fen)) refresh();
+  }
+
+  function showError(text) {
+    if (!built) return;
+    const p = $('.type-move .error');
+    const status = $('.status');
+    if (!$('.type-move').hidden) {
+      p.textContent = text;
+      p.hidden = false;
+    } else status.textContent = text;
+  }
+
+  async function post(action, body) {
+    try {
+      const res = await api(`/api/games/${id}/${action}`, { method: 'POST', body: body ?? {}, token });
+      // The answer is a view; a socket event may already have brought a newer one.
+      if (res && res.status && res.variant) {
+        if (!(typeof res.ply === 'number' && view && res.ply < view.moves.length && res.status === view.status)) setView(res);
+      } else refresh();
+      return res;
+    } catch (e) {
+      showError(e.message);
+      board?.deselect();
+      refresh();
+      return null;
+    }
+  }
+
+  function sendMove(mv) {
+    $('.type-move .error').hidden = true;
+    // Show the move at once; the server's answer (or the socket) confirms it.
+    try {
+      const next = { ...view, moves: [...view.moves, mv], legal_moves: [], to_move: sides().find((s) => s !== view.to_move) };
+      next.fen = write(formatGame(view.variant, view.fen, [mv], 'iccs', 'en').positions[1]);
+      if (view.variant !== 'jieqi') {
+        formattedKey = '';
+        setView(next);
+      }
+    } catch {
+      /* the server's answer will draw it */
+    }
+    post('move', { move: mv });
+  }
+
+  // Panel events.
+  main.addEventListener('click', async (e) => {
+    const stepBtn = e.target.closest('[data-step]');
+    if (stepBtn) return step(stepBtn.dataset.step);
+    const plyBtn = e.target.closest('[data-ply]');
+    if (plyBtn) {
+      const p = Number(plyBtn.dataset.ply);
+      shownPly = p >= view.moves.length ? null : p;
+      return render();
+    }
+    const a = e.target.closest('[data-action]')?.dataset.action;
+    if (!a) return;
+    if (a === 'resign') {
+      if (confirm(t('action.resignConfirm'))) post('resign');
+    } else if (a === 'draw-offer') post('draw', { action: 'offer' });
+    else if (a === 'draw-accept') post('draw', { action: 'accept' });
+    else if (a === 'draw-decline') post('draw', { action: 'decline' });
+    else if (a === 'abort') post('abort');
+    else if (a === 'impasse') post('impasse');
+    else if (a === 'rematch') post('rematch');
+    else if (a === 'flip') {
+      flipped = !flipped;
+      render();
+    } else if (a === 'copy-fen') {
+      const live = shownPly === null;
+      copy(live ? view.fen : write(shownPosition()), e.target);
+    }
+  });
+  async function copy(text, button) {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      const ta = document.createElement('textarea');
+      ta.value = text;
+      document.body.append(ta);
+      ta.select();
+      document.execCommand('copy');
+      ta.remove();
+    }
+    const old = button.textContent;
+    button.textContent = t('game.copied');
+    setTimeout(() => (button.textContent = old), 1500);
+  }
+
+  function step(dir) {
+    if (!view) return;
+    const n = view.moves.length;
+    const cur = shownPly === null ? n : shownPly;
+    const next = { home: 0, back: Math.max(0, cur - 1), fwd: Math.min(n, cur + 1), end: n }[dir];
+    shownPly = next >= n ? null : next;
+    render();
+  }
+  const onKey = (e) => {
+    if (!view || e.target.closest?.('input, select, textarea, dialog, [data-square], [data-hand]')) return;
+    const dir = { ArrowLeft: 'back', ArrowRight: 'fwd', Home: 'home', End: 'end' }[e.key];
+    if (!dir) return;
+    e.preventDefault();
+    step(dir);
+  };
+  document.addEventListener('keydown', onKey);
+  tick = setInterval(updateClocks, 100);
+
+  refresh().then(connect);
+
+  return {
+    destroy() {
+      destroyed = true;
+      clearInterval(keepAlive);
+      clearInterval(tick);
+      clearTimeout(reconnectTimer);
+      document.removeEventListener('keydown', onKey);
+      disconnect();
+    },
+  };
+}
+
+export { fmtMs, navigate };

@@ -1,0 +1,173 @@
+// Home page: pick a game, a clock, a side (and a shogi handicap), create it, go to its page.
+import { t } from './i18n.js';
+import { api, saveToken, ApiError } from './api.js';
+import { pieceSvg } from './board.js';
+import { familyOf, sidesOf } from './position.js';
+import { navigate } from './main.js';
+
+const VARIANTS = ['xiangqi', 'jieqi', 'shogi', 'minishogi'];
+/** Clock presets per family: label and API clock (seconds). */
+export const PRESETS = {
+  xiangqi: [
+    ['5+3', { main: 300, increment: 3 }],
+    ['10+5', { main: 600, increment: 5 }],
+    ['15+10', { main: 900, increment: 10 }],
+  ],
+  shogi: [
+    ['10|30', { main: 600, byoyomi: 30, periods: 1 }],
+    ['3|0+10', { main: 180, byoyomi: 10, periods: 1 }],
+    ['30|60', { main: 1800, byoyomi: 60, periods: 1 }],
+  ],
+};
+export const HANDICAPS = {
+  shogi: ['lance', 'bishop', 'rook', 'rook-lance', '2-piece', '4-piece', '6-piece', '8-piece', '10-piece'],
+  minishogi: ['bishop', 'rook'],
+};
+
+/** A small picture for a variant's card. */
+function picture(variant) {
+  const at = (x, y, v, p, s = 1) => `<g transform="translate(${x} ${y})">${pieceSvg(v, p, 'traditional', s)}</g>`;
+  const body = {
+    xiangqi: `<path class="pic-lines" d="M10 30H190M10 80H190M10 130H190M60 10V150M140 10V150M60 30L140 130M140 30L60 130"/>` + at(70, 80, 'xiangqi', 'K', 0.72) + at(130, 80, 'xiangqi', 'k', 0.72),
+    jieqi: `<path class="pic-lines" d="M10 30H190M10 80H190M10 130H190M60 10V150M140 10V150"/>` + at(60, 80, 'jieqi', 'X', 0.72) + at(100, 80, 'jieqi', 'x', 0.72) + at(140, 80, 'jieqi', 'C', 0.72),
+    shogi: `<path class="pic-lines" d="M20 10V150M70 10V150M120 10V150M170 10V150M5 55H195M5 105H195"/>` + at(70, 58, 'shogi', 'k', 0.78) + at(130, 104, 'shogi', 'K', 0.78),
+    minishogi: `<path class="pic-lines" d="M30 10V150M70 10V150M110 10V150M150 10V150M10 50H190M10 90H190M10 130H190"/>` + at(90, 50, 'minishogi', 'r', 0.62) + at(130, 110, 'minishogi', '+P', 0.62),
+  }[variant];
+  return `<svg class="variant-pic ${familyOf(variant)}" viewBox="0 0 200 160" aria-hidden="true"><rect class="pic-wood" width="200" height="160" rx="14"/>${body}</svg>`;
+}
+
+const fmtClock = (c) => {
+  if (!c) return '∞';
+  const m = c.main / 60;
+  if (c.byoyomi) return `${m}|${c.byoyomi}` + (c.periods > 1 ? `(${c.periods}x)` : '');
+  return `${m}+${c.increment || 0}`;
+};
+
+export function homePage(main) {
+  let variant = localStorage.getItem('jiang.home.variant') || 'xiangqi';
+  if (!VARIANTS.includes(variant)) variant = 'xiangqi';
+  let clockChoice = localStorage.getItem('jiang.home.clock') || '1';
+
+  function render() {
+    const fam = familyOf(variant);
+    const sides = sidesOf(variant);
+    const presets = PRESETS[fam];
+    const handicaps = HANDICAPS[variant] || [];
+    if (!['none', 'custom', '0', '1', '2'].includes(clockChoice)) clockChoice = '1';
+    main.innerHTML = `
+<section class="home">
+  <div class="hero">
+    <h1>${t('home.title')}</h1>
+    <p class="lead">${t('tagline')}</p>
+  </div>
+  <form class="create" novalidate>
+    <fieldset class="variants">
+      <legend>${t('home.game')}</legend>
+      <div class="variant-grid">
+      ${VARIANTS.map((v) => `
+        <div class="variant-card${v === variant ? ' checked' : ''}">
+          <label>
+            <input type="radio" name="variant" value="${v}"${v === variant ? ' checked' : ''}>
+            ${picture(v)}
+            <span class="variant-name">${t('variant.' + v)}</span>
+            <span class="variant-line">${t('variant.' + v + '.line')}</span>
+          </label>
+          <a class="rules-link" href="/rules/${v}">${t('home.rulesOf', { game: t('variant.' + v) })}</a>
+        </div>`).join('')}
+      </div>
+    </fieldset>
+    <fieldset class="clock-choice">
+      <legend>${t('home.clock')}</legend>
+      <div class="chips">
+        ${presets.map(([label], i) => `<label class="chip"><input type="radio" name="clock" value="${i}"${clockChoice === String(i) ? ' checked' : ''}><span>${label}</span></label>`).join('')}
+        <label class="chip"><input type="radio" name="clock" value="custom"${clockChoice === 'custom' ? ' checked' : ''}><span>${t('home.custom')}</span></label>
+        <label class="chip"><input type="radio" name="clock" value="none"${clockChoice === 'none' ? ' checked' : ''}><span>${t('home.noClock')}</span></label>
+      </div>
+      <p class="hint">${t(fam === 'shogi' ? 'home.clockHint.shogi' : 'home.clockHint.xiangqi')}</p>
+      <div class="custom-clock"${clockChoice === 'custom' ? '' : ' hidden'}>
+        <label>${t('clock.main')} <input name="main" type="number" min="0" max="600" step="1" value="${fam === 'shogi' ? 10 : 10}"> <span>${t('unit.min')}</span></label>
+        <label>${t('clock.increment')} <input name="increment" type="number" min="0" max="600" value="${fam === 'shogi' ? 0 : 5}"> <span>${t('unit.s')}</span></label>
+        <label>${t('clock.byoyomi')} <input name="byoyomi" type="number" min="0" max="600" value="${fam === 'shogi' ? 30 : 0}"> <span>${t('unit.s')}</span></label>
+        <label>${t('clock.periods')} <input name="periods" type="number" min="0" max="10" value="${fam === 'shogi' ? 1 : 0}"></label>
+        <label>${t('clock.moveLimit')} <input name="move_limit" type="number" min="0" max="3600" value="0"> <span>${t('unit.s')}</span></label>
+      </div>
+    </fieldset>
+    <fieldset class="side-choice">
+      <legend>${t('home.side')}</legend>
+      <div class="chips">
+        ${[...sides, 'random'].map((s, i) => `<label class="chip"><input type="radio" name="side" value="${s}"${i === 2 ? ' checked' : ''}><span>${t('side.' + s)}</span></label>`).join('')}
+      </div>
+    </fieldset>
+    ${handicaps.length ? `
+    <fieldset class="handicap-choice">
+      <legend>${t('home.handicap')}</legend>
+      <label><span class="visually-hidden">${t('home.handicap')}</span>
+      <select name="handicap">
+        <option value="">${t('handicap.none')}</option>
+        ${handicaps.map((h) => `<option value="${h}">${t('handicap.' + h)}</option>`).join('')}
+      </select></label>
+      <p class="hint">${t('home.handicapHint')}</p>
+    </fieldset>` : ''}
+    <div class="create-row">
+      <button class="primary big" type="submit">${t('home.create')}</button>
+      <p class="error" role="alert" hidden></p>
+    </div>
+  </form>
+</section>`;
+    const form = main.querySelector('form');
+    form.addEventListener('change', (e) => {
+      if (e.target.name === 'variant') {
+        variant = e.target.value;
+        localStorage.setItem('jiang.home.variant', variant);
+        render();
+        main.querySelector(`input[name=variant][value=${variant}]`)?.focus();
+      } else if (e.target.name === 'clock') {
+        clockChoice = e.target.value;
+        localStorage.setItem('jiang.home.clock', clockChoice);
+        form.querySelector('.custom-clock').hidden = clockChoice !== 'custom';
+      }
+    });
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const err = form.querySelector('.error');
+      err.hidden = true;
+      const body = { variant };
+      const data = new FormData(form);
+      if (clockChoice === 'custom') {
+        const n = (k) => Math.max(0, Number(data.get(k)) || 0);
+        const c = { main: Math.round(n('main') * 60) };
+        if (n('increment')) c.increment = n('increment');
+        if (n('byoyomi')) {
+          c.byoyomi = n('byoyomi');
+          c.periods = Math.max(1, n('periods'));
+        }
+        if (n('move_limit')) c.move_limit = n('move_limit');
+        if (!c.main && !c.byoyomi && !c.increment) {
+          err.textContent = t('home.badClock');
+          err.hidden = false;
+          return;
+        }
+        body.clock = c;
+      } else if (clockChoice !== 'none') body.clock = presets[Number(clockChoice)][1];
+      body.side = data.get('side') || 'random';
+      if (data.get('handicap')) body.handicap = data.get('handicap');
+      const button = form.querySelector('button[type=submit]');
+      button.disabled = true;
+      try {
+        const res = await api('/api/games', { method: 'POST', body });
+        saveToken(res.id, res.token);
+        localStorage.setItem(`jiang.variant.${res.id}`, variant);
+        navigate(`/g/${res.id}`);
+      } catch (ex) {
+        err.textContent = ex instanceof ApiError && ex.status ? ex.message : t('error.network');
+        err.hidden = false;
+        button.disabled = false;
+      }
+    });
+  }
+  render();
+  document.title = `Jiang — ${t('home.title')}`;
+  return { rerender: render };
+}
+
+export { fmtClock };

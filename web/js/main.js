@@ -1,0 +1,80 @@
+// Entry point: the page chrome (skip link, header, language picker, footer) and client-side
+// routing on location.pathname: `/` home, `/g/<id>` game, `/rules/<variant>` rules.
+import { LANGS, initialLang, setLang, rememberLang, currentLang, t } from './i18n.js';
+
+let page = null; // the current page: { destroy?(), rerender?() }
+let routeSeq = 0;
+
+function renderChrome() {
+  document.querySelectorAll('[data-i18n]').forEach((el) => (el.textContent = t(el.dataset.i18n)));
+  document.querySelector('.site-nav')?.setAttribute('aria-label', t('nav.label'));
+  const sel = document.getElementById('lang-select');
+  if (sel && !sel.options.length) {
+    for (const [code, name] of LANGS) sel.add(new Option(name, code));
+    sel.addEventListener('change', async () => {
+      rememberLang(sel.value);
+      await setLang(sel.value);
+      renderChrome();
+      if (page?.rerender) page.rerender();
+      else route();
+    });
+  }
+  if (sel) sel.value = currentLang();
+  // A page built from the raw template in development has no substituted build fields.
+  const build = document.querySelector('.site-footer .build');
+  if (build && build.textContent.includes('{{')) build.textContent = 'v0.0.0 · dev';
+}
+
+/** Go to an in-app URL without reloading. */
+export function navigate(url, replace = false) {
+  history[replace ? 'replaceState' : 'pushState'](null, '', url);
+  route();
+  document.getElementById('main')?.focus({ preventScroll: true });
+  window.scrollTo(0, 0);
+}
+
+async function route() {
+  const seq = ++routeSeq;
+  page?.destroy?.();
+  page = null;
+  const main = document.getElementById('main');
+  const path = location.pathname;
+  let m;
+  let mod;
+  if ((m = path.match(/^\/g\/([A-Za-z0-9_-]+)\/?$/))) {
+    mod = await import('./game.js');
+    if (seq !== routeSeq) return;
+    page = mod.gamePage(main, m[1]);
+  } else if ((m = path.match(/^\/rules(?:\/([a-z]+))?\/?$/))) {
+    mod = await import('./rules.js');
+    if (seq !== routeSeq) return;
+    page = mod.rulesPage(main, m[1] || 'xiangqi');
+  } else {
+    mod = await import('./home.js');
+    if (seq !== routeSeq) return;
+    page = mod.homePage(main);
+  }
+  document.querySelectorAll('.site-nav a').forEach((a) => {
+    const here = a.getAttribute('href') === '/' ? path === '/' : path.startsWith('/rules');
+    if (here) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  });
+}
+
+// In-app links: left clicks on same-origin page links route without a reload.
+document.addEventListener('click', (e) => {
+  const a = e.target.closest?.('a[href]');
+  if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || a.target || a.hasAttribute('download')) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin || url.pathname.startsWith('/api/') || url.pathname.startsWith('/static/')) return;
+  if (url.pathname === location.pathname && url.hash) return;
+  e.preventDefault();
+  navigate(url.pathname + url.search + url.hash);
+});
+window.addEventListener('popstate', route);
+
+(async () => {
+  await setLang(initialLang());
+  renderChrome();
+  await route();
+})();
