@@ -62,9 +62,7 @@ fn main() -> ExitCode {
             Some(fen) => tools::moves(variant, io::Cursor::new(fen), &mut out),
             None => tools::moves(variant, io::stdin().lock(), &mut out),
         },
-        Some(Command::Outcome { variant }) => {
-            tools::outcome(variant, io::stdin().lock(), &mut out)
-        }
+        Some(Command::Outcome { variant }) => tools::outcome(variant, io::stdin().lock(), &mut out),
         None => Err(tools::ToolError::Usage(
             "the server is not built yet; try `jiang --help`".into(),
         )),

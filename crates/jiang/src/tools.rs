@@ -34,18 +34,18 @@ pub enum ToolError {
 macro_rules! with_family {
     ($variant:expr, $G:ident => $body:expr) => {
         match $variant.family() {
-            Family::Xiangqi | Family::Shogi => {
-                let _ = $variant;
-                Err(ToolError::Usage(format!(
-                    "{} is not implemented yet",
-                    $variant
-                )))
+            Family::Xiangqi => {
+                type $G = jiang_rules::xiangqi::Game;
+                $body
+            }
+            Family::Shogi => {
+                type $G = jiang_rules::shogi::Game;
+                $body
             }
         }
     };
 }
 
-#[allow(unused_variables)] // until every family is wired in
 /// `jiang perft`: optional divide lines, then `<nodes> nodes <ms> ms`.
 pub fn perft(
     variant: Variant,
@@ -57,7 +57,6 @@ pub fn perft(
     with_family!(variant, G => perft_with::<G>(variant, fen, depth, divide, out))
 }
 
-#[allow(dead_code)]
 fn perft_with<G: Game>(
     variant: Variant,
     fen: &str,
@@ -97,7 +96,6 @@ fn finish_perft(out: &mut impl Write, nodes: u64, ms: u128) -> Result<Status, To
     Ok(Status::Clean)
 }
 
-#[allow(unused_variables)] // until every family is wired in
 /// `jiang moves`: one line of sorted legal moves per input position.
 pub fn moves(
     variant: Variant,
@@ -107,7 +105,6 @@ pub fn moves(
     with_family!(variant, G => moves_with::<G>(variant, input, out))
 }
 
-#[allow(dead_code)]
 fn moves_with<G: Game>(
     variant: Variant,
     input: impl BufRead,
@@ -127,7 +124,6 @@ fn moves_with<G: Game>(
     Ok(status)
 }
 
-#[allow(unused_variables)] // until every family is wired in
 /// `jiang outcome`: one `<result> <reason>`, `illegal <n> <why>` or `error: …` line per input.
 pub fn outcome(
     variant: Variant,
@@ -137,7 +133,6 @@ pub fn outcome(
     with_family!(variant, G => outcome_with::<G>(variant, input, out))
 }
 
-#[allow(dead_code)]
 fn outcome_with<G: Game>(
     variant: Variant,
     input: impl BufRead,
@@ -174,9 +169,7 @@ fn judge_line<G: Game>(variant: Variant, line: &str) -> Result<String, String> {
     for (i, token) in moves.split_whitespace().enumerate() {
         let n = i + 1;
         if let Some(outcome) = game.outcome() {
-            return Ok(format!(
-                "illegal {n} the game is already over ({outcome})"
-            ));
+            return Ok(format!("illegal {n} the game is already over ({outcome})"));
         }
         if let Err(why) = game.play_text(token) {
             return Ok(format!("illegal {n} {why}"));

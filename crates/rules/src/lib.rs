@@ -8,11 +8,11 @@
 //! Nothing here does I/O or async work; move generation allocates nothing per node.
 
 mod game;
-pub mod shogi;
-pub mod xiangqi;
 mod outcome;
+pub mod shogi;
 mod side;
 mod variant;
+pub mod xiangqi;
 
 pub use game::{Game, IllegalMove, Position};
 pub use outcome::{Outcome, Reason, UnknownReason};

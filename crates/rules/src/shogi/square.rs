@@ -105,8 +105,14 @@ mod tests {
         assert_eq!(Square::all(5).count(), 25);
         let sq: Square = "7g".parse().unwrap();
         assert_eq!((sq.file(), sq.rank()), (7, 7));
-        assert_eq!("5e".parse::<Square>().unwrap().rotate(5), "1a".parse().unwrap());
-        assert_eq!("1a".parse::<Square>().unwrap().rotate(9), "9i".parse().unwrap());
+        assert_eq!(
+            "5e".parse::<Square>().unwrap().rotate(5),
+            "1a".parse().unwrap()
+        );
+        assert_eq!(
+            "1a".parse::<Square>().unwrap().rotate(9),
+            "9i".parse().unwrap()
+        );
         for bad in ["", "0a", "1j", "a1", "10a", "7G"] {
             assert!(bad.parse::<Square>().is_err(), "{bad}");
         }

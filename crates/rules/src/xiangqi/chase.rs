@@ -1,0 +1,147 @@
+//! Perpetual check and perpetual chase: judging the moves of a repetition cycle
+//! (xiangqi.md "Repetition: perpetual check and perpetual chase").
+//!
+//! Definitions used here, decided from public information only:
+//! - A piece **attacks** a target when its side, if it were to move, could legally capture the
+//!   target (so a pinned piece does not attack). A covered Jieqi piece attacks, and is valued,
+//!   as its point's kind.
+//! - A move **chases** target `t` when after it some mover's piece `a` attacks `t`, `a` did
+//!   not attack `t` before the move (for the moved piece: from its old point), `a` is not a
+//!   general or soldier, `t` is not a general and not a soldier on its own side of the river,
+//!   `a` and `t` are not the same kind among chariot/horse/cannon able to capture each other,
+//!   and `t` is either unprotected (after `a` takes `t` the opponent has no legal move onto
+//!   that point) or worth more than `a` (chariot > horse = cannon > advisor = elephant).
+//! - A move that gives check is a check, never a chase ("one check, one chase" is not
+//!   perpetual).
+//! - Pieces are followed by identity through the cycle: a chased piece may move.
+
+use super::bitboard::{Bits, bit};
+use super::position::code_kind;
+use super::{Move, PieceKind, Position};
+
+/// What a side did through a repetition cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Offence {
+    /// Every one of its moves gave check.
+    Check,
+    /// Every one of its moves chased one and the same enemy piece.
+    Chase,
+    /// Neither.
+    None,
+}
+
+/// A rough worth used only for "worth more than the attacker".
+fn worth(kind: PieceKind) -> u8 {
+    match kind {
+        PieceKind::General => 9,
+        PieceKind::Chariot => 4,
+        PieceKind::Horse | PieceKind::Cannon => 3,
+        PieceKind::Advisor | PieceKind::Elephant => 2,
+        PieceKind::Soldier => 1,
+    }
+}
+
+/// The same position with the other side to move (for "could capture next move").
+fn with_turn_flipped(position: &Position) -> Position {
+    let mut flipped = position.clone();
+    flipped.turn = !flipped.turn;
+    flipped
+}
+
+/// Legal captures `(from, to)` of the side to move.
+fn legal_captures(position: &Position) -> Vec<(usize, usize)> {
+    let them = position.occ[1 - position.turn.index()];
+    position
+        .legal_pairs()
+        .as_slice()
+        .iter()
+        .map(|&(f, t)| (f as usize, t as usize))
+        .filter(|&(_, t)| them & bit(t) != 0)
+        .collect()
+}
+
+/// The points of enemy pieces that the move `before` → `after` (by `before`'s side to move,
+/// moving `mv`) chases, as a bitboard over `after`'s points.
+pub(crate) fn chased_points(before: &Position, mv: Move, after: &Position) -> u128 {
+    let kind_at = |p: &Position, sq: usize| PieceKind::ALL[code_kind(p.board[sq])];
+    let mover_view = with_turn_flipped(after);
+    let before_caps = legal_captures(before);
+    let (from, to) = (mv.from().index(), mv.to().index());
+    let mut chased = 0u128;
+    for (a, t) in legal_captures(&mover_view) {
+        let attacker = kind_at(after, a);
+        let target = kind_at(after, t);
+        let target_side = after.turn;
+        if target == PieceKind::General
+            || matches!(attacker, PieceKind::General | PieceKind::Soldier)
+            || (target == PieceKind::Soldier
+                && super::bitboard::on_own_half(target_side.index(), t))
+        {
+            continue;
+        }
+        // New attack: the same piece (from its old point if it moved) did not attack t before.
+        let a_before = if a == to { from } else { a };
+        if before_caps.contains(&(a_before, t)) {
+            continue;
+        }
+        // An offer to exchange: same kind, and the target could capture back.
+        if attacker == target
+            && matches!(
+                attacker,
+                PieceKind::Chariot | PieceKind::Horse | PieceKind::Cannon
+            )
+            && after.is_legal_pair(t, a)
+        {
+            continue;
+        }
+        let mut captured = mover_view.clone();
+        captured.make(a, t, None);
+        let protected = captured
+            .legal_pairs()
+            .as_slice()
+            .iter()
+            .any(|&(_, to)| to as usize == t);
+        if !protected || worth(target) > worth(attacker) {
+            chased |= bit(t);
+        }
+    }
+    chased
+}
+
+/// Judges a cycle: `positions[0]` is the first occurrence, `positions[i + 1]` follows
+/// `moves[i]`. Returns the offence of Red and of Black.
+pub(crate) fn judge_cycle(positions: &[Position], moves: &[Move]) -> [Offence; 2] {
+    // ids[point] = identity of the piece there, numbered by its point at the cycle start.
+    let mut ids = [u8::MAX; 90];
+    for sq in Bits(positions[0].occ[0] | positions[0].occ[1]) {
+        ids[sq] = sq as u8;
+    }
+    let mut all_check = [true; 2];
+    // Identities chased by every move so far, per side (None before the side's first move).
+    let mut chased: [Option<u128>; 2] = [None, None];
+    for (i, &mv) in moves.iter().enumerate() {
+        let (before, after) = (&positions[i], &positions[i + 1]);
+        let side = before.turn.index();
+        let check = after.in_check();
+        all_check[side] &= check;
+        let mut targets = 0u128;
+        if !check {
+            for t in Bits(chased_points(before, mv, after)) {
+                targets |= 1u128 << ids[t];
+            }
+        }
+        chased[side] = Some(chased[side].map_or(targets, |c| c & targets));
+        ids[mv.to().index()] = ids[mv.from().index()];
+        ids[mv.from().index()] = u8::MAX;
+    }
+    let verdict = |s: usize| {
+        if all_check[s] {
+            Offence::Check
+        } else if chased[s].is_some_and(|c| c != 0) {
+            Offence::Chase
+        } else {
+            Offence::None
+        }
+    };
+    [verdict(0), verdict(1)]
+}

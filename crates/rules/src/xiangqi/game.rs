@@ -1,0 +1,204 @@
+//! A xiangqi-family game: the start, the moves, every position, and the outcome decided after
+//! each move in the order of xiangqi.md "End of the game".
+
+use super::chase::{Offence, judge_cycle};
+use super::{Move, MoveError, Position};
+use crate::{IllegalMove, Outcome, Reason, Side};
+
+/// The move limit: 60 moves by each side (120 plies) without a capture is a draw.
+pub const MOVE_LIMIT_PLIES: u32 = 120;
+
+/// Why a move could not be played in a game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The game has already ended.
+    #[error("the game is already over ({0})")]
+    GameOver(Outcome),
+    /// The move is not legal in the current position.
+    #[error(transparent)]
+    Illegal(#[from] MoveError),
+}
+
+/// A game of Xiangqi or Jieqi (the public side of it): positions and moves since the start,
+/// and the outcome once it has ended.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// `positions[i]` is the position after `i` moves; `positions[0]` is the start.
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// A new game from `start`. A start with no legal move (or otherwise already decided by
+    /// material) already has its outcome.
+    pub fn new(start: Position) -> Game {
+        let mut game = Game {
+            positions: vec![start],
+            moves: Vec::new(),
+            outcome: None,
+        };
+        game.outcome = game.decide();
+        game
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.positions.last().expect("a game has a start")
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &Position {
+        &self.positions[0]
+    }
+
+    /// Every position, from the start to the current one.
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    /// The moves played, in order.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The last move played, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.moves.last().copied()
+    }
+
+    /// Plies played since the start.
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The outcome if the game has ended by the rules (not by resignation, agreement, time or
+    /// abort, which the caller decides).
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Whether the side to move is in check.
+    pub fn is_check(&self) -> bool {
+        self.position().in_check()
+    }
+
+    /// Whether `side` could ever give check with what it has (for timeout against
+    /// insufficient material).
+    pub fn can_ever_check(&self, side: Side) -> bool {
+        self.position().can_ever_check(side)
+    }
+
+    /// Plays `mv` if it is legal now and the game is not over, then decides the outcome.
+    pub fn play(&mut self, mv: Move) -> Result<(), PlayError> {
+        if let Some(outcome) = self.outcome {
+            return Err(PlayError::GameOver(outcome));
+        }
+        let position = self.position();
+        let checked = position.find_move(mv.from(), mv.to(), mv.reveal().map(|p| p.kind))?;
+        if checked != mv {
+            // A reveal letter of the wrong side.
+            return Err(PlayError::Illegal(MoveError::BadRevealLetter {
+                letter: mv.reveal().map_or('?', |p| p.fen_letter()),
+            }));
+        }
+        let next = position.after(mv);
+        self.positions.push(next);
+        self.moves.push(mv);
+        self.outcome = self.decide();
+        Ok(())
+    }
+
+    /// Parses an ICCS move (with the Jieqi reveal suffix where needed) and plays it.
+    pub fn play_iccs(&mut self, text: &str) -> Result<Move, PlayError> {
+        if let Some(outcome) = self.outcome {
+            return Err(PlayError::GameOver(outcome));
+        }
+        let mv = self.position().parse_move(text)?;
+        self.play(mv)?;
+        Ok(mv)
+    }
+
+    /// The outcome of the current position given the history, in xiangqi.md's order.
+    fn decide(&self) -> Option<Outcome> {
+        let position = self.position();
+        let mover = position.turn();
+        // 1. No legal moves: the side to move loses.
+        if !position.has_legal_move() {
+            let reason = if position.in_check() {
+                Reason::Checkmate
+            } else {
+                Reason::Stalemate
+            };
+            return Some(Outcome::win(!mover, reason));
+        }
+        // 2. Third occurrence of the same position.
+        if let Some(first) = self.third_occurrence_start() {
+            return Some(self.repetition_verdict(first));
+        }
+        // 3. Move limit: 120 plies without a capture (reveals do not reset it).
+        if position.halfmove_clock() >= MOVE_LIMIT_PLIES {
+            return Some(Outcome::draw(Reason::MoveLimit));
+        }
+        // 4. Nobody can ever give mate.
+        if !position.can_ever_check(Side::RED) && !position.can_ever_check(Side::BLACK) {
+            return Some(Outcome::draw(Reason::InsufficientMaterial));
+        }
+        None
+    }
+
+    /// If the current position occurs for the third time, the index of its first occurrence.
+    /// Full positions are compared (hash first, then the board, side and pools).
+    fn third_occurrence_start(&self) -> Option<usize> {
+        let n = self.positions.len() - 1;
+        let current = &self.positions[n];
+        // Positions before the last capture have more pieces: no need to look further back.
+        let horizon = n.saturating_sub(current.halfmove_clock() as usize);
+        let mut earlier = Vec::new();
+        let mut i = n;
+        while i >= horizon + 2 {
+            i -= 2;
+            if self.positions[i].same_placement(current) {
+                earlier.push(i);
+            }
+        }
+        (earlier.len() >= 2).then(|| *earlier.last().expect("two occurrences"))
+    }
+
+    /// Judges the cycle from `first` to now (xiangqi.md "Repetition").
+    fn repetition_verdict(&self, first: usize) -> Outcome {
+        let [red, black] = judge_cycle(&self.positions[first..], &self.moves[first..]);
+        match (red, black) {
+            (Offence::Check, Offence::Check) | (Offence::Chase, Offence::Chase) => {
+                Outcome::draw(Reason::Repetition)
+            }
+            (Offence::Check, _) => Outcome::win(Side::BLACK, Reason::PerpetualCheck),
+            (_, Offence::Check) => Outcome::win(Side::RED, Reason::PerpetualCheck),
+            (Offence::Chase, _) => Outcome::win(Side::BLACK, Reason::PerpetualChase),
+            (_, Offence::Chase) => Outcome::win(Side::RED, Reason::PerpetualChase),
+            (Offence::None, Offence::None) => Outcome::draw(Reason::Repetition),
+        }
+    }
+}
+
+impl crate::Game for Game {
+    type Position = Position;
+
+    fn new(start: Position) -> Self {
+        Game::new(start)
+    }
+
+    fn position(&self) -> &Position {
+        Game::position(self)
+    }
+
+    fn play_text(&mut self, text: &str) -> Result<(), IllegalMove> {
+        self.play_iccs(text)
+            .map(|_| ())
+            .map_err(|e| IllegalMove(e.to_string()))
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Game::outcome(self)
+    }
+}
