@@ -613,6 +613,10 @@ OUTCOME_LINES = {
          "a0d0 d9e9 d0e0 e9d9 e0d0 d9e9 d0e0 e9d9 e0d0"),
         # Plain repetition with quiet horse moves.
         ("startpos", "b0c2 b9c7 c2b0 c7b9 b0c2 b9c7 c2b0 c7b9"),
+        # The 120th capture-free ply (the FEN's halfmove counter counts).
+        ("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 118 60", "a0a1 d9d8"),
+        # Capturing the last soldier leaves no attacking piece: insufficient material.
+        ("3k5/9/9/9/9/9/9/9/4p4/3AK4 w - - 0 1", "d0e1"),
     ],
     "shogi": [
         # Perpetual check by sente's rook: sente loses on the fourth occurrence.
@@ -620,10 +624,37 @@ OUTCOME_LINES = {
          "9i9a 5a5b 9a9b 5b5a 9b9a 5a5b 9a9b 5b5a 9b9a 5a5b 9a9b 5b5a 9b9a"),
         # Plain sennichite: draw.
         ("startpos", " ".join(["6i6h 4a4b 6h6i 4b4a"] * 3)),
+        # Mate by a pawn *move* is fine.
+        ("7nk/9/7GP/9/9/9/9/9/K8 b - 1", "1c1b"),
     ],
     "minishogi": [
         # Plain sennichite in minishogi: sente loses.
         ("startpos", " ".join(["4e4d 2a2b 4d4e 2b2a"] * 3)),
+    ],
+}
+
+# Lines whose `jiang outcome` answer must start with the given text (rules the model above
+# does not produce, such as an illegal pawn-drop mate).
+EXPLICIT_OUTCOMES = {
+    "xiangqi": [
+        # Flying general: the horse between the generals may not leave the file.
+        ("4k4/9/9/9/4N4/9/9/9/9/4K4 w - - 0 1", "e5d7", "illegal 1"),
+    ],
+    "shogi": [
+        # Uchifuzume: only a pinned gold could take the pawn.
+        ("4R2gk/7p1/9/7N1/9/9/9/9/K8 b P 1", "P*1b", "illegal 1"),
+        ("7nk/9/7G1/9/9/9/9/9/K8 b P 1", "P*1b", "illegal 1"),
+        # The king escapes to 2a: a legal pawn-drop check.
+        ("8k/9/7G1/9/9/9/9/9/K8 b P 1", "P*1b", "* ongoing"),
+        # Nifu and a dead drop.
+        ("4k4/9/9/9/9/4P4/9/9/4K4 b P 1", "P*5c", "illegal 1"),
+        ("4k4/9/9/9/9/9/9/9/4K4 b N 1", "N*1b", "illegal 1"),
+        # Forced promotion: a pawn reaching the last rank must promote.
+        ("4k4/P8/9/9/9/9/9/9/4K4 b - 1", "9b9a", "illegal 1"),
+    ],
+    "minishogi": [
+        # Uchifuzume found in a random game (pyffish allows it).
+        ("1bsbk/5/K3g/G1+r2/5 w rs2p 30", "P*5b", "illegal 1"),
     ],
 }
 
@@ -768,6 +799,7 @@ def main() -> int:
     report = Report(args.show)
     oracle = Oracle()
     summary = []
+    explicit = []
     for variant in args.variants.split(","):
         t0 = time.time()
         drop_mates_before = len(oracle.pawn_drop_mates)
@@ -796,6 +828,8 @@ def main() -> int:
             for m in moves:
                 history.append(history[-1].play(m))
             games.append((start, moves, expected_end(oracle, history, variant), "hand-made line"))
+        for start, line, prefix in EXPLICIT_OUTCOMES[variant]:
+            explicit.append((variant, start, line, prefix))
         compared = compare_moves(args.jiang, variant, oracle, items, report)
         tally = compare_outcomes(args.jiang, variant, games, report)
         sample = rng.sample(items, min(args.perft_positions, len(items)))
@@ -807,6 +841,12 @@ def main() -> int:
                 f"(removed from its lists), {time.time() - t0:.0f} s")
         summary.append(line)
         print(line, flush=True)
+    for variant, start, line, prefix in explicit:
+        got = run_jiang(args.jiang, ["outcome", variant], f"{start} moves {line}\n")[0]
+        if not got.startswith(prefix):
+            report.add(f"{variant}:outcome", f"{start} moves {line}: jiang `{got}`, "
+                       f"rules say `{prefix}...`")
+    print(f"{len(explicit)} hand-made outcome lines checked")
     print("\n== summary ==")
     for line in summary:
         print(line)
