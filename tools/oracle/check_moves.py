@@ -333,6 +333,21 @@ class Oracle:
         self._moves: dict = {}
         self._check: dict = {}
         self.pawn_drop_mates: list[str] = []
+        self.losses_confirmed = 0
+        self.losses_disputed: list[str] = []
+
+    def confirm_loss(self, pos):
+        """pyffish's own verdict on a position without legal moves: in both families the side
+        to move loses (xiangqi.md and shogi.md end rule 1), which is pyffish's -VALUE_MATE."""
+        ff = pos.ffish_fen()
+        if ("loss", pos.name, ff) in self._check:
+            return
+        self._check[("loss", pos.name, ff)] = True
+        self.calls += 1
+        if pyffish.game_result(pos.name, ff, []) == -pyffish.VALUE_MATE:
+            self.losses_confirmed += 1
+        else:
+            self.losses_disputed.append(pos.fen())
 
     def legal_moves(self, pos) -> list[str]:
         ff = pos.ffish_fen()
@@ -368,11 +383,6 @@ class Oracle:
             self._check[key] = bool(pyffish.gives_check(pos.name, ff, []))
         return self._check[key]
 
-    def moves_after(self, pos, move: str) -> int:
-        """Number of legal moves after `move` (one pyffish call, for perft)."""
-        self.calls += 1
-        return len(pyffish.legal_moves(pos.name, pos.ffish_fen(), [pos.to_ffish_move(move)]))
-
     def fen_after(self, pos, move: str) -> str:
         self.calls += 1
         return pyffish.get_fen(pos.name, pos.ffish_fen(), [pos.to_ffish_move(move)])
@@ -396,6 +406,7 @@ def expected_end(oracle: Oracle, history: list, variant: str):
     moves = oracle.legal_moves(pos)
     # 1. No legal moves: the side to move loses (both families).
     if not moves:
+        oracle.confirm_loss(pos)
         reason = "checkmate" if oracle.in_check(pos) else "stalemate"
         return {f"{loser_result(pos.first_to_move())} {reason}"}
     # 2. Repetition.
@@ -605,6 +616,13 @@ TRICKY = {
     ],
 }
 
+# Perft-table positions compared with --divide at a depth pyffish manages quickly.
+FIXED_PERFT = {
+    "xiangqi": [(PERFT_TABLE["xiangqi"][0], 2), (PERFT_TABLE["xiangqi"][1], 2)],
+    "shogi": [(PERFT_TABLE["shogi"][1], 2)],
+    "minishogi": [("startpos", 3)],
+}
+
 # Lines for `jiang outcome` with a known result by the rules files (start, moves, expected).
 OUTCOME_LINES = {
     "xiangqi": [
@@ -726,12 +744,8 @@ def ffish_perft(oracle: Oracle, pos, depth: int, divide: bool = False):
     moves = oracle.legal_moves(pos)
     if depth == 1:
         return len(moves), {m: 1 for m in moves}
-    per = {}
-    for m in moves:
-        if depth == 2:
-            per[m] = oracle.moves_after(pos, m)
-        else:
-            per[m] = ffish_perft(oracle, pos.play(m), depth - 1)[0]
+    # Children go through Oracle.legal_moves so that pawn-drop mates are filtered everywhere.
+    per = {m: ffish_perft(oracle, pos.play(m), depth - 1)[0] for m in moves}
     return sum(per.values()), per
 
 
@@ -790,6 +804,8 @@ def main() -> int:
     ap.add_argument("--perft-positions", type=int, default=12,
                     help="random positions per variant for the depth-2 perft comparison")
     ap.add_argument("--perft-depth", type=int, default=2)
+    ap.add_argument("--no-fixed-perft", action="store_true",
+                    help="skip the perft of the perft-table positions (about 400 pyffish calls)")
     ap.add_argument("--show", type=int, default=10, help="discrepancies shown per kind")
     ap.add_argument("--jiang", default=os.path.join(REPO, "target", "release", "jiang"))
     args = ap.parse_args()
@@ -834,10 +850,15 @@ def main() -> int:
         tally = compare_outcomes(args.jiang, variant, games, report)
         sample = rng.sample(items, min(args.perft_positions, len(items)))
         perfts = compare_perft(args.jiang, variant, oracle, sample, args.perft_depth, report)
+        if not args.no_fixed_perft:
+            for fen, depth in FIXED_PERFT[variant]:
+                pos = make_position(variant, fen)
+                perfts += compare_perft(args.jiang, variant, oracle, [(pos, "perft table")],
+                                        depth, report)
         drop_mates = len(oracle.pawn_drop_mates) - drop_mates_before
         line = (f"{variant}: {compared} distinct positions compared, {len(games)} outcome lines "
                 f"({', '.join(f'{k} {v}' for k, v in sorted(tally.items()))}), {perfts} perft "
-                f"d{args.perft_depth} positions, {drop_mates} pawn-drop mates pyffish allowed "
+                f"positions (random ones at depth {args.perft_depth}), {drop_mates} pawn-drop mates pyffish allowed "
                 f"(removed from its lists), {time.time() - t0:.0f} s")
         summary.append(line)
         print(line, flush=True)
@@ -847,6 +868,10 @@ def main() -> int:
             report.add(f"{variant}:outcome", f"{start} moves {line}: jiang `{got}`, "
                        f"rules say `{prefix}...`")
     print(f"{len(explicit)} hand-made outcome lines checked")
+    print(f"pyffish game_result agreed that the side to move lost in {oracle.losses_confirmed} "
+          f"positions without legal moves; disagreed in {len(oracle.losses_disputed)} "
+          f"(only expected where the only 'legal' move was a pawn-drop mate): "
+          f"{oracle.losses_disputed[:5]}")
     print("\n== summary ==")
     for line in summary:
         print(line)
