@@ -455,8 +455,8 @@ mod tests {
 
     #[test]
     fn horse_legs_and_attackers_are_inverse() {
-        for from in 0..90 {
-            for &(leg, targets) in &HORSE_LEGS[from] {
+        for (from, legs) in HORSE_LEGS.iter().enumerate() {
+            for &(leg, targets) in legs {
                 for to in Bits(targets) {
                     let found = HORSE_ATTACKERS[to]
                         .iter()

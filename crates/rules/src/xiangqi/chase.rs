@@ -2,11 +2,15 @@
 //! (xiangqi.md "Repetition: perpetual check and perpetual chase").
 //!
 //! Definitions used here, decided from public information only:
-//! - A piece **attacks** a target when its side, if it were to move, could legally capture the
-//!   target (so a pinned piece does not attack). A covered Jieqi piece attacks, and is valued,
-//!   as its point's kind.
-//! - A move **chases** target `t` when after it some mover's piece `a` attacks `t`, `a` did
-//!   not attack `t` before the move (for the moved piece: from its old point), `a` is not a
+//! - After the move, a piece **attacks** a target when its side, if it were to move, could
+//!   legally capture the target (xiangqi.md: "could legally capture it next move").
+//! - The attack is **new** unless the same piece could already capture the target by its
+//!   movement rules before the move (from its old point if it is the moved piece), legal or
+//!   not: a side evading a check cannot legally capture anything else, yet its pieces' standing
+//!   attacks are not new when the check ends.
+//! - A covered Jieqi piece attacks, and is valued, as its point's kind.
+//! - A move **chases** target `t` when after it some mover's piece `a` attacks `t`, the attack
+//!   is new, `a` is not a
 //!   general or soldier, `t` is not a general and not a soldier on its own side of the river,
 //!   `a` and `t` are not the same kind among chariot/horse/cannon able to capture each other,
 //!   and `t` is either unprotected (after `a` takes `t` the opponent has no legal move onto
@@ -48,6 +52,19 @@ fn with_turn_flipped(position: &Position) -> Position {
     flipped
 }
 
+/// Captures `(from, to)` the side to move's pieces could make by their movement rules alone
+/// (ignoring the safety of their general).
+fn pseudo_captures(position: &Position) -> Vec<(usize, usize)> {
+    let them = position.occ[1 - position.turn.index()];
+    let mut captures = Vec::new();
+    position.for_each_pseudo(|from, targets| {
+        for to in Bits(targets & them) {
+            captures.push((from, to));
+        }
+    });
+    captures
+}
+
 /// Legal captures `(from, to)` of the side to move.
 fn legal_captures(position: &Position) -> Vec<(usize, usize)> {
     let them = position.occ[1 - position.turn.index()];
@@ -65,7 +82,7 @@ fn legal_captures(position: &Position) -> Vec<(usize, usize)> {
 pub(crate) fn chased_points(before: &Position, mv: Move, after: &Position) -> u128 {
     let kind_at = |p: &Position, sq: usize| PieceKind::ALL[code_kind(p.board[sq])];
     let mover_view = with_turn_flipped(after);
-    let before_caps = legal_captures(before);
+    let before_caps = pseudo_captures(before);
     let (from, to) = (mv.from().index(), mv.to().index());
     let mut chased = 0u128;
     for (a, t) in legal_captures(&mover_view) {
@@ -144,4 +161,84 @@ pub(crate) fn judge_cycle(positions: &[Position], moves: &[Move]) -> [Offence; 2
         }
     };
     [verdict(0), verdict(1)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+
+    /// Plays `cycle` twice from `fen` and judges the eight moves as one cycle.
+    fn offences(fen: &str, cycle: &[&str]) -> [Offence; 2] {
+        let mut positions = vec![Position::parse_fen(Variant::Xiangqi, fen).unwrap()];
+        let mut moves = Vec::new();
+        for text in cycle.iter().chain(cycle) {
+            let position = positions.last().unwrap();
+            let mv = position.parse_move(text).unwrap();
+            positions.push(position.after(mv));
+            moves.push(mv);
+        }
+        assert!(positions[0].same_placement(positions.last().unwrap()));
+        judge_cycle(&positions, &moves)
+    }
+
+    #[test]
+    fn check_against_chase_is_judged_per_side() {
+        assert_eq!(
+            offences(
+                "r2k5/r8/9/9/4P4/9/9/N8/3C5/5K3 w - - 0 1",
+                &["e5d5", "a8d8", "d5e5", "d8a8"]
+            ),
+            [Offence::Check, Offence::Chase]
+        );
+    }
+
+    #[test]
+    fn chaser_and_quiet_side() {
+        assert_eq!(
+            offences(
+                "4R4/5k3/n8/9/9/9/9/9/9/3K5 w - - 0 1",
+                &["e9e7", "a7b9", "e7e9", "b9a7"]
+            ),
+            [Offence::Chase, Offence::None]
+        );
+    }
+
+    #[test]
+    fn a_standing_attack_is_not_new_after_a_check_ends() {
+        // In "3k5/9/5N3/2R6/9/2C6/8r/2cC5/9/4K4 w" the black cannon c2 attacks the chariot c6
+        // over c4 throughout; Black's evasions must not count it as a new attack.
+        assert_eq!(
+            offences(
+                "3k5/9/5N3/2R6/9/2C6/8r/2cC5/9/4K4 w - - 0 1",
+                &["f7d6", "i3d3", "d6f7", "d3i3"]
+            ),
+            [Offence::Check, Offence::None]
+        );
+    }
+
+    #[test]
+    fn uncrossed_soldiers_are_not_chased_but_crossed_ones_are() {
+        // Chariot a8-c8 newly attacks the black soldier on c5, still on its own side of the
+        // river: not a chase.
+        let before =
+            Position::parse_fen(Variant::Xiangqi, "3k5/R8/9/9/2p6/9/9/9/9/5K3 w - - 0 1").unwrap();
+        let mv = before.parse_move("a8c8").unwrap();
+        assert_eq!(chased_points(&before, mv, &before.after(mv)), 0);
+        // The same with the soldier across the river on c4: chased (unprotected).
+        let before =
+            Position::parse_fen(Variant::Xiangqi, "3k5/R8/9/9/9/2p6/9/9/9/5K3 w - - 0 1").unwrap();
+        let mv = before.parse_move("a8c8").unwrap();
+        let c4 = "c4".parse::<crate::xiangqi::Square>().unwrap().index();
+        assert_eq!(chased_points(&before, mv, &before.after(mv)), bit(c4));
+    }
+
+    #[test]
+    fn same_kind_pieces_able_to_take_each_other_offer_an_exchange() {
+        // Chariot a0-a8 attacks the black chariot on i8 along rank 8; it can take back.
+        let before =
+            Position::parse_fen(Variant::Xiangqi, "3k5/8r/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
+        let mv = before.parse_move("a0a8").unwrap();
+        assert_eq!(chased_points(&before, mv, &before.after(mv)), 0);
+    }
 }

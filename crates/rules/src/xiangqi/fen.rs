@@ -361,6 +361,10 @@ fn check_point(piece: Piece, sq: Square, jieqi: bool) -> Result<(), FenError> {
     let side = piece.side;
     let rank = sq.relative_rank(side);
     let file = sq.file();
+    let advisor_point = sq.in_palace(side) && (file + rank) % 2 == 1;
+    let elephant_point =
+        sq.on_own_half(side) && file % 2 == 0 && rank % 2 == 0 && (file + rank) % 4 == 2;
+    let soldier_point = rank >= 5 || (rank >= 3 && file % 2 == 0);
     let why = match piece.kind {
         PieceKind::General if !sq.in_palace(side) => {
             return Err(FenError::GeneralOutsidePalace {
@@ -368,19 +372,13 @@ fn check_point(piece: Piece, sq: Square, jieqi: bool) -> Result<(), FenError> {
                 square: sq,
             });
         }
-        PieceKind::Advisor if !jieqi && !(sq.in_palace(side) && (file + rank) % 2 == 1) => {
+        PieceKind::Advisor if !(jieqi || advisor_point) => {
             "an advisor stays on the five diagonal points of its palace"
         }
-        PieceKind::Elephant
-            if !jieqi
-                && !(sq.on_own_half(side)
-                    && file % 2 == 0
-                    && rank % 2 == 0
-                    && (file + rank) % 4 == 2) =>
-        {
+        PieceKind::Elephant if !(jieqi || elephant_point) => {
             "an elephant stays on its seven points on its own side of the river"
         }
-        PieceKind::Soldier if !jieqi && (rank < 3 || (rank < 5 && file % 2 == 1)) => {
+        PieceKind::Soldier if !(jieqi || soldier_point) => {
             "a soldier never stands behind or beside its start before crossing the river"
         }
         _ => return Ok(()),
@@ -584,5 +582,166 @@ impl Position {
     /// Reads and validates a FEN for `variant` (`startpos` accepted).
     pub fn parse_fen(variant: Variant, text: &str) -> Result<Position, FenError> {
         Setup::parse(variant, text)?.validate(variant)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn xq(text: &str) -> Result<Position, FenError> {
+        Position::parse_fen(Variant::Xiangqi, text)
+    }
+
+    #[test]
+    fn start_and_aliases() {
+        assert_eq!(xq("startpos").unwrap().to_fen(), XIANGQI_START);
+        // Short form, `r` for Red, E/H letters: the same position, written canonically.
+        let alt = xq("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR r").unwrap();
+        assert_eq!(alt.to_fen(), XIANGQI_START);
+        let black =
+            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 7 12").unwrap();
+        assert_eq!(
+            black.to_fen(),
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 7 12"
+        );
+    }
+
+    #[test]
+    fn errors_name_the_field_and_rank() {
+        assert_eq!(xq("   "), Err(FenError::Empty));
+        assert_eq!(
+            xq("rnbakabnr/9/1c5c1 w").unwrap_err().to_string(),
+            "field 1 (board): expected 10 ranks separated by `/`, found 3"
+        );
+        assert_eq!(
+            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNQ w").unwrap_err(),
+            FenError::BadCharacter {
+                rank: 0,
+                found: 'Q'
+            }
+        );
+        assert_eq!(
+            xq("rnbakabnr/9/1c5c2/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w").unwrap_err(),
+            FenError::RankLength {
+                rank: 7,
+                points: 10
+            }
+        );
+        assert_eq!(
+            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w")
+                .unwrap_err()
+                .to_string(),
+            "field 1 (board), rank 0: describes 8 points, expected 9"
+        );
+        assert_eq!(
+            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR g").unwrap_err(),
+            FenError::BadSide("g".into())
+        );
+        assert!(matches!(
+            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0"),
+            Err(FenError::FieldCount { found: 5, .. })
+        ));
+        assert!(matches!(
+            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1"),
+            Err(FenError::BadCounter { field: 5, .. })
+        ));
+        assert!(matches!(
+            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 0"),
+            Err(FenError::BadCounter { field: 6, .. })
+        ));
+        assert!(matches!(
+            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w a - 0 1"),
+            Err(FenError::BadPlaceholder { field: 3, .. })
+        ));
+        assert!(matches!(
+            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w R2 - 0 1"),
+            Err(FenError::PoolInXiangqi(_))
+        ));
+    }
+
+    #[test]
+    fn validation_errors() {
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        assert!(matches!(
+            xq("9/9/9/9/9/9/9/9/9/4K4 w"),
+            Err(FenError::GeneralCount {
+                side: SideName(Side::Second),
+                found: 0
+            })
+        ));
+        assert!(matches!(
+            xq("3kk4/9/9/9/9/9/9/9/9/4K4 w"),
+            Err(FenError::GeneralCount { found: 2, .. })
+        ));
+        assert_eq!(
+            xq("4k4/9/9/9/9/9/9/9/9/K8 w").unwrap_err(),
+            FenError::GeneralOutsidePalace {
+                side: SideName(Side::First),
+                square: sq("a0")
+            }
+        );
+        assert!(matches!(
+            xq("4k4/9/9/9/9/9/9/9/9/A2K5 w"),
+            Err(FenError::UnreachablePoint { .. })
+        ));
+        assert!(matches!(
+            xq("4k4/9/9/9/B8/9/9/9/9/3K5 w"),
+            Err(FenError::UnreachablePoint { .. })
+        ));
+        assert!(matches!(
+            xq("4k4/9/9/9/9/9/9/9/P8/3K5 w"),
+            Err(FenError::UnreachablePoint { .. })
+        ));
+        assert!(matches!(
+            xq("4k4/9/9/9/PPPPPP3/9/9/9/9/3K5 w"),
+            Err(FenError::TooMany {
+                found: 6,
+                max: 5,
+                ..
+            })
+        ));
+        // Red to move while Black's general is attacked.
+        assert_eq!(
+            xq("4k4/9/9/9/4R4/9/9/9/9/3K5 w").unwrap_err().to_string(),
+            "Black is not to move but its general is in check (or faces the other general)"
+        );
+        // Facing generals count as an attack.
+        assert!(matches!(
+            xq("4k4/9/9/9/9/9/9/9/9/4K4 b"),
+            Err(FenError::OpponentInCheck { .. })
+        ));
+    }
+
+    #[test]
+    fn jieqi_pool_field() {
+        let jq = |t: &str| Position::parse_fen(Variant::Jieqi, t);
+        let board = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX";
+        assert!(matches!(
+            jq(&format!("{board} w A2B2N2R2C2P5a2b2n2r2c2p5k1 0 1")),
+            Err(FenError::BadPool(_))
+        ));
+        assert!(matches!(
+            jq(&format!("{board} w A2A2 0 1")),
+            Err(FenError::BadPool(_))
+        ));
+        assert!(matches!(
+            jq(&format!("{board} w A 0 1")),
+            Err(FenError::BadPool(_))
+        ));
+        assert!(matches!(
+            jq(&format!("{board} w R3 0 1")),
+            Err(FenError::BadPool(_))
+        ));
+        assert_eq!(jq(&format!("{board} w")).unwrap().to_fen(), JIEQI_START);
+        // Pieces in any order, letters and counts read as given.
+        let p = jq(&format!("{board} w p5c2r2n2b2a2P5C2R2N2B2A2 0 1")).unwrap();
+        assert_eq!(p.to_fen(), JIEQI_START);
+    }
+
+    #[test]
+    fn setup_round_trip() {
+        let p = xq(XIANGQI_START).unwrap();
+        assert_eq!(p.to_setup().validate(Variant::Xiangqi).unwrap(), p);
     }
 }

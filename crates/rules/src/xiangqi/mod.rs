@@ -1,7 +1,7 @@
 //! The xiangqi family: Xiangqi and Jieqi on 9×10 intersections.
 //!
 //! Rules: `../shared/rules/xiangqi.md` and `../shared/rules/jieqi.md`. One generator serves
-//! both variants; the [`Variant`](crate::Variant) stored in a [`Position`] picks the few
+//! both variants; the [`crate::Variant`] stored in a [`Position`] picks the few
 //! behaviours that differ (covered pieces, reveals, free revealed advisors and elephants).
 //!
 //! - [`Position`]: a validated public position (pieces, covered points, pools, clocks), legal

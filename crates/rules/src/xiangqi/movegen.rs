@@ -53,7 +53,7 @@ impl Position {
     /// Calls `emit(from, targets)` for every piece of the side to move with its pseudo-legal
     /// targets (geometry, blocking and own pieces respected; the general's safety not yet).
     #[inline(always)]
-    fn for_each_pseudo(&self, mut emit: impl FnMut(usize, Bitboard)) {
+    pub(crate) fn for_each_pseudo(&self, mut emit: impl FnMut(usize, Bitboard)) {
         let us = self.turn.index();
         let them = 1 - us;
         let own = self.occ[us];

@@ -192,7 +192,7 @@ pub(crate) const fn side_of(index: usize) -> Side {
 
 /// A validated xiangqi-family position: always legal to play from.
 ///
-/// Built from a FEN ([`Position::from_fen`] via [`super::Setup`]), from
+/// Built from a FEN ([`Position::parse_fen`] via [`super::Setup`]), from
 /// [`Position::start`], or by playing legal moves. For Jieqi it is the **public** position:
 /// covered points, revealed identities and the pools; the hidden deal lives in the
 /// hidden-information layer.
