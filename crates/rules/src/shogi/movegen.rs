@@ -79,7 +79,48 @@ impl Sink for MoveList {
     }
 }
 
+/// What every piece's move generation needs to know about the position.
+struct Ctx {
+    us: usize,
+    occ: Bitboard,
+    /// Allowed destinations: not our own pieces, and answering a check if there is one.
+    target: Bitboard,
+    pinned: Bitboard,
+    ksq: usize,
+    zone: Bitboard,
+}
+
 impl Position {
+    /// Moves of the promotable pieces of kind `KIND`; `forced` are the destinations where
+    /// they must promote.
+    #[inline(always)]
+    fn piece_moves<const KIND: usize, S: Sink>(&self, c: &Ctx, forced: Bitboard, sink: &mut S) {
+        for from in Bits(self.by_kind[KIND] & self.by_side[c.us]) {
+            let mut att = Position::piece_attacks(KIND, c.us, from, c.occ) & c.target;
+            if c.pinned & (1 << from) != 0 {
+                att &= line(c.ksq, from);
+            }
+            let promoting = if c.zone & (1 << from) != 0 {
+                att
+            } else {
+                att & c.zone
+            };
+            sink.board(from, att & !forced, promoting);
+        }
+    }
+
+    /// Moves of pieces that never promote, moving like `KIND` (any gold-mover for `GOLD_K`).
+    #[inline(always)]
+    fn fixed_moves<const KIND: usize, S: Sink>(&self, c: &Ctx, pieces: Bitboard, sink: &mut S) {
+        for from in Bits(pieces) {
+            let mut att = Position::piece_attacks(KIND, c.us, from, c.occ) & c.target;
+            if c.pinned & (1 << from) != 0 {
+                att &= line(c.ksq, from);
+            }
+            sink.board(from, att, 0);
+        }
+    }
+
     /// The pieces of `side` pinned to its own king.
     #[inline]
     pub(crate) fn pinned(&self, side: usize) -> Bitboard {
@@ -136,40 +177,25 @@ impl Position {
 
         // Promotable pieces: optional promotion when the move starts or ends in the zone,
         // forced where the piece could never move again (shogi.md, Promotion).
-        let promotable = [
-            (PAWN_K, geo.last_rank[us]),
-            (LANCE_K, geo.last_rank[us]),
-            (KNIGHT_K, geo.last_two_ranks[us]),
-            (SILVER_K, 0),
-            (BISHOP_K, 0),
-            (ROOK_K, 0),
-        ];
-        for (kind, forced) in promotable {
-            for from in Bits(k[kind] & ours) {
-                let mut att = Position::piece_attacks(kind, us, from, occ) & target;
-                if pinned & (1 << from) != 0 {
-                    att &= line(ksq, from);
-                }
-                let promoting = if zone & (1 << from) != 0 {
-                    att
-                } else {
-                    att & zone
-                };
-                sink.board(from, att & !forced, promoting);
-            }
-        }
+        let ctx = Ctx {
+            us,
+            occ,
+            target,
+            pinned,
+            ksq,
+            zone,
+        };
+        self.piece_moves::<PAWN_K, S>(&ctx, geo.last_rank[us], sink);
+        self.piece_moves::<LANCE_K, S>(&ctx, geo.last_rank[us], sink);
+        self.piece_moves::<KNIGHT_K, S>(&ctx, geo.last_two_ranks[us], sink);
+        self.piece_moves::<SILVER_K, S>(&ctx, 0, sink);
+        self.piece_moves::<BISHOP_K, S>(&ctx, 0, sink);
+        self.piece_moves::<ROOK_K, S>(&ctx, 0, sink);
         // Pieces that never promote (gold-movers, horse, dragon).
-        for kind in [
-            GOLD_K, TOKIN_K, PLANCE_K, PKNIGHT_K, PSILVER_K, HORSE_K, DRAGON_K,
-        ] {
-            for from in Bits(k[kind] & ours) {
-                let mut att = Position::piece_attacks(kind, us, from, occ) & target;
-                if pinned & (1 << from) != 0 {
-                    att &= line(ksq, from);
-                }
-                sink.board(from, att, 0);
-            }
-        }
+        let golds = (k[GOLD_K] | k[TOKIN_K] | k[PLANCE_K] | k[PKNIGHT_K] | k[PSILVER_K]) & ours;
+        self.fixed_moves::<GOLD_K, S>(&ctx, golds, sink);
+        self.fixed_moves::<HORSE_K, S>(&ctx, k[HORSE_K] & ours, sink);
+        self.fixed_moves::<DRAGON_K, S>(&ctx, k[DRAGON_K] & ours, sink);
 
         // Drops: only on empty squares (and only to block when in check), never on a square
         // the piece could never leave, no nifu, no pawn-drop mate (shogi.md, Drops).

@@ -39,14 +39,14 @@ impl Move {
 
     /// The raw origin field: a square index below 81, or `81 + kind` for a drop.
     #[inline(always)]
-    pub(crate) const fn from_field(self) -> usize {
+    pub(crate) const fn origin_field(self) -> usize {
         ((self.0 >> 7) & 0x7f) as usize
     }
 
     /// Whether this is a drop.
     #[inline(always)]
     pub const fn is_drop(self) -> bool {
-        self.from_field() >= DROP_BASE as usize
+        self.origin_field() >= DROP_BASE as usize
     }
 
     /// The square the piece leaves, `None` for a drop.
@@ -54,7 +54,7 @@ impl Move {
         if self.is_drop() {
             None
         } else {
-            Square::from_index(self.from_field())
+            Square::from_index(self.origin_field())
         }
     }
 
@@ -71,7 +71,7 @@ impl Move {
     /// The kind dropped, `None` for a board move.
     pub fn drop_kind(self) -> Option<PieceKind> {
         if self.is_drop() {
-            Some(PieceKind::ALL[self.from_field() - DROP_BASE as usize])
+            Some(PieceKind::ALL[self.origin_field() - DROP_BASE as usize])
         } else {
             None
         }

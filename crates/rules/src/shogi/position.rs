@@ -3,8 +3,8 @@
 
 use super::geometry::{Geometry, geometry};
 use super::tables::{
-    self, Bitboard, Bits, GOLD, KING, KNIGHT, PAWN, SILVER, ZOBRIST, bishop_attacks, lance_attacks,
-    rook_attacks,
+    self, Bitboard, Bits, GOLD, KING, KNIGHT, PAWN, SILVER, ZOBRIST, bishop_attacks, bishop_pseudo,
+    lance_attacks, lance_pseudo, rook_attacks, rook_pseudo,
 };
 use super::{Move, Piece, PieceKind, Square};
 use crate::{Side, Variant};
@@ -95,7 +95,7 @@ impl Position {
         self.cells[sq] = cell(side, kind);
         self.by_side[side] |= 1 << sq;
         self.by_kind[kind] |= 1 << sq;
-        self.key ^= ZOBRIST.piece[side][kind][sq];
+        self.key = self.key.wrapping_add(ZOBRIST.piece[side][kind][sq]);
         if kind == KING_K {
             self.kings[side] = sq as u8;
         }
@@ -109,7 +109,7 @@ impl Position {
         self.cells[sq] = 0;
         self.by_side[side] ^= 1 << sq;
         self.by_kind[kind] ^= 1 << sq;
-        self.key ^= ZOBRIST.piece[side][kind][sq];
+        self.key = self.key.wrapping_sub(ZOBRIST.piece[side][kind][sq]);
         (side, kind)
     }
 
@@ -214,17 +214,27 @@ impl Position {
     pub(crate) fn attackers(&self, sq: usize, side: usize, occ: Bitboard) -> Bitboard {
         let them = side ^ 1; // step patterns seen from the target
         let k = &self.by_kind;
-        let steps = (PAWN[them][sq] & k[PAWN_K])
+        let mine = self.by_side[side];
+        let mut found = ((PAWN[them][sq] & k[PAWN_K])
             | (KNIGHT[them][sq] & k[KNIGHT_K])
             | (SILVER[them][sq] & k[SILVER_K])
             | (GOLD[them][sq] & self.golds())
-            | (KING[sq] & (k[KING_K] | k[HORSE_K] | k[DRAGON_K]));
-        let rooks = k[ROOK_K] | k[DRAGON_K];
-        let bishops = k[BISHOP_K] | k[HORSE_K];
-        let sliders = (rook_attacks(sq, occ) & rooks)
-            | (bishop_attacks(sq, occ) & bishops)
-            | (lance_attacks(them, sq, occ) & k[LANCE_K]);
-        (steps | sliders) & self.by_side[side]
+            | (KING[sq] & (k[KING_K] | k[HORSE_K] | k[DRAGON_K])))
+            & mine;
+        // Sliders: only trace rays when one stands on an empty-board line to `sq`.
+        let rooks = (k[ROOK_K] | k[DRAGON_K]) & mine;
+        if rook_pseudo(sq) & rooks != 0 {
+            found |= rook_attacks(sq, occ) & rooks;
+        }
+        let bishops = (k[BISHOP_K] | k[HORSE_K]) & mine;
+        if bishop_pseudo(sq) & bishops != 0 {
+            found |= bishop_attacks(sq, occ) & bishops;
+        }
+        let lances = k[LANCE_K] & mine;
+        if lance_pseudo(them, sq) & lances != 0 {
+            found |= lance_attacks(them, sq, occ) & lances;
+        }
+        found
     }
 
     /// The enemy pieces giving check to the side to move.
@@ -267,7 +277,7 @@ impl Position {
     pub fn play(&mut self, mv: Move) {
         let us = self.turn.index();
         let to = mv.to_index();
-        let from = mv.from_field();
+        let from = mv.origin_field();
         if from >= 81 {
             let kind = from - 81;
             debug_assert!(self.hands[us][kind] > 0 && self.cells[to] == 0);
@@ -292,7 +302,11 @@ impl Position {
             self.put(to, us, kind);
         }
         self.turn = !self.turn;
-        self.key ^= ZOBRIST.gote;
+        self.key = if self.turn == Side::GOTE {
+            self.key.wrapping_add(ZOBRIST.gote)
+        } else {
+            self.key.wrapping_sub(ZOBRIST.gote)
+        };
         self.ply += 1;
     }
 
@@ -306,7 +320,7 @@ impl Position {
         };
         for sq in Bits(self.occupied()) {
             let c = self.cells[sq] as usize - 1;
-            key ^= ZOBRIST.piece[c / 14][c % 14][sq];
+            key = key.wrapping_add(ZOBRIST.piece[c / 14][c % 14][sq]);
         }
         for side in 0..2 {
             for kind in 0..7 {
@@ -343,7 +357,7 @@ impl Position {
     pub(crate) fn pawn_files(&self, side: usize) -> Bitboard {
         let mut files = 0;
         for sq in Bits(self.by_kind[PAWN_K] & self.by_side[side]) {
-            files |= tables::file_mask((sq % 9) as u8 + 1);
+            files |= tables::FILES[sq % 9];
         }
         files
     }

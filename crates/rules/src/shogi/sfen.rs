@@ -103,7 +103,7 @@ impl Position {
         let ply = match fields.next() {
             None => 1,
             Some(n) => match n.parse::<u32>() {
-                Ok(n) if n >= 1 && n < 1_000_000 => n,
+                Ok(n) if (1..1_000_000).contains(&n) => n,
                 _ => return Err(SfenError::MoveNumber(n.to_owned())),
             },
         };

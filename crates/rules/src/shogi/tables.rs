@@ -229,6 +229,19 @@ pub(crate) const fn file_mask(file: u8) -> Bitboard {
     m
 }
 
+const fn file_masks() -> [Bitboard; 9] {
+    let mut t = [0; 9];
+    let mut f = 0;
+    while f < 9 {
+        t[f] = file_mask(f as u8 + 1);
+        f += 1;
+    }
+    t
+}
+
+/// The squares of each file, by `file - 1`.
+pub(crate) static FILES: [Bitboard; 9] = file_masks();
+
 /// The squares of rank `rank` (1–9) on files 1..=size.
 pub(crate) const fn rank_mask(rank: u8, size: u8) -> Bitboard {
     let mut m = 0;

@@ -107,7 +107,7 @@ impl Position {
             }
             return check_note();
         }
-        let from = mv.from_field();
+        let from = mv.origin_field();
         let from_sq = mv.from().expect("board move");
         let Some(piece) = self.piece_at(from_sq) else {
             return format!("there is no piece on {from_sq}");
