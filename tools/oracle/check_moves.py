@@ -657,6 +657,9 @@ EXPLICIT_OUTCOMES = {
     "xiangqi": [
         # Flying general: the horse between the generals may not leave the file.
         ("4k4/9/9/9/4N4/9/9/9/9/4K4 w - - 0 1", "e5d7", "illegal 1"),
+        # Perpetual chase of an unprotected horse by a chariot: the chaser (Red) loses.
+        ("4k4/9/8n/9/9/9/9/6R2/9/3K5 w - - 0 1", "g2i2 i7g8 i2g2 g8i7 g2i2 i7g8 i2g2 g8i7",
+         "0-1 perpetual-chase"),
     ],
     "shogi": [
         # Uchifuzume: only a pinned gold could take the pawn.
