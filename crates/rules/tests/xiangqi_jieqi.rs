@@ -270,3 +270,20 @@ fn find_move_attaches_a_dealt_identity() {
     assert!(start.find_move(sq("h2"), sq("e2"), None).is_err());
     assert!(start.find_move(sq("e0"), sq("e1"), None).is_ok());
 }
+
+#[test]
+fn repetition_compares_covered_points_too() {
+    // The generals shuffle between covered pieces that never move: the third occurrence of
+    // the start is a plain repetition (generals never chase).
+    let moves = ["e0e1", "e9e8", "e1e0", "e8e9"];
+    let all: Vec<&str> = moves.iter().chain(moves.iter()).copied().collect();
+    assert_eq!(
+        game("startpos", &all).outcome(),
+        Some(Outcome::draw(Reason::Repetition))
+    );
+    // After a reveal the covered set differs, so earlier positions no longer count.
+    let with_reveal = [
+        "e0e1", "e9e8", "e1e0", "e8e9", "a3a4P", "a6a5p", "e0e1", "e9e8", "e1e0", "e8e9",
+    ];
+    assert_eq!(game("startpos", &with_reveal).outcome(), None);
+}

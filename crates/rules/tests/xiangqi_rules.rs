@@ -233,3 +233,25 @@ fn can_ever_check_tells_who_has_mating_material() {
     assert!(p.can_ever_check(Side::RED));
     assert!(!p.can_ever_check(Side::BLACK));
 }
+
+#[test]
+fn red_moves_first_and_the_fen_counters_follow_the_moves() {
+    let mut game = Game::new(pos("startpos"));
+    assert_eq!(game.position().turn(), Side::RED);
+    game.play_iccs("h2e2").unwrap();
+    assert_eq!(
+        game.position().to_fen(),
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"
+    );
+    game.play_iccs("h9g7").unwrap();
+    // The fullmove number increases after Black's move; the halfmove clock counts plies.
+    assert_eq!(
+        game.position().to_fen(),
+        "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2"
+    );
+    game.play_iccs("e2e6").unwrap(); // captures the soldier: the clock resets
+    assert_eq!(game.position().halfmove_clock(), 0);
+    assert_eq!(game.last_move().unwrap().to_string(), "e2e6");
+    // The cannon on e6 has no screen before the general on e9 (e7, e8 empty): no check.
+    assert!(!game.is_check());
+}

@@ -22,7 +22,7 @@ mod position;
 mod square;
 
 pub use fen::{FenError, JIEQI_START, Setup, SideName, XIANGQI_START};
-pub use game::{Game, PlayError};
+pub use game::{Game, MOVE_LIMIT_PLIES, PlayError};
 pub use moves::{Move, MoveError};
 pub use piece::{Piece, PieceKind};
 pub use position::{FULL_SET, Occupant, Pool, Position, start_kind};

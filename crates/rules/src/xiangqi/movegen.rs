@@ -303,7 +303,25 @@ impl Position {
         }
         let risky = self.risky_points();
         let general = self.generals[self.turn.index()] as usize;
+        let covered = self.covered;
+        // Pieces whose moves need a safety test are set aside (at most 16) so that the
+        // per-piece closure stays small enough to inline.
+        let mut deferred = [(0usize, 0 as Bitboard); 16];
+        let mut deferred_len = 0;
         self.for_each_pseudo(|from, targets| {
+            if (bit(from) | targets) & risky != 0 {
+                deferred[deferred_len] = (from, targets);
+                deferred_len += 1;
+            } else {
+                let count = targets.count_ones() as u64;
+                n += if covered & bit(from) != 0 {
+                    count * covered_weight
+                } else {
+                    count
+                };
+            }
+        });
+        for &(from, targets) in &deferred[..deferred_len] {
             let count = if from == general {
                 Bits(targets)
                     .filter(|&to| self.safe_after(from, to))
@@ -318,12 +336,12 @@ impl Position {
                         .filter(|&to| self.safe_after_quiet(from, to))
                         .count() as u64
             };
-            n += if self.covered & bit(from) != 0 {
+            n += if covered & bit(from) != 0 {
                 count * covered_weight
             } else {
                 count
             };
-        });
+        }
         n
     }
 
