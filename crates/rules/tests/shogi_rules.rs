@@ -256,6 +256,39 @@ fn moves_that_leave_the_king_in_check_are_illegal() {
 }
 
 #[test]
+fn a_dropped_piece_promotes_on_a_later_move() {
+    let mut game = Game::new(pos("k8/9/9/9/9/9/9/9/4K4 b S 1"));
+    play_all(&mut game, "S*5c 9a9b");
+    let p = game.position();
+    assert!(has(p, "5c5b+") && has(p, "5c5b") && has(p, "5c4d+"));
+}
+
+#[test]
+fn pinned_pieces_move_along_the_pin_and_may_take_the_pinner() {
+    // Sente rook 5g pinned by a gote lance on 5a: it may slide on file 5 and capture it.
+    let p = pos("4l3k/9/9/9/9/9/4R4/9/4K4 b - 1");
+    assert!(has(&p, "5g5a") && has(&p, "5g5a+") && has(&p, "5g5b"));
+    assert!(!has(&p, "5g4g") && !has(&p, "5g6g"));
+    // A pinned bishop may not move off its diagonal, a pinned knight not at all.
+    let q = pos("8k/9/9/9/9/2b6/9/4N4/5K3 b - 1");
+    assert!(!moves(&q).iter().any(|m| m.starts_with("5h")));
+}
+
+#[test]
+fn the_king_may_not_take_a_defended_piece() {
+    // Gote gold on 5h defended by a gote silver on 4g: the king cannot take it.
+    let p = pos("8k/9/9/9/9/9/5s3/4g4/4K4 b - 1");
+    assert!(p.is_check());
+    assert!(!has(&p, "5i5h"));
+    // Every other square is covered by the gold: mate.
+    assert!(moves(&p).is_empty());
+    assert_eq!(
+        Game::new(p).outcome(),
+        Some(Outcome::win(Side::GOTE, Reason::Checkmate))
+    );
+}
+
+#[test]
 fn double_check_allows_only_king_moves() {
     // Gote rook 5a and bishop 1e both check the sente king on 5i; the gold could capture
     // neither usefully.

@@ -298,7 +298,8 @@ impl Game {
         Some(match (sente, gote) {
             (true, false) => Outcome::win(Side::GOTE, Reason::PerpetualCheck),
             (false, true) => Outcome::win(Side::SENTE, Reason::PerpetualCheck),
-            // Minishogi: a plain repetition is a loss for sente (shogi.md).
+            // Minishogi: a plain repetition is a loss for sente (shogi.md). When both sides
+            // checked throughout, no single side "checked perpetually": plain repetition.
             _ if minishogi => Outcome::win(Side::GOTE, Reason::Repetition),
             _ => Outcome::draw(Reason::Repetition),
         })

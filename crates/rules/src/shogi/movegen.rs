@@ -90,6 +90,28 @@ struct Ctx {
     zone: Bitboard,
 }
 
+/// The perft recursion, written once for each instruction-set flavour.
+macro_rules! perft_body {
+    ($pos:expr, $depth:expr, $recurse:ident $(, $unsafe:ident)?) => {{
+        let pos: &Position = $pos;
+        match $depth {
+            0 => 1,
+            1 => pos.count_moves(),
+            depth => {
+                let mut list = MoveList::new();
+                pos.generate(&mut list);
+                let mut nodes = 0;
+                for &mv in list.as_slice() {
+                    let mut child = pos.clone();
+                    child.play(mv);
+                    nodes += $($unsafe)? { child.$recurse(depth - 1) };
+                }
+                nodes
+            }
+        }
+    }};
+}
+
 impl Position {
     /// Moves of the promotable pieces of kind `KIND`; `forced` are the destinations where
     /// they must promote.
@@ -135,7 +157,7 @@ impl Position {
         let mut pinned = 0;
         for s in Bits(snipers) {
             let b = between(ksq, s) & occ;
-            if b.count_ones() == 1 {
+            if b != 0 && b & (b - 1) == 0 {
                 pinned |= b;
             }
         }
@@ -143,7 +165,7 @@ impl Position {
     }
 
     /// Emits every legal move of the side to move into `sink`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
         let geo = self.geo();
         let us = self.turn.index();
@@ -155,12 +177,12 @@ impl Position {
         // King moves: the destination must be safe with the king lifted (x-rays of sliders).
         let mut king_to = 0;
         for to in Bits(KING[ksq] & !ours & geo.board) {
-            if self.attackers(to, us ^ 1, occ ^ (1 << ksq)) == 0 {
+            if !self.is_attacked(to, us ^ 1, occ ^ (1 << ksq)) {
                 king_to |= 1 << to;
             }
         }
         sink.board(ksq, king_to, 0);
-        if checkers.count_ones() > 1 {
+        if checkers & checkers.wrapping_sub(1) != 0 {
             return; // double check: only the king may move
         }
 
@@ -238,14 +260,14 @@ impl Position {
         // Captures of the pawn by a piece other than the king, when that exposes no check.
         let capturers = self.attackers(sq, them, occ) & !(1 << ek);
         for c in Bits(capturers) {
-            if self.attackers(ek, us, occ ^ (1 << c)) == 0 {
+            if !self.is_attacked(ek, us, occ ^ (1 << c)) {
                 return false;
             }
         }
         // King moves (including taking the pawn) to a square our pieces do not attack. The
         // pawn itself only attacks the king's square, so it matters here only as a blocker.
         for to in Bits(KING[ek] & !self.by_side[them] & geo.board) {
-            if self.attackers(to, us, occ ^ (1 << ek)) == 0 {
+            if !self.is_attacked(to, us, occ ^ (1 << ek)) {
                 return false;
             }
         }
@@ -253,7 +275,7 @@ impl Position {
     }
 
     /// The number of legal moves (bulk count).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn count_moves(&self) -> u64 {
         let mut c = Counter(0);
         self.generate(&mut c);
@@ -262,20 +284,31 @@ impl Position {
 
     /// Leaf nodes `depth` plies deep, counted in bulk at the last ply.
     pub(crate) fn perft_nodes(&self, depth: u32) -> u64 {
-        match depth {
-            0 => 1,
-            1 => self.count_moves(),
-            _ => {
-                let mut list = MoveList::new();
-                self.generate(&mut list);
-                let mut nodes = 0;
-                for &mv in list.as_slice() {
-                    let mut child = self.clone();
-                    child.play(mv);
-                    nodes += child.perft_nodes(depth - 1);
-                }
-                nodes
-            }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+        {
+            // SAFETY: the CPU supports every feature `perft_x86` is compiled for.
+            return unsafe { self.perft_x86(depth) };
         }
+        self.perft_portable(depth)
+    }
+
+    /// Perft compiled for the baseline CPU.
+    pub(crate) fn perft_portable(&self, depth: u32) -> u64 {
+        perft_body!(self, depth, perft_portable)
+    }
+
+    /// Perft compiled with the bit-counting instructions: the baseline x86-64 target counts
+    /// bits in software, which costs a fifth of the time of bulk counting.
+    ///
+    /// # Safety
+    /// The CPU must support `popcnt`, `lzcnt` and `bmi1`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1")]
+    unsafe fn perft_x86(&self, depth: u32) -> u64 {
+        // SAFETY: the caller guarantees the features (see above).
+        perft_body!(self, depth, perft_x86, unsafe)
     }
 }

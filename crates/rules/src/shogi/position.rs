@@ -32,7 +32,9 @@ const fn cell(side: usize, kind: usize) -> Cell {
     (1 + side * 14 + kind) as Cell
 }
 
-/// A legal shogi or minishogi position (see [`super::Setup`] for unchecked input).
+/// A legal shogi or minishogi position: [`Position::from_sfen`] parses and validates in one
+/// step (one king each, no stuck pieces, no nifu, the side not to move not in check, counts
+/// within the set), so every `Position` is one that can be played from.
 ///
 /// Holds the board (bitboards by side and by kind plus a mailbox), both hands, the side to
 /// move, the SFEN move number and a Zobrist key of board, hands and side to move.
@@ -61,6 +63,13 @@ impl PartialEq for Position {
 }
 
 impl Eq for Position {}
+
+impl std::fmt::Display for Position {
+    /// The canonical SFEN.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.sfen())
+    }
+}
 
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -237,6 +246,32 @@ impl Position {
         found
     }
 
+    /// Whether any piece of `side` attacks `sq` with occupancy `occ` (stops at the first).
+    #[inline]
+    pub(crate) fn is_attacked(&self, sq: usize, side: usize, occ: Bitboard) -> bool {
+        let them = side ^ 1;
+        let k = &self.by_kind;
+        let mine = self.by_side[side];
+        let steps = (PAWN[them][sq] & k[PAWN_K])
+            | (KNIGHT[them][sq] & k[KNIGHT_K])
+            | (SILVER[them][sq] & k[SILVER_K])
+            | (GOLD[them][sq] & self.golds())
+            | (KING[sq] & (k[KING_K] | k[HORSE_K] | k[DRAGON_K]));
+        if steps & mine != 0 {
+            return true;
+        }
+        let rooks = (k[ROOK_K] | k[DRAGON_K]) & mine;
+        if rook_pseudo(sq) & rooks != 0 && rook_attacks(sq, occ) & rooks != 0 {
+            return true;
+        }
+        let bishops = (k[BISHOP_K] | k[HORSE_K]) & mine;
+        if bishop_pseudo(sq) & bishops != 0 && bishop_attacks(sq, occ) & bishops != 0 {
+            return true;
+        }
+        let lances = k[LANCE_K] & mine;
+        lance_pseudo(them, sq) & lances != 0 && lance_attacks(them, sq, occ) & lances != 0
+    }
+
     /// The enemy pieces giving check to the side to move.
     #[inline]
     pub(crate) fn checkers(&self) -> Bitboard {
@@ -251,7 +286,7 @@ impl Position {
 
     /// Whether `side`'s king is attacked (used by validation for the side not to move).
     pub(crate) fn king_attacked(&self, side: usize) -> bool {
-        self.attackers(self.kings[side] as usize, side ^ 1, self.occupied()) != 0
+        self.is_attacked(self.kings[side] as usize, side ^ 1, self.occupied())
     }
 
     /// Squares attacked by the piece `kind` of `side` on `sq` with occupancy `occ`.

@@ -196,16 +196,34 @@ pub(crate) fn lance_attacks(side: usize, sq: usize, occ: Bitboard) -> Bitboard {
     }
 }
 
+const fn pseudo_table(dirs: [usize; 4]) -> [Bitboard; 81] {
+    let rays = ray_table();
+    let mut t = [0; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let mut i = 0;
+        while i < 4 {
+            t[sq] |= rays[dirs[i]][sq];
+            i += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+static ROOK_PSEUDO: [Bitboard; 81] = pseudo_table([NORTH, SOUTH, WEST, EAST]);
+static BISHOP_PSEUDO: [Bitboard; 81] = pseudo_table([NW, NE, SW, SE]);
+
 /// Rook moves on an empty board.
-#[inline]
+#[inline(always)]
 pub(crate) fn rook_pseudo(sq: usize) -> Bitboard {
-    RAYS[NORTH][sq] | RAYS[SOUTH][sq] | RAYS[WEST][sq] | RAYS[EAST][sq]
+    ROOK_PSEUDO[sq]
 }
 
 /// Bishop moves on an empty board.
-#[inline]
+#[inline(always)]
 pub(crate) fn bishop_pseudo(sq: usize) -> Bitboard {
-    RAYS[NW][sq] | RAYS[NE][sq] | RAYS[SW][sq] | RAYS[SE][sq]
+    BISHOP_PSEUDO[sq]
 }
 
 /// Lance moves of `side` on an empty board.

@@ -191,3 +191,19 @@ proptest! {
         let _ = crate::Game::play_text(&mut game, &text);
     }
 }
+
+/// The portable perft and the one compiled for bit-counting instructions agree.
+#[test]
+fn perft_flavours_agree() {
+    let midgame = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
+    let cases = [
+        (Variant::Shogi, "startpos", 3, 25470),
+        (Variant::Shogi, midgame, 2, 28684),
+        (Variant::Minishogi, "startpos", 4, 35401),
+    ];
+    for (variant, sfen, depth, nodes) in cases {
+        let pos = Position::from_sfen(variant, sfen).unwrap();
+        assert_eq!(pos.perft_portable(depth), nodes);
+        assert_eq!(pos.perft_nodes(depth), nodes);
+    }
+}
