@@ -596,6 +596,10 @@ TRICKY = {
         # Pins: a pinned piece may move only along the line of the pin.
         "4k4/4r4/9/9/9/9/9/4R4/4K4 b - 1",
         "b3k4/9/9/9/9/9/6S2/9/8K b - 1",
+        # Handicap starts (uwate, gote, moves first): lance, bishop, 10-piece.
+        "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        "4k4/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
         # Check by a lance and by a knight; double check.
         "4k4/4l4/9/9/9/9/9/9/4K4 b G 1",
         "4k4/9/9/9/9/9/3n5/9/4K4 b G 1",
@@ -603,6 +607,7 @@ TRICKY = {
     ],
     "minishogi": [
         # Uchifuzume on the 5x5 board and a legal pawn-drop check.
+        "R2gk/3p1/4G/5/K4 b P 1",
         "3gk/5/4G/5/K4 b P 1",
         "4k/5/3G1/5/K4 b P 1",
         # Nifu, dead drops, forced promotion on the last rank only.
@@ -676,6 +681,8 @@ EXPLICIT_OUTCOMES = {
     "minishogi": [
         # Uchifuzume found in a random game (pyffish allows it).
         ("1bsbk/5/K3g/G1+r2/5 w rs2p 30", "P*5b", "illegal 1"),
+        # Uchifuzume: the only defender able to take the pawn is pinned.
+        ("R2gk/3p1/4G/5/K4 b P 1", "P*1b", "illegal 1"),
     ],
 }
 
