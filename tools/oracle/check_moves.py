@@ -877,8 +877,9 @@ def main() -> int:
         drop_mates = len(oracle.pawn_drop_mates) - drop_mates_before
         line = (f"{variant}: {compared} distinct positions compared, {len(games)} outcome lines "
                 f"({', '.join(f'{k} {v}' for k, v in sorted(tally.items()))}), {perfts} perft "
-                f"positions (random ones at depth {args.perft_depth}), {drop_mates} pawn-drop mates pyffish allowed "
-                f"(removed from its lists), {time.time() - t0:.0f} s")
+                f"positions (random ones at depth {args.perft_depth}), {drop_mates} "
+                f"pawn-drop mates pyffish allowed (removed from its lists), "
+                f"{time.time() - t0:.0f} s")
         summary.append(line)
         print(line, flush=True)
     for variant, start, line, prefix in explicit:
