@@ -3,7 +3,7 @@ import { t, currentLang } from './i18n.js';
 import { api, tokenFor, saveToken } from './api.js';
 import { createBoard, aspect, pieceSvg } from './board.js';
 import { familyOf, sidesOf, parse, write, splitMove, checkedKing, impasse, handicapCredit } from './position.js';
-import { formatGame, parseTyped, STYLES } from './notation.js';
+import { formatGame, parseTyped, revealNote, STYLES } from './notation.js';
 import { navigate } from './main.js';
 
 const store = {
@@ -69,6 +69,11 @@ export function gamePage(main, id) {
   let shownPly = null; // null = live
   let formatted = null;
   let formattedKey = '';
+  // The server's exact move list per notation style: {ply, texts}. The local formatter is only
+  // a fallback while it is on its way or when it fails.
+  const exact = new Map();
+  let exactPending = ''; // `${style}|${ply}` being fetched
+  let exactFailed = ''; // the last `${style}|${ply}` that failed: not retried until the ply changes
   let flipped = false;
   let ws = null;
   let backoff = 500;
@@ -255,13 +260,52 @@ export function gamePage(main, id) {
     notation.innerHTML = STYLES[fam()].map((s) => `<option value="${s}">${t('notation.' + s)}</option>`).join('');
   }
 
+  /** The notation endpoint's name for a style shown in `lang`, or null for the machine notations. */
+  function serverStyle(style, lang) {
+    if (style === 'iccs' || style === 'usi') return null;
+    if (style === 'chinese') return lang === 'zh-Hant' ? 'chinese-traditional' : 'chinese';
+    return style;
+  }
+
+  /** Asks the server for the move list in `style` at `ply`; a stale or failed answer is ignored. */
+  function fetchExact(style, ply) {
+    const key = `${style}|${ply}`;
+    if (exactPending === key || exactFailed === key) return;
+    exactPending = key;
+    api(`/api/games/${id}/notation?style=${encodeURIComponent(style)}`)
+      .then((res) => {
+        if (exactPending === key) exactPending = '';
+        // Stale: the server had a different number of moves (an optimistic move not yet stored).
+        if (destroyed || !Array.isArray(res?.moves) || res.moves.length !== ply) return;
+        exact.set(style, { ply, texts: res.moves });
+        if (view && view.moves.length === ply && serverStyle(notationStyle(), currentLang()) === style) render();
+      })
+      .catch(() => {
+        if (exactPending === key) exactPending = '';
+        exactFailed = key;
+      });
+  }
+
   function format() {
-    const key = `${view.initial_fen}|${view.moves.join(' ')}|${notationStyle()}|${currentLang()}`;
+    const style = notationStyle();
+    const lang = currentLang();
+    const key = `${view.initial_fen}|${view.moves.join(' ')}|${style}|${lang}`;
     if (key !== formattedKey) {
-      formatted = formatGame(view.variant, view.initial_fen, view.moves, notationStyle(), currentLang());
+      formatted = formatGame(view.variant, view.initial_fen, view.moves, style, lang);
       formattedKey = key;
     }
-    return formatted;
+    const wanted = serverStyle(style, lang);
+    if (!wanted) return formatted;
+    const ply = view.moves.length;
+    const cached = exact.get(wanted);
+    if (!cached || cached.ply !== ply) {
+      fetchExact(wanted, ply);
+      return formatted;
+    }
+    // Jieqi: the server names a covered piece by its point; the reveal note comes from the move.
+    const jieqi = view.variant === 'jieqi';
+    const texts = jieqi ? cached.texts.map((text, i) => text + revealNote(view.variant, view.moves[i], i % 2 === 0, style, lang)) : cached.texts;
+    return { texts, positions: formatted.positions };
   }
 
   function shownPosition() {

@@ -15,7 +15,7 @@ const WIDE = '１２３４５６７８９';
 
 /** Xiangqi family: one move in WXF or Chinese, given the position before it. */
 function xiangqiMove(pos, mv, style, script) {
-  const { from, to, reveal } = splitMove(pos.variant, mv);
+  const { from, to } = splitMove(pos.variant, mv);
   const piece = pos.board.get(from);
   if (!piece) return mv;
   const red = isFirst(piece);
@@ -36,7 +36,7 @@ function xiangqiMove(pos, mv, style, script) {
   if (style === 'wxf') {
     const dir = fwd > 0 ? '+' : fwd < 0 ? '-' : '.';
     const head = same.length === 2 ? (order === 0 ? '+' : '-') + WXF[kind] : same.length > 2 ? `${order + 1}${WXF[kind]}` : `${WXF[kind]}${fileNum(from)}`;
-    return `${head}${dir}${dist}` + (reveal ? ` (${WXF[reveal.toUpperCase()]})` : '');
+    return `${head}${dir}${dist}` + revealNote(pos.variant, mv, red, style, script === 'hant' ? 'zh-Hant' : 'zh-Hans');
   }
   const c = CN[script];
   const num = (n) => (red ? RED_NUM[n - 1] : WIDE[n - 1]);
@@ -47,7 +47,20 @@ function xiangqiMove(pos, mv, style, script) {
   else if (same.length === 3) head = [c.front, '中', c.rear][order] + name;
   else if (same.length > 3) head = RED_NUM[order] + name;
   else head = name + num(fileNum(from));
-  return head + verb + num(dist) + (reveal ? `（${c[red ? 'first' : 'second'][reveal.toUpperCase()]}）` : '');
+  return head + verb + num(dist) + revealNote(pos.variant, mv, red, style, script === 'hant' ? 'zh-Hant' : 'zh-Hans');
+}
+
+/**
+ * Jieqi: the note a move's reveal adds to its WXF or Chinese text (` (R)`, `（车）`), or ''.
+ * `red` tells whose piece was revealed. The server's notation endpoint names a covered piece
+ * by its point only, so the page adds this note to the server's texts too.
+ */
+export function revealNote(variant, mv, red, style, lang) {
+  const { reveal } = splitMove(variant, mv);
+  if (!reveal || style === 'iccs') return '';
+  if (style === 'wxf') return ` (${WXF[reveal.toUpperCase()]})`;
+  const c = CN[lang === 'zh-Hant' ? 'hant' : 'hans'];
+  return `（${c[red ? 'first' : 'second'][reveal.toUpperCase()]}）`;
 }
 
 const JA = { K: '玉', R: '飛', B: '角', G: '金', S: '銀', N: '桂', L: '香', P: '歩', '+R': '龍', '+B': '馬', '+S': '成銀', '+N': '成桂', '+L': '成香', '+P': 'と' };

@@ -20,7 +20,16 @@ use crate::clock::{Clock, ClockSnapshot, TimeControl};
 use crate::error::ApiError;
 use crate::seat;
 use crate::store::{GameRow, MoveRow, Store, StoredGame, Write};
-use crate::table::{self, RecordFormat, RecordInfo, Setup, Table};
+use crate::table::{self, NotationStyle, RecordFormat, RecordInfo, Setup, Table};
+
+/// `text` with its first letter in upper case: error messages are sentences.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
 
 /// Milliseconds since the Unix epoch.
 pub(crate) fn now_ms() -> i64 {
@@ -164,6 +173,10 @@ pub(crate) enum Command {
     Record {
         format: RecordFormat,
         reply: Reply<RecordFile>,
+    },
+    Notation {
+        style: NotationStyle,
+        reply: Reply<Vec<String>>,
     },
     Subscribe {
         token: Option<String>,
@@ -510,6 +523,9 @@ fn fail(cmd: Command, error: ApiError) {
             let _ = reply.send(Err(error));
         }
         Command::Record { reply, .. } => {
+            let _ = reply.send(Err(error));
+        }
+        Command::Notation { reply, .. } => {
             let _ = reply.send(Err(error));
         }
         Command::Subscribe { reply, .. } => {
@@ -887,6 +903,15 @@ impl Live {
             }
             Command::Record { format, reply } => {
                 let _ = reply.send(self.record(games, format));
+            }
+            Command::Notation { style, reply } => {
+                let answer = self.table.notation(style).map_err(|e| {
+                    ApiError::bad_request(
+                        "bad_notation_style",
+                        format!("{}.", capitalised(&e.to_string())),
+                    )
+                });
+                let _ = reply.send(answer);
             }
             Command::Subscribe { token, tx, reply } => match self.seat_of(token.as_deref()) {
                 Ok(viewer) => {

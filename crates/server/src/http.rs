@@ -22,7 +22,7 @@ use crate::game::{Action, Command, DrawAction, Games, NewGame};
 use crate::ratelimit::Limiter;
 use crate::seat;
 use crate::store::Write;
-use crate::table::{self, RecordFormat, SetupError};
+use crate::table::{self, NotationStyle, RecordFormat, SetupError};
 use crate::{pages, ws};
 
 /// The largest request body accepted (bytes).
@@ -48,6 +48,7 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/games/{id}/impasse", post(impasse_action))
         .route("/api/games/{id}/rematch", post(rematch_action))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/notation", get(notation))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .fallback(api_not_found)
         .layer(middleware::from_fn_with_state(state.clone(), rate_limit))
@@ -390,6 +391,42 @@ async fn rematch_action(
 ) -> Result<Json<Value>, ApiError> {
     let _: EmptyRequest = parse_body(body)?;
     act(&state, &id, &headers, Action::Rematch).await
+}
+
+/// `GET /api/games/{id}/notation?style=…`: every move of the game in a human notation,
+/// computed by the rules crate (exact where the web client's formatter only approximates).
+/// The same for every viewer: only public information goes into it.
+async fn notation(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Json<Value>, ApiError> {
+    let requested = query
+        .as_deref()
+        .unwrap_or("")
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .find(|(k, _)| *k == "style")
+        .map(|(_, v)| v.to_owned());
+    let Some(name) = requested else {
+        return Err(ApiError::bad_request(
+            "bad_notation_style",
+            "Give a notation style: ?style=wxf, chinese, chinese-traditional, iccs, japanese, western, western-letters or usi.",
+        ));
+    };
+    let style = NotationStyle::parse(&name).ok_or_else(|| {
+        ApiError::bad_request(
+            "bad_notation_style",
+            format!(
+                "Unknown notation style `{name}`: expected wxf, chinese, chinese-traditional, iccs, japanese, western, western-letters or usi."
+            ),
+        )
+    })?;
+    let moves = state
+        .games
+        .ask(&id, |reply| Command::Notation { style, reply })
+        .await?;
+    Ok(Json(json!({ "style": style.name(), "moves": moves })))
 }
 
 /// `GET /api/games/{id}/record?format=…` (default: pgn for the xiangqi family, kif for shogi).

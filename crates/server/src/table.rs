@@ -8,7 +8,8 @@
 
 use jiang_rules::jieqi::{Deal, JieqiGame, Observer, Salt};
 use jiang_rules::shogi::notation::{ShogiRecord, write_csa, write_kif};
-use jiang_rules::xiangqi::notation::Record;
+use jiang_rules::shogi::notation::{WesternStyle, japanese_line, western};
+use jiang_rules::xiangqi::notation::{Record, Script, Style as XiangqiStyle, move_list};
 use jiang_rules::{Family, IllegalMove, Outcome, Position, Side, Variant, shogi, xiangqi};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -66,6 +67,107 @@ impl RecordFormat {
             _ => "text/plain; charset=utf-8",
         }
     }
+}
+
+/// The human move notations of `GET /api/games/{id}/notation?style=…`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotationStyle {
+    /// ICCS, the xiangqi family's machine notation (Jieqi: with reveal suffixes).
+    Iccs,
+    /// WXF (`C2.5`), xiangqi family.
+    Wxf,
+    /// Chinese in simplified characters (`炮二平五`), xiangqi family.
+    Chinese,
+    /// Chinese in traditional characters (`砲二平五`), xiangqi family.
+    ChineseTraditional,
+    /// USI, the shogi family's machine notation.
+    Usi,
+    /// Japanese (`☗７六歩`), shogi family.
+    Japanese,
+    /// Western with numeric squares (`P-76`), shogi family.
+    Western,
+    /// Western with USI-style squares (`P-7f`), shogi family.
+    WesternLetters,
+}
+
+impl NotationStyle {
+    /// Every style, for error messages.
+    pub const ALL: [NotationStyle; 8] = [
+        NotationStyle::Iccs,
+        NotationStyle::Wxf,
+        NotationStyle::Chinese,
+        NotationStyle::ChineseTraditional,
+        NotationStyle::Usi,
+        NotationStyle::Japanese,
+        NotationStyle::Western,
+        NotationStyle::WesternLetters,
+    ];
+
+    /// The style's name in the API (`wxf`, `chinese-traditional`, `western-letters`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            NotationStyle::Iccs => "iccs",
+            NotationStyle::Wxf => "wxf",
+            NotationStyle::Chinese => "chinese",
+            NotationStyle::ChineseTraditional => "chinese-traditional",
+            NotationStyle::Usi => "usi",
+            NotationStyle::Japanese => "japanese",
+            NotationStyle::Western => "western",
+            NotationStyle::WesternLetters => "western-letters",
+        }
+    }
+
+    /// The style named `name` in the API, if any.
+    pub fn parse(name: &str) -> Option<NotationStyle> {
+        NotationStyle::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// The family whose moves this style writes.
+    pub fn family(self) -> Family {
+        match self {
+            NotationStyle::Iccs
+            | NotationStyle::Wxf
+            | NotationStyle::Chinese
+            | NotationStyle::ChineseTraditional => Family::Xiangqi,
+            _ => Family::Shogi,
+        }
+    }
+
+    /// The names of the styles of `family`, comma-separated, for error messages.
+    pub fn names_for(family: Family) -> String {
+        NotationStyle::ALL
+            .into_iter()
+            .filter(|s| s.family() == family)
+            .map(NotationStyle::name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// Why a move list cannot be written in a notation style.
+#[derive(Debug, thiserror::Error)]
+#[error("a {variant} game cannot be written in {} notation: use one of {}", .style.name(), NotationStyle::names_for(.variant.family()))]
+pub struct WrongFamily {
+    /// The game's variant.
+    pub variant: Variant,
+    /// The style asked for.
+    pub style: NotationStyle,
+}
+
+/// The xiangqi family's move list of `game` in `style` (for Jieqi, the public game).
+fn xiangqi_move_list(
+    variant: Variant,
+    game: &xiangqi::Game,
+    style: NotationStyle,
+) -> Result<Vec<String>, WrongFamily> {
+    let rules_style = match style {
+        NotationStyle::Iccs => XiangqiStyle::Iccs,
+        NotationStyle::Wxf => XiangqiStyle::Wxf,
+        NotationStyle::Chinese => XiangqiStyle::Chinese(Script::Simplified),
+        NotationStyle::ChineseTraditional => XiangqiStyle::Chinese(Script::Traditional),
+        _ => return Err(WrongFamily { variant, style }),
+    };
+    Ok(move_list(game, rules_style))
 }
 
 /// What a record says about the game besides its moves.
@@ -138,6 +240,9 @@ pub trait Table: Send + Sync {
     fn extras(&self, viewer: Option<Side>) -> Map<String, Value>;
     /// The record in `format`, or why this format does not fit this variant.
     fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String>;
+    /// Every move played, written in `style` (public information only: the same for every
+    /// viewer), or why this style does not fit this variant.
+    fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily>;
 }
 
 /// Creates a new game's set-up: the start from `fen`, a `handicap` name or the variant's
@@ -299,6 +404,9 @@ impl Table for XiangqiTable {
         xiangqi_tags(&mut record, info);
         Ok(record.to_string())
     }
+    fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
+        xiangqi_move_list(self.variant(), &self.game, style)
+    }
 }
 
 /// Jieqi: the true state lives here and leaves only through views.
@@ -409,6 +517,11 @@ impl Table for JieqiTable {
         xiangqi_tags(&mut record, info);
         Ok(record.to_string())
     }
+    fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
+        // The public game only: covered pieces are named as their point's piece, and ICCS
+        // carries only reveals already made. Never the deal.
+        xiangqi_move_list(self.variant(), self.game.public_game(), style)
+    }
 }
 
 /// Shogi and Minishogi.
@@ -514,6 +627,28 @@ impl Table for ShogiTable {
             _ => write_csa(&record),
         };
         written.map_err(|e| format!("The record cannot be written: {e}."))
+    }
+    fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
+        let western_style = match style {
+            NotationStyle::Usi => return Ok(self.moves.clone()),
+            NotationStyle::Japanese => {
+                return Ok(japanese_line(self.game.start(), &self.game.moves()));
+            }
+            NotationStyle::Western => WesternStyle::Numeric,
+            NotationStyle::WesternLetters => WesternStyle::Letters,
+            _ => {
+                return Err(WrongFamily {
+                    variant: self.variant(),
+                    style,
+                });
+            }
+        };
+        Ok(self
+            .game
+            .positions()
+            .zip(self.game.moves())
+            .map(|(pos, mv)| western(pos, mv, western_style))
+            .collect())
     }
 }
 

@@ -872,3 +872,84 @@ async fn websocket_clock_sync_and_ping() {
     assert_eq!(next_json(&mut socket).await["type"], "pong");
     s.stop().await;
 }
+
+#[tokio::test]
+async fn notation_lists_the_moves_in_human_notations() {
+    let s = TestServer::start().await;
+    let notation = |id: String, style: &'static str, token: Option<String>| {
+        let s = &s;
+        async move {
+            s.get(
+                &format!("/api/games/{id}/notation?style={style}"),
+                token.as_deref(),
+            )
+            .await
+        }
+    };
+    // Xiangqi: the expected texts are the rules crate's own (spell.rs tests).
+    let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
+    s.play(&id, &red, "h2e2").await;
+    s.play(&id, &black, "h9g7").await;
+    for (style, moves) in [
+        ("wxf", json!(["C2.5", "H8+7"])),
+        ("chinese", json!(["炮二平五", "马８进７"])),
+        ("chinese-traditional", json!(["炮二平五", "馬８進７"])),
+        ("iccs", json!(["h2e2", "h9g7"])),
+    ] {
+        let (status, v) = notation(id.clone(), style, None).await;
+        assert_eq!(status, StatusCode::OK, "{style}: {v}");
+        assert_eq!(v, json!({"style": style, "moves": moves}));
+    }
+    // A style of the other family, an unknown style and a missing style are refused.
+    for style in ["japanese", "klingon", ""] {
+        let (status, v) = notation(id.clone(), style, None).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{style}: {v}");
+        assert_eq!(v["error"]["code"], "bad_notation_style", "{v}");
+        assert!(!v["error"]["message"].as_str().unwrap().is_empty());
+    }
+    let (status, v) = s.get(&format!("/api/games/{id}/notation"), None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    // An unknown game.
+    let (status, v) = notation("NoSuchGame0".into(), "wxf", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
+
+    // Shogi.
+    let (id, sente, _gote) = s.game(json!({"variant": "shogi"}), "sente").await;
+    s.play(&id, &sente, "7g7f").await;
+    for (style, moves) in [
+        ("japanese", json!(["☗７六歩"])),
+        ("western", json!(["P-76"])),
+        ("western-letters", json!(["P-7f"])),
+        ("usi", json!(["7g7f"])),
+    ] {
+        let (status, v) = notation(id.clone(), style, None).await;
+        assert_eq!(status, StatusCode::OK, "{style}: {v}");
+        assert_eq!(v, json!({"style": style, "moves": moves}));
+    }
+    let (status, v) = notation(id.clone(), "wxf", None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    assert_eq!(v["error"]["code"], "bad_notation_style");
+
+    // Jieqi: covered pieces are named as their point's piece; every viewer gets the same
+    // list (nothing of the deal leaks), and it agrees with the public move list.
+    let (id, red, black) = s.game(json!({"variant": "jieqi"}), "red").await;
+    s.play(&id, &red, "h2e2").await;
+    s.play(&id, &black, "h9g7").await;
+    let spectator_view = s.view(&id, None).await;
+    for style in ["wxf", "chinese", "chinese-traditional", "iccs"] {
+        let (status, seen) = notation(id.clone(), style, None).await;
+        assert_eq!(status, StatusCode::OK, "{style}: {seen}");
+        for token in [&red, &black] {
+            let (_, v) = notation(id.clone(), style, Some(token.clone())).await;
+            assert_eq!(v, seen, "{style}");
+        }
+        let expected = match style {
+            "wxf" => json!(["C2.5", "H8+7"]),
+            "chinese" => json!(["炮二平五", "马８进７"]),
+            "chinese-traditional" => json!(["炮二平五", "馬８進７"]),
+            _ => spectator_view["moves"].clone(),
+        };
+        assert_eq!(seen["moves"], expected, "{style}");
+    }
+    s.stop().await;
+}
