@@ -42,11 +42,23 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/games/{id}", get(view_game))
         .route("/api/games/{id}/join", post(join_game))
         .route("/api/games/{id}/move", post(move_action))
-        .route("/api/games/{id}/resign", post(resign_action))
+        .route(
+            "/api/games/{id}/resign",
+            post(|s, p, h, b| plain_action(s, p, h, b, Action::Resign)),
+        )
         .route("/api/games/{id}/draw", post(draw_action))
-        .route("/api/games/{id}/abort", post(abort_action))
-        .route("/api/games/{id}/impasse", post(impasse_action))
-        .route("/api/games/{id}/rematch", post(rematch_action))
+        .route(
+            "/api/games/{id}/abort",
+            post(|s, p, h, b| plain_action(s, p, h, b, Action::Abort)),
+        )
+        .route(
+            "/api/games/{id}/impasse",
+            post(|s, p, h, b| plain_action(s, p, h, b, Action::Impasse)),
+        )
+        .route(
+            "/api/games/{id}/rematch",
+            post(|s, p, h, b| plain_action(s, p, h, b, Action::Rematch)),
+        )
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/notation", get(notation))
         .route("/api/games/{id}/ws", get(ws::upgrade))
@@ -343,14 +355,17 @@ async fn move_action(
     act(&state, &id, &headers, Action::Move(request.mv)).await
 }
 
-async fn resign_action(
+/// An action without parameters (resign, abort, impasse, rematch): the body must be empty or
+/// `{}`.
+async fn plain_action(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
+    action: Action,
 ) -> Result<Json<Value>, ApiError> {
     let _: EmptyRequest = parse_body(body)?;
-    act(&state, &id, &headers, Action::Resign).await
+    act(&state, &id, &headers, action).await
 }
 
 async fn draw_action(
@@ -361,36 +376,6 @@ async fn draw_action(
 ) -> Result<Json<Value>, ApiError> {
     let request: DrawRequest = parse_body(body)?;
     act(&state, &id, &headers, Action::Draw(request.action)).await
-}
-
-async fn abort_action(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let _: EmptyRequest = parse_body(body)?;
-    act(&state, &id, &headers, Action::Abort).await
-}
-
-async fn impasse_action(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let _: EmptyRequest = parse_body(body)?;
-    act(&state, &id, &headers, Action::Impasse).await
-}
-
-async fn rematch_action(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let _: EmptyRequest = parse_body(body)?;
-    act(&state, &id, &headers, Action::Rematch).await
 }
 
 /// `GET /api/games/{id}/notation?style=…`: every move of the game in a human notation,
