@@ -102,12 +102,8 @@ async fn draw_by_agreement_and_declines() {
         let s = &s;
         let id = id.clone();
         async move {
-            s.post(
-                &format!("/api/games/{id}/draw"),
-                Some(&token),
-                json!({"action": action}),
-            )
-            .await
+            s.action(&id, "draw", Some(&token), json!({"action": action}))
+                .await
         }
     };
     // Nothing to accept yet.
@@ -129,11 +125,7 @@ async fn draw_by_agreement_and_declines() {
     // Shogi has no agreed draws.
     let (sid, sente, _) = s.game(json!({"variant": "shogi"}), "sente").await;
     let (status, v) = s
-        .post(
-            &format!("/api/games/{sid}/draw"),
-            Some(&sente),
-            json!({"action": "offer"}),
-        )
+        .action(&sid, "draw", Some(&sente), json!({"action": "offer"}))
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(v["error"]["code"], "draw_not_allowed");
@@ -145,9 +137,7 @@ async fn abort_before_both_sides_moved_and_not_after() {
     let s = TestServer::start().await;
     let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
     s.play(&id, &red, "h2e2").await;
-    let (status, v) = s
-        .post(&format!("/api/games/{id}/abort"), Some(&black), json!({}))
-        .await;
+    let (status, v) = s.action(&id, "abort", Some(&black), json!({})).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["status"], "aborted");
     assert_eq!(v["result"]["reason"], "aborted");
@@ -155,9 +145,7 @@ async fn abort_before_both_sides_moved_and_not_after() {
     let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
     s.play(&id, &red, "h2e2").await;
     s.play(&id, &black, "h7e7").await;
-    let (status, v) = s
-        .post(&format!("/api/games/{id}/abort"), Some(&red), json!({}))
-        .await;
+    let (status, v) = s.action(&id, "abort", Some(&red), json!({})).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(v["error"]["code"], "too_late_to_abort");
     s.stop().await;
@@ -176,11 +164,7 @@ on_both!(
         assert_eq!(end["status"], "aborted");
         assert_eq!(end["result"]["reason"], "aborted");
         let (status, _) = s
-            .post(
-                &format!("/api/games/{id}/move"),
-                Some(&black),
-                json!({"move": "1b1c"}),
-            )
+            .action(&id, "move", Some(&black), json!({"move": "1b1c"}))
             .await;
         assert_eq!(status, StatusCode::CONFLICT);
         s.stop().await;
@@ -213,11 +197,7 @@ on_both!(timeout_with_a_short_clock, |s: TestServer| async move {
     assert_eq!(end["clock"]["red"]["ms"], 0);
     // A late move changes nothing.
     let (status, v) = s
-        .post(
-            &format!("/api/games/{id}/move"),
-            Some(&red),
-            json!({"move": "b2e2"}),
-        )
+        .action(&id, "move", Some(&red), json!({"move": "b2e2"}))
         .await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(v["error"]["code"], "game_over");
@@ -284,29 +264,19 @@ const IMPASSE: &str = "RBGG1SSBR/3S1S3/4K4/9/9/9/9/9/4k4 b 2P 1";
 on_both!(impasse_declaration, |s: TestServer| async move {
     // From the start the declaration fails and says why; the game goes on.
     let (id, sente, gote) = s.game(json!({"variant": "shogi"}), "sente").await;
-    let (status, v) = s
-        .post(&format!("/api/games/{id}/impasse"), Some(&sente), json!({}))
-        .await;
+    let (status, v) = s.action(&id, "impasse", Some(&sente), json!({})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     assert_eq!(v["error"]["code"], "impasse_rejected");
     assert!(
         v["error"]["message"].as_str().unwrap().contains("zone"),
         "{v}"
     );
-    let (status, _) = s
-        .post(&format!("/api/games/{id}/impasse"), Some(&gote), json!({}))
-        .await;
+    let (status, _) = s.action(&id, "impasse", Some(&gote), json!({})).await;
     assert_eq!(status, StatusCode::CONFLICT, "not gote's turn");
     assert_eq!(s.view(&id, None).await["status"], "playing");
     // Minishogi has no impasse rule.
     let (mid, msente, _) = s.game(json!({"variant": "minishogi"}), "sente").await;
-    let (status, v) = s
-        .post(
-            &format!("/api/games/{mid}/impasse"),
-            Some(&msente),
-            json!({}),
-        )
-        .await;
+    let (status, v) = s.action(&mid, "impasse", Some(&msente), json!({})).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(v["error"]["code"], "impasse_not_allowed");
     // A position where it holds.
@@ -318,9 +288,7 @@ on_both!(impasse_declaration, |s: TestServer| async move {
         .await;
     let view = s.view(&id, None).await;
     assert_eq!(view["impasse"]["sente"]["declaration"], 28);
-    let (status, v) = s
-        .post(&format!("/api/games/{id}/impasse"), Some(&sente), json!({}))
-        .await;
+    let (status, v) = s.action(&id, "impasse", Some(&sente), json!({})).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(
         v["result"],
@@ -436,9 +404,7 @@ async fn bad_input_is_refused_and_changes_nothing() {
     expect(st, &v, StatusCode::BAD_REQUEST, "illegal_move");
     let (st, v) = s.post(&path, Some(&red), json!({"mv": "h2e2"})).await;
     expect(st, &v, StatusCode::BAD_REQUEST, "unknown_field");
-    let (st, v) = s
-        .post(&format!("/api/games/{id}/join"), None, json!({}))
-        .await;
+    let (st, v) = s.action(&id, "join", None, json!({})).await;
     expect(st, &v, StatusCode::CONFLICT, "seat_taken");
     let (st, v) = s.get(&format!("/api/games/{id}"), Some("wrong")).await;
     expect(st, &v, StatusCode::FORBIDDEN, "wrong_token");
@@ -451,8 +417,7 @@ async fn bad_input_is_refused_and_changes_nothing() {
     assert_eq!(after, before, "nothing changed");
 
     // After the end, moves are refused.
-    s.post(&format!("/api/games/{id}/resign"), Some(&red), json!({}))
-        .await;
+    s.action(&id, "resign", Some(&red), json!({})).await;
     let (st, v) = s.post(&path, Some(&red), json!({"move": "h2e2"})).await;
     expect(st, &v, StatusCode::CONFLICT, "game_over");
 
@@ -595,11 +560,8 @@ async fn rematch_swaps_sides_and_tells_each_player_its_token() {
     let mut red_socket = connect(&s.ws_url(&id, Some(&red))).await;
     let mut black_socket = connect(&s.ws_url(&id, Some(&black))).await;
     let mut spectator = connect(&s.ws_url(&id, None)).await;
-    s.post(&format!("/api/games/{id}/resign"), Some(&red), json!({}))
-        .await;
-    let (st, v) = s
-        .post(&format!("/api/games/{id}/rematch"), Some(&red), json!({}))
-        .await;
+    s.action(&id, "resign", Some(&red), json!({})).await;
+    let (st, v) = s.action(&id, "rematch", Some(&red), json!({})).await;
     assert_eq!(st, StatusCode::OK);
     assert_eq!(v["rematch"]["requested"], json!(["red"]));
     send(&mut black_socket, json!({"type": "rematch"})).await;
@@ -678,11 +640,7 @@ async fn records_and_pages() {
     assert_eq!(view["to_move"], "gote", "the handicap giver moves first");
     assert_eq!(view["handicap"], "bishop");
     let (st, v) = s
-        .post(
-            &format!("/api/games/{sid}/move"),
-            Some(&sente),
-            json!({"move": "7g7f"}),
-        )
+        .action(&sid, "move", Some(&sente), json!({"move": "7g7f"}))
         .await;
     assert_eq!(st, StatusCode::CONFLICT, "{v}");
     let csa = s
@@ -837,8 +795,7 @@ async fn jieqi_views_hide_what_only_the_captor_may_know() {
         "{record}"
     );
     // At the end everything is published and the commitment checks out.
-    s.post(&format!("/api/games/{id}/resign"), Some(red), json!({}))
-        .await;
+    s.action(id, "resign", Some(red), json!({})).await;
     let end = s.view(id, None).await;
     let deal = end["deal"].as_str().unwrap();
     let salt = end["salt"].as_str().unwrap();

@@ -166,6 +166,18 @@ impl TestServer {
         (status, value)
     }
 
+    /// POST `body` to the game action `/api/games/{id}/{action}` (`move`, `draw`, `abort`, …).
+    pub async fn action(
+        &self,
+        id: &str,
+        action: &str,
+        token: Option<&str>,
+        body: Value,
+    ) -> (StatusCode, Value) {
+        self.post(&format!("/api/games/{id}/{action}"), token, body)
+            .await
+    }
+
     /// POST raw bytes.
     pub async fn post_raw(
         &self,
