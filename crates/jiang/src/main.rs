@@ -73,6 +73,14 @@ struct ServeArgs {
     /// SQLite `synchronous` setting: `full` (fsync every commit; the default) or `normal`.
     #[arg(long, env = "JIANG_SQLITE_SYNC", default_value = "full")]
     sqlite_sync: String,
+    /// Address of a reverse proxy in front of the server (repeat, or comma-separated): requests
+    /// from it are rate-limited by the client address it writes in `X-Forwarded-For`.
+    #[arg(
+        long = "trusted-proxy",
+        env = "JIANG_TRUSTED_PROXIES",
+        value_delimiter = ','
+    )]
+    trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
@@ -101,6 +109,7 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
             burst: args.rate_limit * 3.0,
         },
         durability,
+        trusted_proxies: args.trusted_proxies,
         ..jiang_server::Config::default()
     };
     let runtime = tokio::runtime::Runtime::new()

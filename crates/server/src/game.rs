@@ -93,6 +93,10 @@ struct Meta {
     /// The rematch game, once created.
     #[serde(default)]
     next: Option<String>,
+    /// For each side (by index) that asked for a rematch: the hash of its seat token in the
+    /// rematch game, derived from its token here (see [`seat::rematch_token`]).
+    #[serde(default)]
+    rematch_seats: [Option<String>; 2],
 }
 
 /// A result as persisted.
@@ -263,7 +267,7 @@ impl Games {
         let games = self.clone();
         let me = tx.clone();
         tokio::spawn(async move {
-            run_actor(games.clone(), id.clone(), preloaded, rx).await;
+            run_actor(games.clone(), id.clone(), preloaded, &me, rx).await;
             let mut actors = games.actors.lock().expect("actor map poisoned");
             if actors.get(&id).is_some_and(|tx| tx.same_channel(&me)) {
                 actors.remove(&id);
@@ -284,7 +288,9 @@ impl Games {
         if *self.shutdown.borrow() {
             return Err(ApiError::unavailable());
         }
-        for _ in 0..2 {
+        // An idle actor that retires drops what reached it too late without an answer, having
+        // first unlisted itself (see `Games::retire`), so the second try meets a fresh actor.
+        for _ in 0..3 {
             let tx = self.spawn(id.to_owned(), None);
             let (reply, answer) = oneshot::channel();
             if tx.send(make(reply)).await.is_err() {
@@ -295,6 +301,27 @@ impl Games {
             }
         }
         Err(ApiError::unavailable())
+    }
+
+    /// Lets an idle actor stop unless a command is waiting for it. It is unlisted and its queue
+    /// closed under the registry's lock, so no command can be lost to it afterwards: a sender
+    /// either finds the queue closed or (asking again) starts a fresh actor. Commands that slipped
+    /// in just before the close are dropped unanswered by the caller, which makes `ask` retry.
+    fn retire(
+        &self,
+        id: &str,
+        me: &mpsc::Sender<Command>,
+        rx: &mut mpsc::Receiver<Command>,
+    ) -> bool {
+        let mut actors = self.actors.lock().expect("actor map poisoned");
+        if !rx.is_empty() {
+            return false;
+        }
+        if actors.get(id).is_some_and(|tx| tx.same_channel(me)) {
+            actors.remove(id);
+        }
+        rx.close();
+        true
     }
 
     /// Sends a command without waiting (unsubscribe, clock sync).
@@ -369,9 +396,9 @@ struct Live {
     created_at: i64,
     /// When the side to move must have made its first move (while fewer than two plies).
     first_move_deadline: Option<Instant>,
-    /// The rematch seats' plaintext tokens, by this game's side, kept in memory only until each
-    /// player has been told.
-    rematch_tokens: Option<[(Side, String); 2]>,
+    /// The seat tokens players have shown this actor, by side: in memory only, never stored,
+    /// so that a player's view can carry its rematch token (derived from this one).
+    shown_tokens: [Option<String>; 2],
     subscribers: Vec<Subscriber>,
 }
 
@@ -441,7 +468,7 @@ fn load_live(stored: StoredGame, settings: &GameSettings, now: Instant) -> Load 
         result,
         created_at: row.created_at,
         first_move_deadline,
-        rematch_tokens: None,
+        shown_tokens: [None, None],
         subscribers: Vec::new(),
     }))
 }
@@ -450,6 +477,7 @@ async fn run_actor(
     games: Arc<Games>,
     id: String,
     preloaded: Option<StoredGame>,
+    me: &mpsc::Sender<Command>,
     mut rx: mpsc::Receiver<Command>,
 ) {
     let _alive = games.alive.clone();
@@ -499,7 +527,12 @@ async fn run_actor(
             _ = sleep_until_opt(deadline) => {
                 live.on_timer(&games, Instant::now()).await;
             }
-            _ = sleep_until_opt(idle_deadline) => break,
+            _ = sleep_until_opt(idle_deadline) => {
+                if games.retire(&id, me, &mut rx) {
+                    break;
+                }
+                idle_since = Instant::now(); // A command is waiting: handle it first.
+            }
             _ = shutdown.changed() => break,
         }
     }
@@ -583,7 +616,8 @@ impl Live {
         }
     }
 
-    fn seat_of(&self, token: Option<&str>) -> Result<Option<Side>, ApiError> {
+    /// The seat `token` holds (`None`: a spectator), remembering the token for the rematch.
+    fn seat_of(&mut self, token: Option<&str>) -> Result<Option<Side>, ApiError> {
         let Some(token) = token else { return Ok(None) };
         let mut found = None;
         for side in Side::BOTH {
@@ -593,7 +627,21 @@ impl Live {
                 found = Some(side);
             }
         }
-        found.map(Some).ok_or_else(ApiError::wrong_token)
+        let side = found.ok_or_else(ApiError::wrong_token)?;
+        if self.shown_tokens[side.index()].as_deref() != Some(token) {
+            self.shown_tokens[side.index()] = Some(token.to_owned());
+        }
+        Ok(Some(side))
+    }
+
+    /// The side `old` plays in the rematch: sides swap, except that in a handicap game each
+    /// player keeps its role.
+    fn rematch_side(&self, old: Side) -> Side {
+        if self.setup.handicap.is_some() {
+            old
+        } else {
+            !old
+        }
     }
 
     fn save(&self) -> Saved {
@@ -781,10 +829,11 @@ impl Live {
             .map(|s| self.name(s))
             .collect();
         let mut r = json!({"requested": requested, "id": self.meta.next});
-        if let (Some(me), Some(tokens)) = (viewer, &self.rematch_tokens) {
-            let (side, token) = &tokens[me.index()];
-            r["token"] = json!(token);
-            r["side"] = json!(self.variant.side_name(*side));
+        if let (Some(me), Some(_)) = (viewer, &self.meta.next)
+            && let Some(token) = &self.shown_tokens[me.index()]
+        {
+            r["token"] = json!(seat::rematch_token(token, &self.id));
+            r["side"] = json!(self.name(self.rematch_side(me)));
         }
         r
     }
@@ -1190,23 +1239,22 @@ impl Live {
         if self.meta.next.is_some() || self.meta.rematch[side.index()] {
             return Ok(());
         }
+        // The caller's token was just checked (and so remembered) by `seat_of`.
+        let Some(token) = &self.shown_tokens[side.index()] else {
+            return Err(ApiError::internal("The seat token went missing."));
+        };
+        let new_seat = seat::hash_token(&seat::rematch_token(token, &self.id));
         let saved = self.save();
         self.meta.rematch[side.index()] = true;
+        self.meta.rematch_seats[side.index()] = Some(new_seat);
         let mut unit = Vec::new();
         if self.meta.rematch.iter().all(|&r| r) {
             let setup = table::rematch(self.variant, &self.setup)
                 .map_err(|e| ApiError::internal(e.to_string()))?;
-            // Sides swap, except that in a handicap game each player keeps its role.
-            let keep_sides = self.setup.handicap.is_some();
-            let mut new_tokens: [(Side, String); 2] = [
-                (Side::First, seat::new_token()),
-                (Side::Second, seat::new_token()),
-            ];
             let mut hashes: [Option<String>; 2] = [None, None];
             for old in Side::BOTH {
-                let new_side = if keep_sides { old } else { !old };
-                new_tokens[old.index()].0 = new_side;
-                hashes[new_side.index()] = Some(seat::hash_token(&new_tokens[old.index()].1));
+                hashes[self.rematch_side(old).index()] =
+                    self.meta.rematch_seats[old.index()].clone();
             }
             let next_id = seat::new_game_id();
             let new_game = NewGame {
@@ -1217,7 +1265,6 @@ impl Live {
             };
             unit.push(Write::SaveGame(new_game.row(&next_id)));
             self.meta.next = Some(next_id);
-            self.rematch_tokens = Some(new_tokens);
         }
         self.commit(games, saved, unit, now).await?;
         self.broadcast(Event::Rematch, now);

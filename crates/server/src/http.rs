@@ -1,6 +1,6 @@
 //! The JSON API (`/api/…`), `/healthz`, and the router that ties in pages and WebSockets.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::body::Bytes;
@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use crate::clock::TimeControl;
 use crate::error::ApiError;
 use crate::game::{Action, Command, DrawAction, Games, NewGame};
-use crate::ratelimit::Limiter;
+use crate::ratelimit::{self, Limiter};
 use crate::seat;
 use crate::store::Write;
 use crate::table::{self, NotationStyle, RecordFormat, SetupError};
@@ -33,6 +33,8 @@ pub const MAX_BODY: usize = 16 * 1024;
 pub(crate) struct AppState {
     pub games: Arc<Games>,
     pub limiter: Arc<Limiter>,
+    /// Reverse proxies whose `X-Forwarded-For` is believed (see [`ratelimit::client_address`]).
+    pub trusted_proxies: Arc<[IpAddr]>,
 }
 
 /// The whole application.
@@ -86,7 +88,16 @@ async fn rate_limit(
     request: Request,
     next: Next,
 ) -> Response {
-    if !state.limiter.check(addr.ip()) {
+    let client = ratelimit::client_address(
+        addr.ip(),
+        request
+            .headers()
+            .get_all("x-forwarded-for")
+            .iter()
+            .map(HeaderValue::as_bytes),
+        &state.trusted_proxies,
+    );
+    if !state.limiter.check(client) {
         return ApiError::rate_limited().into_response();
     }
     next.run(request).await

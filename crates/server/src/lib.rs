@@ -15,7 +15,7 @@ pub mod store;
 pub mod table;
 mod ws;
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -40,6 +40,12 @@ pub struct Config {
     pub first_move_timeout: Duration,
     /// SQLite durability (see [`Durability`]).
     pub durability: Durability,
+    /// Reverse proxies in front of the server: requests from these addresses are counted
+    /// against the client named in `X-Forwarded-For` (empty: the header is ignored).
+    pub trusted_proxies: Vec<IpAddr>,
+    /// How long a game's actor with nothing to do (no subscriber, no running clock) stays in
+    /// memory; the game is reloaded from the store when next asked for (120 s).
+    pub idle_timeout: Duration,
 }
 
 impl Default for Config {
@@ -54,6 +60,8 @@ impl Default for Config {
             },
             first_move_timeout: Duration::from_secs(30),
             durability: Durability::Full,
+            trusted_proxies: Vec::new(),
+            idle_timeout: Duration::from_secs(120),
         }
     }
 }
@@ -132,7 +140,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         game::GameSettings {
             first_move_timeout: config.first_move_timeout,
             public_url: public_url.clone(),
-            idle_timeout: Duration::from_secs(120),
+            idle_timeout: config.idle_timeout,
         },
         shutdown_rx.clone(),
         alive_tx,
@@ -142,6 +150,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     let app = http::router(http::AppState {
         games,
         limiter: Arc::new(ratelimit::Limiter::new(config.rate_limit)),
+        trusted_proxies: config.trusted_proxies.clone().into(),
     });
     let mut stop = shutdown_rx;
     let task = tokio::spawn(async move {

@@ -1,8 +1,10 @@
 //! Per-client rate limits: token buckets keyed by IP address (HTTP) or held per socket
 //! (WebSocket messages). Exceeding one answers 429 / `rate_limited` and changes nothing.
+//! Behind a reverse proxy the client's address comes from `X-Forwarded-For`, but only when the
+//! request came from a proxy the operator trusts ([`client_address`]).
 
 use std::collections::HashMap;
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -96,10 +98,103 @@ impl Limiter {
     }
 }
 
+/// The address a request is counted against.
+///
+/// That is the peer's address, unless the peer is one of the `trusted` reverse proxies: then it
+/// is the nearest address in `X-Forwarded-For` (read right to left, all such headers in order)
+/// that is not itself a trusted proxy. Each proxy appends the address it got the request from,
+/// so anything left of that entry may have been written by the client and is never believed.
+/// An entry that is not an IP address (with or without a port) ends the walk at the last
+/// trusted hop, so a misconfigured proxy never lumps its clients under a forged name.
+pub fn client_address<'a>(
+    peer: IpAddr,
+    forwarded_for: impl DoubleEndedIterator<Item = &'a [u8]>,
+    trusted: &[IpAddr],
+) -> IpAddr {
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let mut client = peer;
+    for header in forwarded_for.rev() {
+        let Ok(text) = std::str::from_utf8(header) else {
+            return client;
+        };
+        for entry in text.rsplit(',') {
+            let entry = entry.trim();
+            let Some(ip) = entry
+                .parse::<IpAddr>()
+                .ok()
+                .or_else(|| entry.parse::<SocketAddr>().ok().map(|a| a.ip()))
+            else {
+                return client;
+            };
+            client = ip;
+            if !trusted.contains(&ip) {
+                return ip;
+            }
+        }
+    }
+    client
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap()
+    }
+
+    fn client(peer: &str, headers: &[&str], trusted: &[&str]) -> IpAddr {
+        let trusted: Vec<IpAddr> = trusted.iter().map(|t| ip(t)).collect();
+        client_address(ip(peer), headers.iter().map(|h| h.as_bytes()), &trusted)
+    }
+
+    #[test]
+    fn forwarded_addresses_count_only_behind_a_trusted_proxy() {
+        // No trusted proxy: the header is the client's own words.
+        assert_eq!(client("10.0.0.9", &["1.2.3.4"], &[]), ip("10.0.0.9"));
+        // A trusted proxy: the address it appended.
+        assert_eq!(
+            client("127.0.0.1", &["1.2.3.4"], &["127.0.0.1"]),
+            ip("1.2.3.4")
+        );
+        // A forged entry left of the proxy's is ignored.
+        assert_eq!(
+            client("127.0.0.1", &["6.6.6.6, 1.2.3.4"], &["127.0.0.1"]),
+            ip("1.2.3.4")
+        );
+        // A chain of trusted proxies is walked through; several headers read as one list.
+        assert_eq!(
+            client(
+                "127.0.0.1",
+                &["6.6.6.6, 1.2.3.4", "10.0.0.2"],
+                &["127.0.0.1", "10.0.0.2"]
+            ),
+            ip("1.2.3.4")
+        );
+        // Ports and IPv6.
+        assert_eq!(
+            client("::1", &["[2001:db8::7]:4711"], &["::1"]),
+            ip("2001:db8::7")
+        );
+        assert_eq!(client("::1", &["2001:db8::7"], &["::1"]), ip("2001:db8::7"));
+        // No header, junk, or only trusted hops: the last trusted hop.
+        assert_eq!(client("127.0.0.1", &[], &["127.0.0.1"]), ip("127.0.0.1"));
+        assert_eq!(
+            client("127.0.0.1", &["1.2.3.4, junk"], &["127.0.0.1"]),
+            ip("127.0.0.1")
+        );
+        assert_eq!(
+            client("127.0.0.1", &["junk, 1.2.3.4"], &["127.0.0.1"]),
+            ip("1.2.3.4")
+        );
+        assert_eq!(
+            client("127.0.0.1", &["10.0.0.2"], &["127.0.0.1", "10.0.0.2"]),
+            ip("10.0.0.2")
+        );
+    }
 
     #[test]
     fn a_bucket_refills_at_its_rate() {

@@ -592,6 +592,128 @@ async fn rematch_swaps_sides_and_tells_each_player_its_token() {
     s.stop().await;
 }
 
+on_both!(
+    rematch_tokens_survive_restarts,
+    |s: TestServer| async move {
+        let (id, red, black) = s.game(json!({"variant": "shogi"}), "sente").await;
+        s.action(&id, "resign", Some(&red), json!({})).await;
+        let (st, _) = s.action(&id, "rematch", Some(&red), json!({})).await;
+        assert_eq!(st, StatusCode::OK);
+        // The first request survives a restart; the second creates the game.
+        let s = s.restart().await;
+        let (st, v) = s.action(&id, "rematch", Some(&black), json!({})).await;
+        assert_eq!(st, StatusCode::OK, "{v}");
+        let next_id = v["rematch"]["id"].as_str().unwrap().to_owned();
+        assert_eq!(v["rematch"]["side"], "sente", "sides swap");
+        let black_new = v["rematch"]["token"].as_str().unwrap().to_owned();
+        // Nobody was told the first asker's token before this restart: it is derived again from
+        // the token that player shows.
+        let s = s.restart().await;
+        let red_view = s.view(&id, Some(&red)).await;
+        assert_eq!(red_view["rematch"]["id"], json!(next_id));
+        assert_eq!(red_view["rematch"]["side"], "gote");
+        let red_new = red_view["rematch"]["token"].as_str().unwrap().to_owned();
+        assert_ne!(red_new, black_new);
+        // Every tab gets the same token: over a socket too.
+        let mut socket = connect(&s.ws_url(&id, Some(&red))).await;
+        let state = next_of(&mut socket, "state").await;
+        assert_eq!(state["rematch"]["token"], json!(red_new));
+        assert_eq!(
+            s.view(&id, Some(&black)).await["rematch"]["token"],
+            json!(black_new)
+        );
+        // Spectators get no token.
+        assert!(s.view(&id, None).await["rematch"].get("token").is_none());
+        // The tokens hold the new seats.
+        let next = s.view(&next_id, Some(&black_new)).await;
+        assert_eq!(
+            (next["you"].clone(), next["status"].clone()),
+            (json!("sente"), json!("playing"))
+        );
+        assert_eq!(s.view(&next_id, Some(&red_new)).await["you"], "gote");
+        s.play(&next_id, &black_new, "7g7f").await;
+        s.play(&next_id, &red_new, "3c3d").await;
+        s.stop().await;
+    }
+);
+
+#[tokio::test]
+async fn a_retiring_actor_loses_no_request() {
+    // Actors retire as soon as they have nothing to do, so requests keep meeting actors that
+    // are stopping: every one of them must still be answered.
+    let s = TestServer::with(Backend::Sqlite, "retire", |c| {
+        c.idle_timeout = Duration::from_millis(1);
+    })
+    .await
+    .unwrap();
+    let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
+    let moves = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"];
+    for (i, mv) in moves.iter().enumerate() {
+        let token = if i % 2 == 0 { &red } else { &black };
+        let path = format!("/api/games/{id}");
+        let views = (0..25).map(|_| s.get(&path, None));
+        let (moved, views) = tokio::join!(
+            s.action(&id, "move", Some(token), json!({"move": mv})),
+            futures_util::future::join_all(views)
+        );
+        assert_eq!(moved.0, StatusCode::OK, "{mv}: {}", moved.1);
+        for (st, v) in views {
+            assert_eq!(st, StatusCode::OK, "{v}");
+        }
+        tokio::time::sleep(Duration::from_millis(3)).await;
+    }
+    assert_eq!(s.view(&id, None).await["moves"], json!(moves));
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_limit() {
+    let limited = |trusted: bool| {
+        move |c: &mut jiang_server::Config| {
+            c.rate_limit = jiang_server::Rate {
+                per_second: 0.1,
+                burst: 3.0,
+            };
+            if trusted {
+                c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+            }
+        }
+    };
+    async fn status(s: &TestServer, forwarded_for: &str) -> StatusCode {
+        s.http
+            .get(s.url("/api/games/abcdefgh12"))
+            .header("x-forwarded-for", forwarded_for)
+            .send()
+            .await
+            .unwrap()
+            .status()
+    }
+    let s = TestServer::with(Backend::Sqlite, "proxy", limited(true))
+        .await
+        .unwrap();
+    for _ in 0..3 {
+        assert_eq!(status(&s, "10.0.0.1").await, StatusCode::NOT_FOUND);
+    }
+    assert_eq!(status(&s, "10.0.0.1").await, StatusCode::TOO_MANY_REQUESTS);
+    // Another client behind the same proxy has its own bucket…
+    assert_eq!(status(&s, "10.0.0.2").await, StatusCode::NOT_FOUND);
+    // …and a client cannot pose as another: the proxy appends the address it saw.
+    assert_eq!(
+        status(&s, "10.0.0.2, 10.0.0.1").await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    s.stop().await;
+    // Without a trusted proxy the header is ignored: one bucket for the peer address.
+    let s = TestServer::with(Backend::Sqlite, "no-proxy", limited(false))
+        .await
+        .unwrap();
+    for _ in 0..3 {
+        assert_eq!(status(&s, "10.0.0.1").await, StatusCode::NOT_FOUND);
+    }
+    assert_eq!(status(&s, "10.0.0.2").await, StatusCode::TOO_MANY_REQUESTS);
+    s.stop().await;
+}
+
 #[tokio::test]
 async fn records_and_pages() {
     let s = TestServer::start().await;
