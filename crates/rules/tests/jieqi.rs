@@ -248,7 +248,7 @@ fn records_publish_the_deal_only_at_the_end() {
 fn known_indices(game: &JieqiGame, knower: Observer) -> [[bool; 15]; 2] {
     let mut known = [[false; 15]; 2];
     let public = game.public_game();
-    for (position, mv) in public.positions().iter().zip(public.moves()) {
+    for (position, mv) in public.positions().zip(public.moves()) {
         if let Some(Occupant::Covered(side)) = position.occupant(mv.from()) {
             known[side.index()][deal_index(side, mv.from()).unwrap()] = true;
         }

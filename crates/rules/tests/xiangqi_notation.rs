@@ -186,6 +186,7 @@ proptest! {
         let variant = if jieqi { Variant::Jieqi } else { Variant::Xiangqi };
         let game = random_game(variant, seed, 100);
         for position in game.positions() {
+            let position = &position;
             for mv in position.legal_moves_unrevealed() {
                 let w = wxf(position, mv);
                 prop_assert_eq!(parse_wxf(position, &w), Ok(mv), "{} in {}", w, position.to_fen());
@@ -218,7 +219,8 @@ proptest! {
     fn wxf_movetext_imports(seed in any::<u64>()) {
         let game = random_game(Variant::Xiangqi, seed, 80);
         let mut text = String::from("[Game \"Chinese Chess\"]\n\n");
-        for (i, (position, &mv)) in game.positions().iter().zip(game.moves()).enumerate() {
+        for (i, (position, &mv)) in game.positions().zip(game.moves()).enumerate() {
+            let position = &position;
             if i % 2 == 0 {
                 text.push_str(&format!("{}. ", i / 2 + 1));
             }

@@ -194,6 +194,7 @@ fn check_position(p: &Position) -> Result<(), TestCaseError> {
 
 fn random_game(variant: Variant, choices: &[u16]) -> Result<(), TestCaseError> {
     let mut game = Game::new(Position::start(variant));
+    let mut seen = vec![game.position().clone()];
     for &choice in choices {
         let position = game.position().clone();
         check_position(&position)?;
@@ -208,7 +209,10 @@ fn random_game(variant: Variant, choices: &[u16]) -> Result<(), TestCaseError> {
         game.play(mv)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(game.position(), &position.after(mv));
+        seen.push(position.after(mv));
     }
+    // The game keeps only the positions since the last capture and replays the others.
+    prop_assert_eq!(game.positions().collect::<Vec<_>>(), seen);
     Ok(())
 }
 

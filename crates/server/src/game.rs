@@ -473,6 +473,10 @@ fn load_live(stored: StoredGame, settings: &GameSettings, now: Instant) -> Load 
     }))
 }
 
+/// How long the actor of a finished game with nobody watching stays in memory: only a rematch
+/// can still change it, so it makes room for live games sooner.
+const OVER_IDLE_TIMEOUT: Duration = Duration::from_secs(10);
+
 async fn run_actor(
     games: Arc<Games>,
     id: String,
@@ -516,8 +520,14 @@ async fn run_actor(
         let deadline = live.next_deadline();
         // Nothing to wait for and nobody watching: everything is stored, so the actor can stop
         // and be reloaded on the next request.
-        let idle_deadline = (deadline.is_none() && live.subscribers.is_empty())
-            .then(|| idle_since + games.settings.idle_timeout);
+        let idle_deadline = (deadline.is_none() && live.subscribers.is_empty()).then(|| {
+            let keep = if live.status.is_over() {
+                games.settings.idle_timeout.min(OVER_IDLE_TIMEOUT)
+            } else {
+                games.settings.idle_timeout
+            };
+            idle_since + keep
+        });
         tokio::select! {
             cmd = rx.recv() => {
                 let Some(cmd) = cmd else { break };

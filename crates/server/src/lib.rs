@@ -118,13 +118,14 @@ impl Server {
 
 /// Starts a server with `config`.
 pub async fn start(config: Config) -> Result<Server, ServeError> {
-    let backend = store::connect(&config.database_url, config.durability).await?;
+    // Bind first: a bad address must not leave a new database file behind.
     let listener = TcpListener::bind(&config.listen)
         .await
         .map_err(|source| ServeError::Bind {
             addr: config.listen.clone(),
             source,
         })?;
+    let backend = store::connect(&config.database_url, config.durability).await?;
     let addr = listener.local_addr()?;
     let public_url = config
         .public_url

@@ -19,12 +19,18 @@ pub enum PlayError {
     Illegal(#[from] MoveError),
 }
 
-/// A game of Xiangqi or Jieqi (the public side of it): positions and moves since the start,
-/// and the outcome once it has ended.
+/// A game of Xiangqi or Jieqi (the public side of it): the start, the moves, the positions the
+/// rules may still look back at, and the outcome once it has ended.
 #[derive(Clone, Debug)]
 pub struct Game {
-    /// `positions[i]` is the position after `i` moves; `positions[0]` is the start.
-    positions: Vec<Position>,
+    start: Position,
+    /// The positions since the last capture, the current one last: `recent[i]` is the position
+    /// after `base + i` moves. A position before a capture has more pieces than any after it,
+    /// so it can never recur: the repetition rules never look further back, and a server
+    /// holding many long games keeps at most 120 plies of positions for each.
+    recent: Vec<Position>,
+    /// How many moves had been played at `recent[0]`.
+    base: usize,
     moves: Vec<Move>,
     outcome: Option<Outcome>,
 }
@@ -34,7 +40,9 @@ impl Game {
     /// material) already has its outcome.
     pub fn new(start: Position) -> Game {
         let mut game = Game {
-            positions: vec![start],
+            start: start.clone(),
+            recent: vec![start],
+            base: 0,
             moves: Vec::new(),
             outcome: None,
         };
@@ -44,17 +52,28 @@ impl Game {
 
     /// The current position.
     pub fn position(&self) -> &Position {
-        self.positions.last().expect("a game has a start")
+        self.recent.last().expect("a game has a start")
     }
 
     /// The start position.
     pub fn start(&self) -> &Position {
-        &self.positions[0]
+        &self.start
     }
 
-    /// Every position, from the start to the current one.
-    pub fn positions(&self) -> &[Position] {
-        &self.positions
+    /// Every position from the start to the current one, in order (one more than the moves).
+    /// Only the positions since the last capture are kept, so the others are replayed from
+    /// the start: this walks the whole game.
+    pub fn positions(&self) -> impl Iterator<Item = Position> + '_ {
+        let replayed = self.moves[..self.base]
+            .iter()
+            .scan(self.start.clone(), |position, &mv| {
+                *position = position.after(mv);
+                Some(position.clone())
+            });
+        std::iter::once(self.start.clone())
+            .chain(replayed)
+            .take(self.base)
+            .chain(self.recent.iter().cloned())
     }
 
     /// The moves played, in order.
@@ -103,8 +122,13 @@ impl Game {
             }));
         }
         let next = position.after(mv);
-        self.positions.push(next);
         self.moves.push(mv);
+        if next.halfmove_clock() == 0 {
+            // A capture: nothing before it can recur (see `recent`).
+            self.recent.clear();
+            self.base = self.moves.len();
+        }
+        self.recent.push(next);
         self.outcome = self.decide();
         Ok(())
     }
@@ -150,15 +174,17 @@ impl Game {
     /// If the current position occurs for the third time, the index of its first occurrence.
     /// Full positions are compared (hash first, then the board, side and pools).
     fn third_occurrence_start(&self) -> Option<usize> {
-        let n = self.positions.len() - 1;
-        let current = &self.positions[n];
+        let n = self.moves.len();
+        let current = self.position();
         // Positions before the last capture have more pieces: no need to look further back.
-        let horizon = n.saturating_sub(current.halfmove_clock() as usize);
+        let horizon = n
+            .saturating_sub(current.halfmove_clock() as usize)
+            .max(self.base);
         let mut earlier = Vec::new();
         let mut i = n;
         while i >= horizon + 2 {
             i -= 2;
-            if self.positions[i].same_placement(current) {
+            if self.recent[i - self.base].same_placement(current) {
                 earlier.push(i);
             }
         }
@@ -167,7 +193,7 @@ impl Game {
 
     /// Judges the cycle from `first` to now (xiangqi.md "Repetition").
     fn repetition_verdict(&self, first: usize) -> Outcome {
-        let [red, black] = judge_cycle(&self.positions[first..], &self.moves[first..]);
+        let [red, black] = judge_cycle(&self.recent[first - self.base..], &self.moves[first..]);
         match (red, black) {
             (Offence::Check, Offence::Check) | (Offence::Chase, Offence::Chase) => {
                 Outcome::draw(Reason::Repetition)
@@ -200,5 +226,35 @@ impl crate::Game for Game {
 
     fn outcome(&self) -> Option<Outcome> {
         Game::outcome(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+
+    #[test]
+    fn a_capture_lets_the_game_forget_the_positions_before_it() {
+        let mut game = Game::new(Position::start(Variant::Xiangqi));
+        for text in ["h2e2", "h9g7", "e2e6"] {
+            game.play_iccs(text).unwrap();
+        }
+        // The central cannon took the pawn on e6: only the position after it is kept.
+        assert_eq!(game.position().halfmove_clock(), 0);
+        assert_eq!((game.base, game.recent.len()), (3, 1));
+        game.play_iccs("i9i8").unwrap();
+        assert_eq!((game.base, game.recent.len()), (3, 2));
+        let all: Vec<Position> = game.positions().collect();
+        assert_eq!(all.len(), 5);
+        assert_eq!(&all[0], game.start());
+        assert_eq!(all[2].to_fen(), {
+            let mut p = Position::start(Variant::Xiangqi);
+            for text in ["h2e2", "h9g7"] {
+                p = p.after(p.parse_move(text).unwrap());
+            }
+            p.to_fen()
+        });
+        assert_eq!(all.last(), Some(game.position()));
     }
 }

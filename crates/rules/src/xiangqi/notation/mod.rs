@@ -97,12 +97,11 @@ pub enum Style {
 /// pass the public game; nothing here depends on hidden identities.)
 pub fn move_list(game: &super::Game, style: Style) -> Vec<String> {
     game.positions()
-        .iter()
         .zip(game.moves())
         .map(|(position, &mv)| match style {
             Style::Iccs => mv.to_string(),
-            Style::Wxf => wxf(position, mv),
-            Style::Chinese(script) => chinese(position, mv, script),
+            Style::Wxf => wxf(&position, mv),
+            Style::Chinese(script) => chinese(&position, mv, script),
         })
         .collect()
 }

@@ -1,0 +1,183 @@
+//! `jiang` as an operator runs it: the real binary with no subcommand, configured through the
+//! environment, its database under `./data/`, stopped by SIGTERM and SIGINT.
+#![cfg(unix)]
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+/// A `jiang` process started in `dir` with `args`, and the base URL it printed.
+struct Jiang {
+    child: Child,
+    base: String,
+}
+
+impl Jiang {
+    fn start(dir: &Path, args: &[&str]) -> Jiang {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_jiang"))
+            .args(args)
+            .current_dir(dir)
+            .env("JIANG_LISTEN", "127.0.0.1:0")
+            .env_remove("DATABASE_URL")
+            .env_remove("JIANG_PUBLIC_URL")
+            .env_remove("JIANG_SQLITE_SYNC")
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("jiang starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("piped"))
+            .read_line(&mut line)
+            .expect("a first line");
+        let base = line
+            .trim()
+            .strip_prefix("Jiang is serving on ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_owned();
+        Jiang { child, base }
+    }
+
+    /// Sends `signal` (`TERM`, `INT`) and waits (at most 10 s) for the exit.
+    fn stop(mut self, signal: &str) -> ExitStatus {
+        let killed = Command::new("kill")
+            .args([format!("-{signal}"), self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(killed.success());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "jiang did not stop on SIG{signal}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Jiang {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+async fn post(base: &str, path: &str, token: Option<&str>, body: Value) -> Value {
+    let mut request = reqwest::Client::new()
+        .post(format!("{base}{path}"))
+        .json(&body);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.expect("request");
+    assert!(
+        response.status().is_success(),
+        "{path}: {}",
+        response.status()
+    );
+    response.json().await.expect("JSON")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serves_from_data_and_stops_cleanly_on_sigterm() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let jiang = Jiang::start(dir.path(), &[]);
+    let base = jiang.base.clone();
+    assert!(base.starts_with("http://127.0.0.1:"), "{base}");
+    let health = reqwest::get(format!("{base}/healthz"))
+        .await
+        .expect("healthz");
+    assert_eq!(health.status(), 200);
+
+    let created = post(
+        &base,
+        "/api/games",
+        None,
+        json!({"variant": "xiangqi", "side": "red"}),
+    )
+    .await;
+    let id = created["id"].as_str().expect("id").to_owned();
+    assert_eq!(created["url"], json!(format!("{base}/g/{id}")));
+    let red = created["token"].as_str().expect("token").to_owned();
+    let joined = post(&base, &format!("/api/games/{id}/join"), None, json!({})).await;
+    let black = joined["token"].as_str().expect("token").to_owned();
+    post(
+        &base,
+        &format!("/api/games/{id}/move"),
+        Some(&red),
+        json!({"move": "h2e2"}),
+    )
+    .await;
+    let ws = format!(
+        "{}/api/games/{id}/ws?token={black}",
+        base.replacen("http", "ws", 1)
+    );
+    let (mut socket, _) = tokio_tungstenite::connect_async(&ws).await.expect("socket");
+    let first = socket.next().await.expect("a message").expect("no error");
+    assert!(first.to_text().expect("text").contains("\"state\""));
+
+    let status = tokio::task::spawn_blocking(move || jiang.stop("TERM"))
+        .await
+        .expect("joined");
+    assert!(status.success(), "exit status {status}");
+    // The socket was closed with 1012 (service restart: reconnect).
+    let mut close = None;
+    while let Some(Ok(message)) = socket.next().await {
+        if let Message::Close(frame) = message {
+            close = frame.map(|f| f.code);
+            break;
+        }
+    }
+    assert_eq!(close, Some(CloseCode::Restart));
+    assert!(dir.path().join("data/jiang.db").is_file());
+
+    // A new process on the same ./data resumes the game with its move.
+    let jiang = Jiang::start(dir.path(), &["serve"]);
+    let view: Value = reqwest::Client::new()
+        .get(format!("{}/api/games/{id}", jiang.base))
+        .bearer_auth(&black)
+        .send()
+        .await
+        .expect("view")
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(view["moves"], json!(["h2e2"]));
+    assert_eq!(view["you"], "black");
+    assert_eq!(view["status"], "playing");
+    let status = tokio::task::spawn_blocking(move || jiang.stop("INT"))
+        .await
+        .expect("joined");
+    assert!(status.success(), "exit status {status}");
+}
+
+#[test]
+fn bad_configuration_is_refused_with_a_reason() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (args, expected) in [
+        (&["--sqlite-sync", "sometimes"][..], "--sqlite-sync"),
+        (&["--trusted-proxy", "proxy.example"][..], "--trusted-proxy"),
+        (&["--database", "mysql://localhost/jiang"][..], "mysql://"),
+        (&["--listen", "nowhere"][..], "nowhere"),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_jiang"))
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .expect("jiang runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+    assert!(!dir.path().join("data").exists(), "nothing was created");
+}
