@@ -33,25 +33,26 @@ const MAX_STRIKES: u32 = 50;
 /// Events queued for a slow socket before it is dropped (it reconnects and gets a `state`).
 const QUEUE: usize = 64;
 
-/// What a client may send.
-#[derive(Debug, Deserialize)]
+/// What a client may send. The variants without fields are written `{}` so that serde refuses
+/// unknown fields in them too (it ignores them for unit variants of a tagged enum).
+#[derive(Debug, Deserialize, PartialEq)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 enum ClientMessage {
     Move {
         #[serde(rename = "move")]
         mv: String,
     },
-    Resign,
+    Resign {},
     Draw {
         action: DrawAction,
     },
-    Abort,
-    Impasse,
-    Rematch,
+    Abort {},
+    Impasse {},
+    Rematch {},
     /// Asks for a `clock` event (to resynchronise a countdown).
-    Clock,
+    Clock {},
     /// Keep-alive; answered with `pong`.
-    Ping,
+    Ping {},
 }
 
 pub(crate) async fn upgrade(
@@ -192,17 +193,17 @@ async fn handle_message(
     let message: ClientMessage = serde_json::from_str(text)
         .map_err(|e| ApiError::bad_request("invalid_message", format!("Invalid message: {e}.")))?;
     let action = match message {
-        ClientMessage::Ping => return Ok(Some(r#"{"type":"pong"}"#.to_owned())),
-        ClientMessage::Clock => {
+        ClientMessage::Ping {} => return Ok(Some(r#"{"type":"pong"}"#.to_owned())),
+        ClientMessage::Clock {} => {
             state.games.tell(id, Command::ClockSync { sub });
             return Ok(None);
         }
         ClientMessage::Move { mv } => Action::Move(mv),
-        ClientMessage::Resign => Action::Resign,
+        ClientMessage::Resign {} => Action::Resign,
         ClientMessage::Draw { action } => Action::Draw(action),
-        ClientMessage::Abort => Action::Abort,
-        ClientMessage::Impasse => Action::Impasse,
-        ClientMessage::Rematch => Action::Rematch,
+        ClientMessage::Abort {} => Action::Abort,
+        ClientMessage::Impasse {} => Action::Impasse,
+        ClientMessage::Rematch {} => Action::Rematch,
     };
     let token = token.map(str::to_owned);
     state
@@ -214,4 +215,33 @@ async fn handle_message(
         })
         .await
         .map(|_| None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<ClientMessage, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn messages_parse_and_unknown_fields_are_named() {
+        assert_eq!(parse(r#"{"type":"resign"}"#), Ok(ClientMessage::Resign {}));
+        assert_eq!(parse(r#"{"type":"ping"}"#), Ok(ClientMessage::Ping {}));
+        assert_eq!(
+            parse(r#"{"move":"h2e2","type":"move"}"#),
+            Ok(ClientMessage::Move { mv: "h2e2".into() })
+        );
+        for text in [
+            r#"{"type":"resign","x":1}"#,
+            r#"{"type":"clock","évite":"gote"}"#,
+            r#"{"type":"move","move":"h2e2","x":1}"#,
+        ] {
+            let error = parse(text).unwrap_err();
+            assert!(error.contains("unknown field"), "{text}: {error}");
+        }
+        assert!(parse(r#"{"type":"castle"}"#).is_err());
+        assert!(parse(r#"{"type":"draw","action":"maybe"}"#).is_err());
+    }
 }
