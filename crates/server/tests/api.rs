@@ -714,6 +714,130 @@ async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_limit() {
     s.stop().await;
 }
 
+/// The endings the rules decide, each reached through the API from a custom start and seen
+/// the same way by both players' sockets and a later view. (The positions are those of the
+/// rules tests; here what matters is that the server ends the game, stores it and tells
+/// everyone.)
+#[tokio::test]
+async fn every_rules_ending_reaches_the_players() {
+    let s = TestServer::start().await;
+    let chase = "a5a7 h7g5 a7a5 g5h7";
+    let cases: &[(&str, &str, &str, String, &str, &str)] = &[
+        // (variant, first side, start, moves, winner, reason)
+        (
+            "xiangqi",
+            "red",
+            "4k4/9/8R/9/9/9/9/9/5R3/3K5 w - - 0 1",
+            "i7i8".into(),
+            "red",
+            "stalemate",
+        ),
+        (
+            "xiangqi",
+            "red",
+            "4k4/9/9/9/9/9/9/9/4p4/3AK4 w - - 0 1",
+            "d0e1".into(),
+            "",
+            "insufficient-material",
+        ),
+        (
+            "xiangqi",
+            "red",
+            "9/4k4/R8/9/9/9/9/9/9/3K5 w - - 0 1",
+            "a7a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8".into(),
+            "black",
+            "perpetual-check",
+        ),
+        (
+            "xiangqi",
+            "red",
+            "4k4/9/7n1/9/R8/9/9/9/9/3K5 w - - 0 1",
+            format!("{chase} {chase}"),
+            "black",
+            "perpetual-chase",
+        ),
+        (
+            "shogi",
+            "sente",
+            "4k4/9/4P4/9/9/9/9/9/4K4 b G 1",
+            "G*5b".into(),
+            "sente",
+            "checkmate",
+        ),
+        (
+            "shogi",
+            "sente",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "2h3h 8b7b 3h2h 7b8b ".repeat(3).trim().into(),
+            "",
+            "repetition",
+        ),
+        (
+            "shogi",
+            "sente",
+            "8k/R8/9/9/9/9/9/9/4K4 b - 1",
+            "9b9a 1a1b 9a9b 1b1a ".repeat(3).trim().into(),
+            "gote",
+            "perpetual-check",
+        ),
+        (
+            "minishogi",
+            "sente",
+            "rbsgk/4p/5/P4/KGSBR b - 1",
+            "5e4d 1a2b 4d5e 2b1a ".repeat(3).trim().into(),
+            "gote",
+            "repetition",
+        ),
+    ];
+    for (variant, first, start, moves, winner, reason) in cases {
+        let label = format!("{variant} {start} {moves}");
+        let (id, first_token, second_token) = s
+            .game(json!({"variant": variant, "fen": start}), first)
+            .await;
+        let mut sockets = [
+            connect(&s.ws_url(&id, Some(&first_token))).await,
+            connect(&s.ws_url(&id, Some(&second_token))).await,
+        ];
+        for socket in &mut sockets {
+            next_of(socket, "state").await;
+        }
+        let list: Vec<&str> = moves.split(' ').collect();
+        let mut last = Value::Null;
+        for (i, mv) in list.iter().enumerate() {
+            let token = if i % 2 == 0 {
+                &first_token
+            } else {
+                &second_token
+            };
+            last = s.play(&id, token, mv).await;
+            if i + 1 < list.len() {
+                assert_eq!(last["status"], "playing", "{label}: ended early at {mv}");
+            }
+        }
+        let winner = if winner.is_empty() {
+            Value::Null
+        } else {
+            json!(winner)
+        };
+        let expected = json!({"winner": winner, "reason": reason});
+        let got =
+            |v: &Value| json!({"winner": v["result"]["winner"], "reason": v["result"]["reason"]});
+        assert_eq!(last["status"], "ended", "{label}");
+        assert_eq!(got(&last), expected, "{label}");
+        for socket in &mut sockets {
+            let end = next_of(socket, "end").await;
+            assert_eq!(got(&end), expected, "{label}: end event");
+        }
+        assert_eq!(got(&s.view(&id, None).await), expected, "{label}: stored");
+        let (status, v) = s.action(&id, "resign", Some(&first_token), json!({})).await;
+        assert_eq!(
+            (status, v["error"]["code"].clone()),
+            (StatusCode::CONFLICT, json!("game_over"))
+        );
+    }
+    s.stop().await;
+}
+
 #[tokio::test]
 async fn records_and_pages() {
     let s = TestServer::start().await;
