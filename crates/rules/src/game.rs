@@ -80,8 +80,15 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// A new game from `start`.
     fn new(start: Self::Position) -> Self;
 
+    /// The start position.
+    fn start(&self) -> &Self::Position;
+
     /// The current position.
     fn position(&self) -> &Self::Position;
+
+    /// Plays `mv`, a move of the current position (so legal there). Once the game is over by
+    /// the rules nothing more can be played, and the error says so.
+    fn play_move(&mut self, mv: <Self::Position as Position>::Move) -> Result<(), IllegalMove>;
 
     /// Plays one token of a move list in machine notation, as `jiang outcome` reads them
     /// (including the Jieqi reveal suffix and the shogi declaration `win`). A token that is not

@@ -343,72 +343,6 @@ fn xiangqi_tags(record: &mut Record, info: &RecordInfo) {
     }
 }
 
-/// Xiangqi.
-struct XiangqiTable {
-    game: xiangqi::Game,
-    moves: Vec<String>,
-}
-
-impl Table for XiangqiTable {
-    fn variant(&self) -> Variant {
-        Variant::Xiangqi
-    }
-    fn initial_fen(&self) -> String {
-        self.game.start().fen()
-    }
-    fn fen(&self) -> String {
-        self.game.position().fen()
-    }
-    fn to_move(&self) -> Side {
-        self.game.position().turn()
-    }
-    fn moves(&self) -> &[String] {
-        &self.moves
-    }
-    fn legal_moves(&self) -> Vec<String> {
-        if self.game.outcome().is_some() {
-            return Vec::new();
-        }
-        self.game.position().legal_move_texts()
-    }
-    fn play(&mut self, text: &str) -> Result<String, IllegalMove> {
-        let mv = self
-            .game
-            .play_iccs(text)
-            .map_err(|e| IllegalMove(e.to_string()))?;
-        let recorded = mv.to_string();
-        self.moves.push(recorded.clone());
-        Ok(recorded)
-    }
-    fn replay(&mut self, recorded: &str) -> Result<(), IllegalMove> {
-        self.play(recorded).map(|_| ())
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        self.game.outcome()
-    }
-    fn end(&mut self, _outcome: Outcome) {}
-    fn can_ever_check(&self, side: Side) -> bool {
-        self.game.can_ever_check(side)
-    }
-    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
-        Err(IllegalMove("xiangqi has no impasse declaration".into()))
-    }
-    fn extras(&self, _viewer: Option<Side>) -> Map<String, Value> {
-        Map::new()
-    }
-    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String> {
-        if format != RecordFormat::Pgn {
-            return fen_only(self.variant(), format, self.fen());
-        }
-        let mut record = Record::from_game(&self.game);
-        xiangqi_tags(&mut record, info);
-        Ok(record.to_string())
-    }
-    fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
-        xiangqi_move_list(self.variant(), &self.game, style)
-    }
-}
-
 /// Jieqi: the true state lives here and leaves only through views.
 struct JieqiTable {
     game: JieqiGame,
@@ -524,15 +458,46 @@ impl Table for JieqiTable {
     }
 }
 
-/// Shogi and Minishogi.
-struct ShogiTable {
-    game: shogi::Game,
+/// Xiangqi, Shogi and Minishogi: nothing is hidden, so a table is the rules game and the moves
+/// as recorded. What differs between the families is in [`OpenGame`].
+struct OpenTable<G> {
+    game: G,
     moves: Vec<String>,
     /// An end decided outside play (resignation, time, …), for the records.
     ended: Option<Outcome>,
 }
 
-impl Table for ShogiTable {
+impl<G: OpenGame> OpenTable<G> {
+    fn new(game: G) -> Self {
+        OpenTable {
+            game,
+            moves: Vec::new(),
+            ended: None,
+        }
+    }
+}
+
+/// The family-specific parts of an [`OpenTable`].
+trait OpenGame: jiang_rules::Game {
+    /// See [`Table::can_ever_check`].
+    fn can_ever_check(&self, side: Side) -> bool;
+    /// See [`Table::declare_impasse`].
+    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove>;
+    /// See [`Table::extras`] (the same for every viewer: nothing is hidden).
+    fn extras(&self) -> Map<String, Value>;
+    /// The record in the family's format (PGN-style, KIF or CSA), `None` for another format.
+    fn record(
+        &self,
+        format: RecordFormat,
+        info: &RecordInfo,
+        moves: &[String],
+        outcome: Option<Outcome>,
+    ) -> Option<Result<String, String>>;
+    /// See [`Table::notation`]; `moves` as recorded.
+    fn notation(&self, style: NotationStyle, moves: &[String]) -> Result<Vec<String>, WrongFamily>;
+}
+
+impl<G: OpenGame> Table for OpenTable<G> {
     fn variant(&self) -> Variant {
         self.game.position().variant()
     }
@@ -566,7 +531,7 @@ impl Table for ShogiTable {
             .parse_move(text)
             .map_err(|e| IllegalMove(e.to_string()))?;
         let recorded = position.move_text(mv);
-        self.game.play(mv)?;
+        self.game.play_move(mv)?;
         self.moves.push(recorded.clone());
         Ok(recorded)
     }
@@ -581,22 +546,73 @@ impl Table for ShogiTable {
             self.ended = Some(outcome);
         }
     }
+    fn can_ever_check(&self, side: Side) -> bool {
+        self.game.can_ever_check(side)
+    }
+    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
+        self.game.declare_impasse()
+    }
+    fn extras(&self, _viewer: Option<Side>) -> Map<String, Value> {
+        self.game.extras()
+    }
+    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String> {
+        self.game
+            .record(format, info, &self.moves, self.outcome())
+            .unwrap_or_else(|| fen_only(self.variant(), format, self.fen()))
+    }
+    fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
+        self.game.notation(style, &self.moves)
+    }
+}
+
+impl OpenGame for xiangqi::Game {
+    fn can_ever_check(&self, side: Side) -> bool {
+        xiangqi::Game::can_ever_check(self, side)
+    }
+    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
+        Err(IllegalMove("xiangqi has no impasse declaration".into()))
+    }
+    fn extras(&self) -> Map<String, Value> {
+        Map::new()
+    }
+    fn record(
+        &self,
+        format: RecordFormat,
+        info: &RecordInfo,
+        _moves: &[String],
+        _outcome: Option<Outcome>,
+    ) -> Option<Result<String, String>> {
+        (format == RecordFormat::Pgn).then(|| {
+            let mut record = Record::from_game(self);
+            xiangqi_tags(&mut record, info);
+            Ok(record.to_string())
+        })
+    }
+    fn notation(
+        &self,
+        style: NotationStyle,
+        _moves: &[String],
+    ) -> Result<Vec<String>, WrongFamily> {
+        xiangqi_move_list(Variant::Xiangqi, self, style)
+    }
+}
+
+impl OpenGame for shogi::Game {
     fn can_ever_check(&self, _side: Side) -> bool {
         true
     }
     fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
-        self.game
-            .declare_impasse()
-            .map_err(|e| IllegalMove(e.to_string()))
+        shogi::Game::declare_impasse(self).map_err(|e| IllegalMove(e.to_string()))
     }
-    fn extras(&self, _viewer: Option<Side>) -> Map<String, Value> {
+    fn extras(&self) -> Map<String, Value> {
+        let variant = self.position().variant();
         let mut extras = Map::new();
-        if self.variant() == Variant::Shogi {
+        if variant == Variant::Shogi {
             let mut points = Map::new();
             for side in Side::BOTH {
-                let p = self.game.impasse_points(side);
+                let p = self.impasse_points(side);
                 points.insert(
-                    self.variant().side_name(side).to_owned(),
+                    variant.side_name(side).to_owned(),
                     json!({
                         "king_in_zone": p.king_in_zone,
                         "pieces_in_zone": p.pieces_in_zone,
@@ -610,43 +626,46 @@ impl Table for ShogiTable {
         }
         extras
     }
-    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String> {
+    fn record(
+        &self,
+        format: RecordFormat,
+        info: &RecordInfo,
+        moves: &[String],
+        outcome: Option<Outcome>,
+    ) -> Option<Result<String, String>> {
         if !matches!(format, RecordFormat::Kif | RecordFormat::Csa) {
-            return fen_only(self.variant(), format, self.fen());
+            return None;
         }
         let (y, mo, d, h, mi, s) = civil(info.created_at);
-        let mut record = ShogiRecord::new(self.variant());
-        record.start_sfen = self.initial_fen();
-        record.handicap = self.game.handicap();
+        let mut record = ShogiRecord::new(self.position().variant());
+        record.start_sfen = self.start().fen();
+        record.handicap = self.handicap();
         record.start_time = Some(format!("{y:04}/{mo:02}/{d:02} {h:02}:{mi:02}:{s:02}"));
         record.time_control = Some(info.time_control.clone());
-        record.moves = self.moves.clone();
-        record.result = info.result.or(self.outcome());
+        record.moves = moves.to_vec();
+        record.result = info.result.or(outcome);
         let written = match format {
             RecordFormat::Kif => write_kif(&record),
             _ => write_csa(&record),
         };
-        written.map_err(|e| format!("The record cannot be written: {e}."))
+        Some(written.map_err(|e| format!("The record cannot be written: {e}.")))
     }
-    fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
+    fn notation(&self, style: NotationStyle, moves: &[String]) -> Result<Vec<String>, WrongFamily> {
         let western_style = match style {
-            NotationStyle::Usi => return Ok(self.moves.clone()),
-            NotationStyle::Japanese => {
-                return Ok(japanese_line(self.game.start(), &self.game.moves()));
-            }
+            NotationStyle::Usi => return Ok(moves.to_vec()),
+            NotationStyle::Japanese => return Ok(japanese_line(self.start(), &self.moves())),
             NotationStyle::Western => WesternStyle::Numeric,
             NotationStyle::WesternLetters => WesternStyle::Letters,
             _ => {
                 return Err(WrongFamily {
-                    variant: self.variant(),
+                    variant: self.position().variant(),
                     style,
                 });
             }
         };
         Ok(self
-            .game
             .positions()
-            .zip(self.game.moves())
+            .zip(self.moves())
             .map(|(pos, mv)| western(pos, mv, western_style))
             .collect())
     }
@@ -713,10 +732,7 @@ mod rules {
             Variant::Xiangqi => {
                 let start = xiangqi::Position::from_fen(variant, &setup.initial_fen)
                     .map_err(|e| corrupt(e.to_string()))?;
-                Ok(Box::new(XiangqiTable {
-                    game: xiangqi::Game::new(start),
-                    moves: Vec::new(),
-                }))
+                Ok(Box::new(OpenTable::new(xiangqi::Game::new(start))))
             }
             Variant::Jieqi => {
                 let deal: Deal = setup
@@ -746,11 +762,9 @@ mod rules {
                     ),
                     None => None,
                 };
-                Ok(Box::new(ShogiTable {
-                    game: shogi::Game::with_handicap(start, handicap),
-                    moves: Vec::new(),
-                    ended: None,
-                }))
+                Ok(Box::new(OpenTable::new(shogi::Game::with_handicap(
+                    start, handicap,
+                ))))
             }
         }
     }

@@ -214,8 +214,16 @@ impl crate::Game for Game {
         Game::new(start)
     }
 
+    fn start(&self) -> &Position {
+        Game::start(self)
+    }
+
     fn position(&self) -> &Position {
         Game::position(self)
+    }
+
+    fn play_move(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        Game::play(self, mv).map_err(|e| IllegalMove(e.to_string()))
     }
 
     fn play_text(&mut self, text: &str) -> Result<(), IllegalMove> {
