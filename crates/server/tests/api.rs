@@ -977,17 +977,26 @@ async fn jieqi_views_hide_what_only_the_captor_may_know() {
     let s = TestServer::start().await;
     // Red's covered cannon-point piece on h2 captures Black's covered piece on h9 (screen h7).
     let mut games = Vec::new();
+    let mut events = Vec::new();
     for _ in 0..8 {
         let (id, red, black) = s.game(json!({"variant": "jieqi"}), "red").await;
         let start = s.view(&id, None).await;
         assert!(start.get("deal").is_none() && start.get("salt").is_none());
         let commitment = start["commitment"].as_str().unwrap().to_owned();
         assert_eq!(commitment.len(), 64);
+        let mut black_socket = connect(&s.ws_url(&id, Some(&black))).await;
+        let mut spectator_socket = connect(&s.ws_url(&id, None)).await;
+        next_of(&mut black_socket, "state").await;
+        next_of(&mut spectator_socket, "state").await;
         let played = s.play(&id, &red, "h2h9").await;
         let recorded = played["moves"][0].as_str().unwrap().to_owned();
         let red_view = s.view(&id, Some(&red)).await;
         let black_view = s.view(&id, Some(&black)).await;
         let spectator = s.view(&id, None).await;
+        // What the sockets were told about the move is public too.
+        let black_event = next_of(&mut black_socket, "move").await;
+        let spectator_event = next_of(&mut spectator_socket, "move").await;
+        events.push((black_event, spectator_event));
         games.push((
             id, red, black, recorded, commitment, red_view, black_view, spectator,
         ));
@@ -1000,7 +1009,14 @@ async fn jieqi_views_hide_what_only_the_captor_may_know() {
         }
         v
     };
-    for (_, _, _, _, _, red_view, black_view, spectator) in &games {
+    for ((_, _, _, _, _, red_view, black_view, spectator), (black_event, spectator_event)) in
+        games.iter().zip(&events)
+    {
+        // The move event tells the non-capturing player what it tells a spectator.
+        assert_eq!(public(black_event), public(spectator_event));
+        assert_eq!(black_event["captured"]["red"][0]["was_covered"], true);
+        assert_eq!(black_event["captured"]["red"][0]["piece"], Value::Null);
+        assert!(!black_event.to_string().contains("deal"));
         // The captor knows the captured identity; the others do not.
         let captured = &red_view["captured"]["red"][0];
         assert_eq!(captured["was_covered"], true);
@@ -1020,6 +1036,8 @@ async fn jieqi_views_hide_what_only_the_captor_may_know() {
             if games[i].3 == games[j].3 {
                 assert_eq!(public(&games[i].7), public(&games[j].7));
                 assert_eq!(public(&games[i].6), public(&games[j].6));
+                assert_eq!(public(&events[i].0), public(&events[j].0));
+                assert_eq!(public(&events[i].1), public(&events[j].1));
                 compared += 1;
             }
         }
