@@ -319,71 +319,51 @@ async fn bad_input_is_refused_and_changes_nothing() {
         .post_raw("/api/games", None, b"{\"variant\": ".to_vec())
         .await;
     expect(st, &v, StatusCode::BAD_REQUEST, "malformed_json");
-    let (st, v) = s
-        .post("/api/games", None, json!({"variant": "chess"}))
-        .await;
-    expect(st, &v, StatusCode::BAD_REQUEST, "unknown_variant");
-    let (st, v) = s
-        .post(
-            "/api/games",
-            None,
+    // (body, error code, a word the message must name)
+    let refused_creations = [
+        (json!({"variant": "chess"}), "unknown_variant", "chess"),
+        (
             json!({"variant": "xiangqi", "colour": "red"}),
-        )
-        .await;
-    expect(st, &v, StatusCode::BAD_REQUEST, "unknown_field");
-    assert!(v["error"]["message"].as_str().unwrap().contains("colour"));
-    let (st, v) = s
-        .post(
-            "/api/games",
-            None,
+            "unknown_field",
+            "colour",
+        ),
+        (
             json!({"variant": "xiangqi", "clock": {"main": 60, "bonus": 1}}),
-        )
-        .await;
-    expect(st, &v, StatusCode::BAD_REQUEST, "unknown_field");
-    assert!(
-        v["error"]["message"].as_str().unwrap().contains("bonus"),
-        "{v}"
-    );
-    let (st, v) = s
-        .post(
-            "/api/games",
-            None,
+            "unknown_field",
+            "bonus",
+        ),
+        (
             json!({"variant": "xiangqi", "clock": {"main": -5}}),
-        )
-        .await;
-    expect(st, &v, StatusCode::BAD_REQUEST, "invalid_request");
-    let (st, v) = s
-        .post(
-            "/api/games",
-            None,
+            "invalid_request",
+            "",
+        ),
+        (
             json!({"variant": "xiangqi", "fen": "9/9/9 w"}),
-        )
-        .await;
-    expect(st, &v, StatusCode::BAD_REQUEST, "invalid_fen");
-    let (st, v) = s
-        .post(
-            "/api/games",
-            None,
+            "invalid_fen",
+            "",
+        ),
+        (
             json!({"variant": "jieqi", "fen": MATE_IN_ONE}),
-        )
-        .await;
-    expect(st, &v, StatusCode::BAD_REQUEST, "unsupported");
-    let (st, v) = s
-        .post(
-            "/api/games",
-            None,
+            "unsupported",
+            "",
+        ),
+        (
             json!({"variant": "shogi", "handicap": "queen"}),
-        )
-        .await;
-    expect(st, &v, StatusCode::BAD_REQUEST, "invalid_handicap");
-    let (st, v) = s
-        .post(
-            "/api/games",
-            None,
+            "invalid_handicap",
+            "queen",
+        ),
+        (
             json!({"variant": "shogi", "side": "red"}),
-        )
-        .await;
-    expect(st, &v, StatusCode::BAD_REQUEST, "invalid_side");
+            "invalid_side",
+            "",
+        ),
+    ];
+    for (body, code, named) in refused_creations {
+        let (st, v) = s.post("/api/games", None, body).await;
+        expect(st, &v, StatusCode::BAD_REQUEST, code);
+        let message = v["error"]["message"].as_str().unwrap();
+        assert!(message.contains(named), "{code} should name `{named}`: {v}");
+    }
     let (st, v) = s.post_raw("/api/games", None, vec![b' '; 17 * 1024]).await;
     expect(st, &v, StatusCode::PAYLOAD_TOO_LARGE, "too_large");
 
