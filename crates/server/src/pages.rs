@@ -12,8 +12,11 @@ use rust_embed::RustEmbed;
 
 use crate::http::{AppState, cookie};
 
+/// `web/` as served: the content authors' notes and tools stay out of the binary.
 #[derive(RustEmbed)]
 #[folder = "../../web"]
+#[exclude = "*.md"]
+#[exclude = "content/tools/*"]
 struct Web;
 
 /// The languages of the UI, as `{{lang}}` values.

@@ -903,13 +903,22 @@ async fn records_and_pages() {
     assert!(page.contains("\"hu\""), "{page}");
     let health = s.http.get(s.url("/healthz")).send().await.unwrap();
     assert_eq!(health.status(), StatusCode::OK);
-    let missing = s
+    // Nothing outside web/, and not the content authors' notes and tools.
+    for path in [
+        "/static/../Cargo.toml",
+        "/static/content/README.md",
+        "/static/content/tools/check_content.py",
+    ] {
+        let missing = s.http.get(s.url(path)).send().await.unwrap();
+        assert_eq!(missing.status(), StatusCode::NOT_FOUND, "{path}");
+    }
+    let served = s
         .http
-        .get(s.url("/static/../Cargo.toml"))
+        .get(s.url("/static/content/home.json"))
         .send()
         .await
         .unwrap();
-    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    assert_eq!(served.status(), StatusCode::OK);
     s.stop().await;
 }
 
