@@ -666,7 +666,7 @@ impl OpenGame for shogi::Game {
         Ok(self
             .positions()
             .zip(self.moves())
-            .map(|(pos, mv)| western(pos, mv, western_style))
+            .map(|(pos, mv)| western(&pos, mv, western_style))
             .collect())
     }
 }

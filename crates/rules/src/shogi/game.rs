@@ -65,17 +65,49 @@ pub struct ImpassePoints {
     pub total: u32,
 }
 
-/// A record of one position reached in the game.
+/// What the game keeps of each position reached: what makes two positions the same for
+/// sennichite (shogi.md: board, both hands, side to move; the variant is the game's) and
+/// whether the side to move was in check, for perpetual check. About a third of a full
+/// [`Position`], so a server holding many long games stays small; the positions themselves
+/// are replayed from the start when they are needed.
 #[derive(Clone, Debug)]
 struct Entry {
-    position: Position,
+    key: u64,
+    cells: [u8; 81],
+    hands: [[u8; 7]; 2],
+    turn: Side,
+    check: bool,
     /// The move that led here (`None` for the start).
     mv: Option<Move>,
+}
+
+impl Entry {
+    fn new(position: &Position, mv: Option<Move>) -> Entry {
+        Entry {
+            key: position.key(),
+            cells: position.cells,
+            hands: position.hands,
+            turn: position.turn(),
+            check: position.is_check(),
+            mv,
+        }
+    }
+
+    /// Whether `position` is the position of this entry (same board, hands and side to move).
+    fn is(&self, position: &Position) -> bool {
+        self.key == position.key()
+            && self.turn == position.turn()
+            && self.cells == position.cells
+            && self.hands == position.hands
+    }
 }
 
 /// A shogi or minishogi game from a start position, with its outcome.
 #[derive(Clone, Debug)]
 pub struct Game {
+    start: Position,
+    current: Position,
+    /// One entry per position reached, the start first.
     entries: Vec<Entry>,
     handicap: Option<&'static Handicap>,
     declared: Option<Outcome>,
@@ -101,10 +133,9 @@ impl Game {
     /// A game from `start`, played under `handicap` (or as an even game for `None`).
     pub fn with_handicap(start: Position, handicap: Option<&'static Handicap>) -> Game {
         Game {
-            entries: vec![Entry {
-                position: start,
-                mv: None,
-            }],
+            entries: vec![Entry::new(&start, None)],
+            current: start.clone(),
+            start,
             handicap,
             declared: None,
         }
@@ -117,12 +148,12 @@ impl Game {
 
     /// The start position.
     pub fn start(&self) -> &Position {
-        &self.entries[0].position
+        &self.start
     }
 
     /// The current position.
     pub fn position(&self) -> &Position {
-        &self.entries.last().expect("never empty").position
+        &self.current
     }
 
     /// The moves played, in order.
@@ -130,9 +161,17 @@ impl Game {
         self.entries.iter().filter_map(|e| e.mv).collect()
     }
 
-    /// Every position of the game: the start, then one after each move.
-    pub fn positions(&self) -> impl Iterator<Item = &Position> {
-        self.entries.iter().map(|e| &e.position)
+    /// Every position of the game: the start, then one after each move. They are replayed
+    /// from the start (see `Entry`): this walks the whole game.
+    pub fn positions(&self) -> impl Iterator<Item = Position> + '_ {
+        let replayed = self.entries[1..].iter().filter_map(|e| e.mv).scan(
+            self.start.clone(),
+            |position, mv| {
+                position.play(mv);
+                Some(position.clone())
+            },
+        );
+        std::iter::once(self.start.clone()).chain(replayed)
     }
 
     /// Plays a legal move (from [`Position::legal_moves`] or [`Position::parse_move`] on the
@@ -148,10 +187,8 @@ impl Game {
         }
         let mut next = position.clone();
         next.play(mv);
-        self.entries.push(Entry {
-            position: next,
-            mv: Some(mv),
-        });
+        self.entries.push(Entry::new(&next, Some(mv)));
+        self.current = next;
         Ok(())
     }
 
@@ -276,7 +313,7 @@ impl Game {
         let mut first = last;
         let mut count = 0;
         for (i, e) in self.entries.iter().enumerate() {
-            if e.position.key() == current.key() && e.position == *current {
+            if e.is(current) {
                 count += 1;
                 first = first.min(i);
             }
@@ -289,8 +326,8 @@ impl Game {
         let checked_throughout = |side: Side| {
             self.entries[first + 1..=last]
                 .iter()
-                .filter(|e| e.position.turn() != side)
-                .all(|e| e.position.is_check())
+                .filter(|e| e.turn != side)
+                .all(|e| e.check)
         };
         let sente = checked_throughout(Side::SENTE);
         let gote = checked_throughout(Side::GOTE);

@@ -128,6 +128,7 @@ proptest! {
     fn random_games_keep_every_invariant(seed in 1u64.., minishogi: bool, plies in 0usize..160) {
         let mut rng = Rng(seed);
         let mut game = Game::new(Position::startpos(variant_of(minishogi)));
+        let mut seen = vec![game.position().sfen()];
         for _ in 0..plies {
             let pos = game.position().clone();
             let legal = check_position(&pos);
@@ -140,7 +141,11 @@ proptest! {
             by_hand.play(mv);
             prop_assert_eq!(&by_hand, game.position());
             prop_assert_eq!(by_hand.ply(), pos.ply() + 1);
+            seen.push(by_hand.sfen());
         }
+        // The game keeps compact entries and replays its positions: the same ones.
+        let replayed: Vec<String> = game.positions().map(|p| p.sfen()).collect();
+        prop_assert_eq!(replayed, seen);
     }
 
     /// Random positions built from arbitrary hands and a random game: drops, nifu, dead drops
