@@ -7,6 +7,7 @@
 //!
 //! Nothing here does I/O or async work; move generation allocates nothing per node.
 
+mod bits;
 mod game;
 pub mod jieqi;
 mod outcome;

@@ -271,23 +271,7 @@ pub(crate) const fn rank_mask(rank: u8, size: u8) -> Bitboard {
     m
 }
 
-/// Iterates over the set bits of a bitboard, lowest first.
-#[derive(Clone, Copy)]
-pub(crate) struct Bits(pub(crate) Bitboard);
-
-impl Iterator for Bits {
-    type Item = usize;
-    #[inline(always)]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            None
-        } else {
-            let i = self.0.trailing_zeros() as usize;
-            self.0 &= self.0 - 1;
-            Some(i)
-        }
-    }
-}
+pub(crate) use crate::bits::Bits;
 
 /// SplitMix64, for compile-time Zobrist keys.
 const fn splitmix(state: u64) -> (u64, u64) {

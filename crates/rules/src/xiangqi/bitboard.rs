@@ -15,22 +15,7 @@ pub(crate) const fn bit(sq: usize) -> Bitboard {
     1u128 << sq
 }
 
-/// Iterates the points of a bitboard, lowest index first.
-pub(crate) struct Bits(pub(crate) Bitboard);
-
-impl Iterator for Bits {
-    type Item = usize;
-    #[inline(always)]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            None
-        } else {
-            let sq = self.0.trailing_zeros() as usize;
-            self.0 &= self.0 - 1;
-            Some(sq)
-        }
-    }
-}
+pub(crate) use crate::bits::Bits;
 
 const fn sq_of(file: i32, rank: i32) -> i32 {
     if file < 0 || file > 8 || rank < 0 || rank > 9 {
