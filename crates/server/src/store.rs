@@ -39,7 +39,7 @@ pub enum StoreError {
 }
 
 /// One game's row. Mutable columns are rewritten whole by [`Write::SaveGame`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct GameRow {
     /// The game id (base62).
     pub id: String,
@@ -67,13 +67,14 @@ pub struct GameRow {
 }
 
 /// One accepted move.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct MoveRow {
     /// The game it belongs to.
     pub game_id: String,
     /// 1 for the first move of the game.
     pub ply: i64,
     /// The move in machine notation, as it stands in the record (Jieqi: with the reveal).
+    #[sqlx(rename = "mv")]
     pub text: String,
     /// The clock snapshot right after the move, as JSON.
     pub clock: Option<String>,
@@ -133,44 +134,13 @@ const SELECT_MOVES: &str =
 
 /// Implements [`Backend`] for a sqlx pool type: the SQL is shared, only the driver differs.
 macro_rules! sql_backend {
-    ($name:ident, $pool:ty, $row:ty) => {
+    ($name:ident) => {
         impl $name {
-            fn game_row(r: &$row) -> Result<GameRow, sqlx::Error> {
-                use sqlx::Row;
-                Ok(GameRow {
-                    id: r.try_get(0)?,
-                    variant: r.try_get(1)?,
-                    setup: r.try_get(2)?,
-                    status: r.try_get(3)?,
-                    token_first: r.try_get(4)?,
-                    token_second: r.try_get(5)?,
-                    result: r.try_get(6)?,
-                    clock: r.try_get(7)?,
-                    meta: r.try_get(8)?,
-                    created_at: r.try_get(9)?,
-                    updated_at: r.try_get(10)?,
-                })
-            }
-
-            fn move_row(r: &$row) -> Result<MoveRow, sqlx::Error> {
-                use sqlx::Row;
-                Ok(MoveRow {
-                    game_id: r.try_get(0)?,
-                    ply: r.try_get(1)?,
-                    text: r.try_get(2)?,
-                    clock: r.try_get(3)?,
-                    at_ms: r.try_get(4)?,
-                })
-            }
-
             async fn with_moves(&self, row: GameRow) -> Result<StoredGame, StoreError> {
-                let moves = sqlx::query(SELECT_MOVES)
+                let moves = sqlx::query_as::<_, MoveRow>(SELECT_MOVES)
                     .bind(&row.id)
                     .fetch_all(&self.pool)
-                    .await?
-                    .iter()
-                    .map(Self::move_row)
-                    .collect::<Result<Vec<_>, _>>()?;
+                    .await?;
                 Ok(StoredGame { row, moves })
             }
         }
@@ -239,14 +209,13 @@ macro_rules! sql_backend {
             ) -> BoxFuture<'a, Result<Option<StoredGame>, StoreError>> {
                 Box::pin(async move {
                     let sql = format!("{SELECT_GAME} WHERE id = $1");
-                    let Some(r) = sqlx::query(&sql)
+                    let Some(row) = sqlx::query_as::<_, GameRow>(&sql)
                         .bind(id)
                         .fetch_optional(&self.pool)
                         .await?
                     else {
                         return Ok(None);
                     };
-                    let row = Self::game_row(&r)?;
                     Ok(Some(self.with_moves(row).await?))
                 })
             }
@@ -254,10 +223,11 @@ macro_rules! sql_backend {
             fn load_live(&self) -> BoxFuture<'_, Result<Vec<StoredGame>, StoreError>> {
                 Box::pin(async move {
                     let sql = format!("{SELECT_GAME} WHERE status = 'playing' ORDER BY id");
-                    let rows = sqlx::query(&sql).fetch_all(&self.pool).await?;
+                    let rows = sqlx::query_as::<_, GameRow>(&sql)
+                        .fetch_all(&self.pool)
+                        .await?;
                     let mut games = Vec::with_capacity(rows.len());
-                    for r in &rows {
-                        let row = Self::game_row(r)?;
+                    for row in rows {
                         games.push(self.with_moves(row).await?);
                     }
                     Ok(games)
@@ -275,13 +245,13 @@ macro_rules! sql_backend {
 pub struct SqliteBackend {
     pool: SqlitePool,
 }
-sql_backend!(SqliteBackend, SqlitePool, sqlx::sqlite::SqliteRow);
+sql_backend!(SqliteBackend);
 
 /// The PostgreSQL back end, for operators who run several server processes.
 pub struct PgBackend {
     pool: PgPool,
 }
-sql_backend!(PgBackend, PgPool, sqlx::postgres::PgRow);
+sql_backend!(PgBackend);
 
 /// How hard SQLite works to survive a power cut (`PRAGMA synchronous`).
 ///
