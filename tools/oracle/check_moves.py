@@ -46,6 +46,25 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 # --------------------------------------------------------------------------------------------
 
 
+def board_field(rows) -> str:
+    """The board field of a FEN/SFEN: ranks joined by '/', runs of empty points as digits."""
+    out = []
+    for row in rows:
+        s, empty = "", 0
+        for c in row:
+            if c is None:
+                empty += 1
+            else:
+                if empty:
+                    s += str(empty)
+                    empty = 0
+                s += c
+        if empty:
+            s += str(empty)
+        out.append(s)
+    return "/".join(out)
+
+
 class Xiangqi:
     """A xiangqi position in Jiang's FEN, with a board for applying ICCS moves."""
 
@@ -80,21 +99,7 @@ class Xiangqi:
         return other
 
     def board(self) -> str:
-        out = []
-        for row in self.rows:
-            s, empty = "", 0
-            for c in row:
-                if c is None:
-                    empty += 1
-                else:
-                    if empty:
-                        s += str(empty)
-                        empty = 0
-                    s += c
-            if empty:
-                s += str(empty)
-            out.append(s)
-        return "/".join(out)
+        return board_field(self.rows)
 
     def fen(self) -> str:
         side = "w" if self.red else "b"
@@ -199,21 +204,7 @@ class Shogi:
         return other
 
     def board(self) -> str:
-        out = []
-        for row in self.rows:
-            s, empty = "", 0
-            for c in row:
-                if c is None:
-                    empty += 1
-                else:
-                    if empty:
-                        s += str(empty)
-                        empty = 0
-                    s += c
-            if empty:
-                s += str(empty)
-            out.append(s)
-        return "/".join(out)
+        return board_field(self.rows)
 
     def hand_sfen(self) -> str:
         s = ""
