@@ -64,6 +64,7 @@ impl Game {
     /// Only the positions since the last capture are kept, so the others are replayed from
     /// the start: this walks the whole game.
     pub fn positions(&self) -> impl Iterator<Item = Position> + '_ {
+        // Positions 0..=base replayed, then the kept ones after `recent[0]` (position `base`).
         let replayed = self.moves[..self.base]
             .iter()
             .scan(self.start.clone(), |position, &mv| {
@@ -72,8 +73,7 @@ impl Game {
             });
         std::iter::once(self.start.clone())
             .chain(replayed)
-            .take(self.base)
-            .chain(self.recent.iter().cloned())
+            .chain(self.recent[1..].iter().cloned())
     }
 
     /// The moves played, in order.
