@@ -361,3 +361,38 @@ impl Game {
         self.play(mv)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sfen(text: &str) -> Position {
+        Position::from_sfen(Variant::Shogi, text).unwrap()
+    }
+
+    #[test]
+    fn an_entry_is_the_same_position_only_with_the_same_board_hands_and_side() {
+        // shogi.md: the same position means the same board, both hands and side to move.
+        let here = sfen("4k4/9/9/9/9/9/9/9/4K4 b P 1");
+        let entry = Entry::new(&here, None);
+        assert!(entry.is(&here));
+        assert!(
+            entry.is(&sfen("4k4/9/9/9/9/9/9/9/4K4 b P 31")),
+            "move number ignored"
+        );
+        assert!(
+            !entry.is(&sfen("4k4/9/9/9/9/9/9/9/4K4 b p 1")),
+            "the pawn in gote's hand"
+        );
+        assert!(
+            !entry.is(&sfen("4k4/9/9/9/9/9/9/9/4K4 w P 1")),
+            "gote to move"
+        );
+        assert!(
+            !entry.is(&sfen("3k5/9/9/9/9/9/9/9/4K4 b P 1")),
+            "the king elsewhere"
+        );
+        assert!(!entry.check);
+        assert!(Entry::new(&sfen("4k4/4R4/9/9/9/9/9/9/4K4 w - 1"), None).check);
+    }
+}

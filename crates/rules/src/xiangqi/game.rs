@@ -240,7 +240,7 @@ impl crate::Game for Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Variant;
+    use crate::{Position as _, Variant};
 
     #[test]
     fn a_capture_lets_the_game_forget_the_positions_before_it() {
@@ -264,5 +264,26 @@ mod tests {
             p.to_fen()
         });
         assert_eq!(all.last(), Some(game.position()));
+    }
+
+    #[test]
+    fn repetition_after_a_capture_is_judged_on_the_kept_positions() {
+        // Red takes the pawn, then checks on ranks 9 and 8 while Black's general steps between
+        // e9 and e8: the third occurrence (ply 11) is Red's perpetual check.
+        let start =
+            Position::from_fen(Variant::Xiangqi, "9/4k4/9/R8/p8/9/9/9/9/3K5 w - - 0 1").unwrap();
+        let mut game = Game::new(start);
+        let line = "a6a5 e8e9 a5a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8a9";
+        let plies: Vec<&str> = line.split(' ').collect();
+        for text in &plies[..10] {
+            game.play_iccs(text).unwrap();
+        }
+        assert_eq!(game.outcome(), None);
+        assert_eq!(game.base, 1, "the positions before the capture are gone");
+        game.play_iccs(plies[10]).unwrap();
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome::win(Side::BLACK, Reason::PerpetualCheck))
+        );
     }
 }
