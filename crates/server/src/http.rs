@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use crate::clock::TimeControl;
 use crate::error::ApiError;
 use crate::game::{Action, Command, DrawAction, Games, NewGame};
+use crate::origin::OriginPolicy;
 use crate::ratelimit::{self, Limiter};
 use crate::seat;
 use crate::store::Write;
@@ -35,6 +36,8 @@ pub(crate) struct AppState {
     pub limiter: Arc<Limiter>,
     /// Reverse proxies whose `X-Forwarded-For` is believed (see [`ratelimit::client_address`]).
     pub trusted_proxies: Arc<[IpAddr]>,
+    /// Which browser requests may use the seat cookie (see [`crate::origin`]).
+    pub origin: Arc<OriginPolicy>,
 }
 
 /// The whole application.
@@ -166,15 +169,36 @@ pub(crate) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
         .map(|(_, v)| v.to_owned())
 }
 
-/// The seat token of a request: the bearer header, else the game's seat cookie.
-fn token(headers: &HeaderMap, id: &str) -> Option<String> {
-    bearer(headers).or_else(|| cookie(headers, &seat_cookie_name(id)))
+/// The seat token of an action on game `id`: the bearer header, else the game's seat cookie,
+/// which only a JSON request from the server's own pages may use (cross-site request forgery;
+/// see [`crate::origin`]). Without either, a browser request from another origin is refused too.
+fn action_token(
+    state: &AppState,
+    headers: &HeaderMap,
+    id: &str,
+) -> Result<Option<String>, ApiError> {
+    if let Some(token) = bearer(headers) {
+        return Ok(Some(token));
+    }
+    match cookie(headers, &seat_cookie_name(id)) {
+        Some(token) => {
+            state.origin.check_cookie_post(headers)?;
+            Ok(Some(token))
+        }
+        None => {
+            state.origin.check_post(headers)?;
+            Ok(None)
+        }
+    }
 }
 
-fn seat_cookie(id: &str, token: &str) -> HeaderValue {
+/// The `Set-Cookie` value that keeps `token` for game `id`: HttpOnly (no script reads it),
+/// `SameSite=Lax`, and `Secure` when the public URL is https.
+fn seat_cookie(id: &str, token: &str, secure: bool) -> HeaderValue {
     HeaderValue::from_str(&format!(
-        "{}={token}; Path=/; Max-Age=2592000; HttpOnly; SameSite=Lax",
-        seat_cookie_name(id)
+        "{}={token}; Path=/; Max-Age=2592000; HttpOnly; SameSite=Lax{}",
+        seat_cookie_name(id),
+        if secure { "; Secure" } else { "" }
     ))
     .expect("base62 cookie is a valid header")
 }
@@ -196,8 +220,11 @@ struct CreateRequest {
 
 async fn create_game(
     State(state): State<AppState>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
+    // No other site may make a visitor's browser create a game (and get its seat cookie).
+    state.origin.check_post(&headers)?;
     let request: CreateRequest = parse_body(body)?;
     let variant: Variant = request
         .variant
@@ -264,9 +291,10 @@ async fn create_game(
         Json(json!({"id": id, "side": variant.side_name(side), "token": token, "url": url})),
     )
         .into_response();
-    response
-        .headers_mut()
-        .insert(header::SET_COOKIE, seat_cookie(&id, &token));
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        seat_cookie(&id, &token, state.origin.secure_cookies()),
+    );
     Ok(response)
 }
 
@@ -308,14 +336,17 @@ async fn view_game(
 async fn join_game(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
+    // No other site may make a visitor's browser take a seat.
+    state.origin.check_post(&headers)?;
     let _: EmptyRequest = parse_body(body)?;
     let joined = state
         .games
         .ask(&id, |reply| Command::Join { reply })
         .await?;
-    let cookie = seat_cookie(&id, &joined.token);
+    let cookie = seat_cookie(&id, &joined.token, state.origin.secure_cookies());
     let mut response = Json(json!(joined)).into_response();
     response.headers_mut().insert(header::SET_COOKIE, cookie);
     Ok(response)
@@ -338,13 +369,13 @@ struct DrawRequest {
     action: DrawAction,
 }
 
+/// Applies `action` for the seat of `token` (from [`action_token`]).
 async fn act(
     state: &AppState,
     id: &str,
-    headers: &HeaderMap,
+    token: Option<String>,
     action: Action,
 ) -> Result<Json<Value>, ApiError> {
-    let token = token(headers, id);
     state
         .games
         .ask(id, |reply| Command::Act {
@@ -362,8 +393,9 @@ async fn move_action(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
+    let token = action_token(&state, &headers, &id)?;
     let request: MoveRequest = parse_body(body)?;
-    act(&state, &id, &headers, Action::Move(request.mv)).await
+    act(&state, &id, token, Action::Move(request.mv)).await
 }
 
 /// An action without parameters (resign, abort, impasse, rematch): the body must be empty or
@@ -375,8 +407,9 @@ async fn plain_action(
     body: Result<Bytes, BytesRejection>,
     action: Action,
 ) -> Result<Json<Value>, ApiError> {
+    let token = action_token(&state, &headers, &id)?;
     let _: EmptyRequest = parse_body(body)?;
-    act(&state, &id, &headers, action).await
+    act(&state, &id, token, action).await
 }
 
 async fn draw_action(
@@ -385,8 +418,9 @@ async fn draw_action(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
+    let token = action_token(&state, &headers, &id)?;
     let request: DrawRequest = parse_body(body)?;
-    act(&state, &id, &headers, Action::Draw(request.action)).await
+    act(&state, &id, token, Action::Draw(request.action)).await
 }
 
 /// `GET /api/games/{id}/notation?style=…`: every move of the game in a human notation,

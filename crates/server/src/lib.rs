@@ -8,6 +8,7 @@ pub mod clock;
 pub mod error;
 pub mod game;
 mod http;
+pub mod origin;
 pub mod pages;
 pub mod ratelimit;
 pub mod seat;
@@ -80,6 +81,9 @@ pub enum ServeError {
     /// The database failed.
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    /// `--public-url` is not an http(s) URL.
+    #[error(transparent)]
+    PublicUrl(#[from] origin::OriginError),
     /// Serving failed.
     #[error("server error: {0}")]
     Io(#[from] std::io::Error),
@@ -118,6 +122,10 @@ impl Server {
 
 /// Starts a server with `config`.
 pub async fn start(config: Config) -> Result<Server, ServeError> {
+    // A public URL that is not http(s) would break the links and the origin check.
+    if let Some(url) = &config.public_url {
+        origin::OriginPolicy::new(url)?;
+    }
     // Bind first: a bad address must not leave a new database file behind.
     let listener = TcpListener::bind(&config.listen)
         .await
@@ -152,6 +160,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         games,
         limiter: Arc::new(ratelimit::Limiter::new(config.rate_limit)),
         trusted_proxies: config.trusted_proxies.clone().into(),
+        origin: Arc::new(origin::OriginPolicy::new(&public_url)?),
     });
     let mut stop = shutdown_rx;
     let task = tokio::spawn(async move {

@@ -74,9 +74,17 @@ pub(crate) async fn upgrade(
         .split('&')
         .find_map(|kv| kv.strip_prefix("token=").map(str::to_owned));
     let explicit = bearer(&headers).or(from_query);
-    let token = explicit
-        .clone()
-        .or_else(|| cookie(&headers, &seat_cookie_name(&id)));
+    let from_cookie = cookie(&headers, &seat_cookie_name(&id));
+    // Browsers send the seat cookie on any page's handshake: without an explicit token the
+    // upgrade must come from the server's own pages (see `crate::origin`).
+    let allowed = match explicit {
+        Some(_) => Ok(()),
+        None => state.origin.check_upgrade(&headers, from_cookie.is_some()),
+    };
+    if let Err(e) = allowed {
+        return e.into_response();
+    }
+    let token = explicit.clone().or(from_cookie);
     let (tx, rx) = mpsc::channel(QUEUE);
     let mut subscribed = state
         .games
