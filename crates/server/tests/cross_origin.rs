@@ -450,8 +450,7 @@ async fn websocket_upgrades_from_another_origin_are_refused_and_never_get_the_se
     // The cookie without any Origin (not a browser) is refused; without the cookie it watches.
     let (status, body) = handshake(&s, &id, None, &[("cookie", &cookie)])
         .await
-        .err()
-        .expect("refused");
+        .expect_err("refused");
     assert_eq!(
         (status, &body["error"]["code"]),
         (403, &json!("cross_origin"))
