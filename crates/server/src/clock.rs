@@ -286,6 +286,27 @@ fn byoyomi_move_start(
     }
 }
 
+/// How long the server kept running after a snapshot taken at `snapshot_at_ms` before it
+/// stopped at `stopped_at_ms` (both milliseconds since the Unix epoch): the think time a
+/// restart must still charge. Zero when the stop is unknown (a database from before stops were
+/// recorded) or not after the snapshot (a snapshot written after the last heartbeat of a
+/// crashed server, or a wall clock that stepped back): doubt favours the player.
+pub fn ran_before_stop(snapshot_at_ms: i64, stopped_at_ms: Option<i64>) -> Duration {
+    match stopped_at_ms {
+        Some(stop) if stop > snapshot_at_ms => {
+            Duration::from_millis(u64::try_from(stop - snapshot_at_ms).unwrap_or(0))
+        }
+        _ => Duration::ZERO,
+    }
+}
+
+/// When a countdown that had `left` at a snapshot ends after a restart at `now`, the server
+/// having run `ran` past the snapshot before it stopped: the first-move countdown survives a
+/// restart like the clocks (a player who had 10 s of the 30 s left has 10 s after it).
+pub fn resume_countdown(left: Duration, ran: Duration, now: Instant) -> Instant {
+    now + left.saturating_sub(ran)
+}
+
 /// How many whole countdowns of `byoyomi` fit in `over`.
 fn periods_used(over: Duration, byoyomi: Duration) -> u32 {
     if byoyomi.is_zero() {
@@ -688,6 +709,31 @@ impl Clock {
         }
         if let Some(side) = snapshot.flagged {
             clock.flag(side);
+        }
+        clock
+    }
+
+    /// Resumes a clock after a server restart (clocks-and-games.md: "A server restart does not
+    /// charge the players for the time the server was down").
+    ///
+    /// `snapshot` was taken while the server ran; the server then kept running for `ran` more
+    /// before it stopped (see [`ran_before_stop`]), and is up again at `now`. The side to move
+    /// is charged for `ran` (its think time before the stop), exactly as if it had thought that
+    /// long without a restart: main time first, then the countdowns, with the move limit in
+    /// force; the downtime (from the stop to `now`) is not charged. A side that ran out during
+    /// `ran` is flagged as of `now` ([`Clock::flagged`] says so at once). A paused or unstarted
+    /// clock is not charged.
+    pub fn resume(
+        control: TimeControl,
+        snapshot: &ClockSnapshot,
+        ran: Duration,
+        now: Instant,
+    ) -> Self {
+        let mut clock = Clock::restore(control, snapshot, now);
+        if let Some(turn) = &mut clock.turn
+            && turn.since.is_some()
+        {
+            turn.spent = turn.spent.saturating_add(ran);
         }
         clock
     }
