@@ -7,6 +7,7 @@
 pub mod clock;
 pub mod error;
 pub mod game;
+mod heartbeat;
 mod http;
 pub mod pages;
 pub mod ratelimit;
@@ -46,6 +47,12 @@ pub struct Config {
     /// How long a game's actor with nothing to do (no subscriber, no running clock) stays in
     /// memory; the game is reloaded from the store when next asked for (120 s).
     pub idle_timeout: Duration,
+    /// This server node's key in the `nodes` table (its heartbeat row): `main` for the single
+    /// node of today; each node of a future cluster keeps its own.
+    pub node: String,
+    /// An untimed game in progress that nobody changed for this long ends as `abandoned`
+    /// (30 days).
+    pub abandon_after: Duration,
 }
 
 impl Default for Config {
@@ -62,6 +69,8 @@ impl Default for Config {
             durability: Durability::Full,
             trusted_proxies: Vec::new(),
             idle_timeout: Duration::from_secs(120),
+            node: "main".into(),
+            abandon_after: Duration::from_secs(30 * 24 * 3600),
         }
     }
 }
@@ -91,6 +100,7 @@ pub struct Server {
     public_url: String,
     shutdown: watch::Sender<bool>,
     task: tokio::task::JoinHandle<Result<(), ServeError>>,
+    resumed: usize,
 }
 
 impl Server {
@@ -102,6 +112,12 @@ impl Server {
     /// The base URL of its links.
     pub fn public_url(&self) -> &str {
         &self.public_url
+    }
+
+    /// How many games were resumed at start (those with a timer to run: timed games and
+    /// first-move countdowns).
+    pub fn resumed_games(&self) -> usize {
+        self.resumed
     }
 
     /// Stops gracefully: no new connections, every game actor finishes its current action
@@ -134,6 +150,17 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         .trim_end_matches('/')
         .to_owned();
     let (store, writer) = store::Store::new(backend.clone());
+    // When this node's previous run stopped: its graceful stop, or its last heartbeat.
+    let previous = store.node(&config.node).await?;
+    match &previous {
+        Some(row) if row.stopped_at.is_some() => {
+            tracing::info!(node = %config.node, stopped_at = row.alive_at, "previous run stopped cleanly");
+        }
+        Some(row) => {
+            tracing::warn!(node = %config.node, last_heartbeat = row.alive_at, "previous run did not stop cleanly");
+        }
+        None => {}
+    }
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
     let games = game::Games::new(
@@ -142,11 +169,17 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
             first_move_timeout: config.first_move_timeout,
             public_url: public_url.clone(),
             idle_timeout: config.idle_timeout,
+            abandon_after: config.abandon_after,
         },
         shutdown_rx.clone(),
         alive_tx,
+        previous.map(|row| row.alive_at),
     );
-    let resumed = games.resume_all().await?;
+    let resumed = games.resume_all(&config.node).await?;
+    // Started only once the resumed state and the first beat are stored (see resume_all).
+    let (heartbeat_stop, heartbeat) =
+        heartbeat::spawn(games.store().clone(), config.node.clone(), heartbeat::INTERVAL);
+    heartbeat::spawn_abandonment_sweep(games.clone(), shutdown_rx.clone());
     tracing::info!(%addr, resumed, "jiang server listening");
     let app = http::router(http::AppState {
         games,
@@ -167,6 +200,9 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         // Every actor has finished (its last write included) once all `alive` senders are gone.
         while alive_rx.recv().await.is_some() {}
         tracing::debug!("game actors stopped");
+        // The last beat says when the clocks stopped (after the last game write).
+        let _ = heartbeat_stop.send(());
+        let _ = heartbeat.await;
         // The router held the last `Store`; the writer drains its queue and ends.
         let _ = writer.await;
         backend.close().await;
@@ -178,5 +214,6 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         public_url,
         shutdown: shutdown_tx,
         task,
+        resumed,
     })
 }

@@ -93,6 +93,41 @@ pub enum Write {
     UpdateGame(GameRow),
     /// Append a move (fails if that ply is already stored).
     AppendMove(MoveRow),
+    /// Record that server node `node` was alive at `alive_at` (ms since the Unix epoch), and,
+    /// when `stopped`, that it stopped then (a graceful shutdown). See [`NodeRow`].
+    Heartbeat {
+        /// The node's key.
+        node: String,
+        /// The instant, milliseconds since the Unix epoch.
+        alive_at: i64,
+        /// Whether this is the node's last beat before a graceful stop.
+        stopped: bool,
+    },
+    /// End game `id` as abandoned (status `ended`, `result` as given, `updated_at = at`) if it
+    /// is still an untimed game in progress that has not changed since before `cutoff` (ms since
+    /// the Unix epoch); otherwise (moved meanwhile, already over) change nothing.
+    Abandon {
+        /// The game.
+        id: String,
+        /// The stored result (JSON).
+        result: String,
+        /// Only games last changed before this instant are ended.
+        cutoff: i64,
+        /// The new `updated_at`.
+        at: i64,
+    },
+}
+
+/// A server node's liveness record: when it was last known alive, and whether it stopped
+/// gracefully then.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct NodeRow {
+    /// The node's key.
+    pub node: String,
+    /// Its last heartbeat (or its stop), milliseconds since the Unix epoch.
+    pub alive_at: i64,
+    /// When it stopped gracefully; `None` while it runs or after a crash.
+    pub stopped_at: Option<i64>,
 }
 
 /// A stored game with its moves, in order.
@@ -112,6 +147,19 @@ pub trait Backend: Send + Sync + 'static {
     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<StoredGame>, StoreError>>;
     /// Every game still `playing`, with its moves (for resuming after a restart).
     fn load_live(&self) -> BoxFuture<'_, Result<Vec<StoredGame>, StoreError>>;
+    /// The games `playing` that have a timer to run after a restart, with their moves: timed
+    /// games, and games whose side to move has not yet made its first move (the first-move
+    /// countdown). Untimed games further on are loaded when first asked for.
+    fn load_resumable(&self) -> BoxFuture<'_, Result<Vec<StoredGame>, StoreError>>;
+    /// Server node `node`'s liveness record, if it ever ran.
+    fn node<'a>(&'a self, node: &'a str) -> BoxFuture<'a, Result<Option<NodeRow>, StoreError>>;
+    /// The ids of untimed games `playing` and unchanged since before `cutoff` (ms since the Unix
+    /// epoch), at most `limit` of them, oldest first.
+    fn abandoned<'a>(
+        &'a self,
+        cutoff: i64,
+        limit: i64,
+    ) -> BoxFuture<'a, Result<Vec<String>, StoreError>>;
     /// Closes the connections.
     fn close(&self) -> BoxFuture<'_, ()>;
 }
@@ -129,6 +177,19 @@ const INSERT_MOVE: &str =
     "INSERT INTO moves (game_id, ply, mv, clock, at_ms) VALUES ($1, $2, $3, $4, $5)";
 const SELECT_GAME: &str = "SELECT id, variant, setup, status, token_first, token_second, \
      result, clock, meta, created_at, updated_at FROM games";
+const UPSERT_NODE: &str = "INSERT INTO nodes (node, alive_at, stopped_at) VALUES ($1, $2, $3) \
+     ON CONFLICT (node) DO UPDATE SET alive_at = excluded.alive_at, \
+     stopped_at = excluded.stopped_at";
+const SELECT_NODE: &str = "SELECT node, alive_at, stopped_at FROM nodes WHERE node = $1";
+/// Untimed games have no clock snapshot (`clock IS NULL`).
+const ABANDON_GAME: &str = "UPDATE games SET status = 'ended', result = $2, updated_at = $4 \
+     WHERE id = $1 AND status = 'playing' AND clock IS NULL AND updated_at < $3";
+const SELECT_ABANDONED: &str = "SELECT id FROM games WHERE status = 'playing' \
+     AND clock IS NULL AND updated_at < $1 ORDER BY updated_at LIMIT $2";
+/// Timed games have a clock snapshot; a game without a second move is in its first-move
+/// countdown.
+const RESUMABLE: &str = "status = 'playing' AND (clock IS NOT NULL OR NOT EXISTS \
+     (SELECT 1 FROM moves WHERE moves.game_id = games.id AND moves.ply = 2))";
 const SELECT_MOVES: &str =
     "SELECT game_id, ply, mv, clock, at_ms FROM moves WHERE game_id = $1 ORDER BY ply";
 
@@ -196,6 +257,32 @@ macro_rules! sql_backend {
                                     .execute(&mut *tx)
                                     .await?;
                             }
+                            Write::Heartbeat {
+                                node,
+                                alive_at,
+                                stopped,
+                            } => {
+                                sqlx::query(UPSERT_NODE)
+                                    .bind(node)
+                                    .bind(alive_at)
+                                    .bind(stopped.then_some(*alive_at))
+                                    .execute(&mut *tx)
+                                    .await?;
+                            }
+                            Write::Abandon {
+                                id,
+                                result,
+                                cutoff,
+                                at,
+                            } => {
+                                sqlx::query(ABANDON_GAME)
+                                    .bind(id)
+                                    .bind(result)
+                                    .bind(cutoff)
+                                    .bind(at)
+                                    .execute(&mut *tx)
+                                    .await?;
+                            }
                         }
                     }
                     tx.commit().await?;
@@ -231,6 +318,47 @@ macro_rules! sql_backend {
                         games.push(self.with_moves(row).await?);
                     }
                     Ok(games)
+                })
+            }
+
+            fn load_resumable(&self) -> BoxFuture<'_, Result<Vec<StoredGame>, StoreError>> {
+                Box::pin(async move {
+                    let sql = format!("{SELECT_GAME} WHERE {RESUMABLE} ORDER BY id");
+                    let rows = sqlx::query_as::<_, GameRow>(&sql)
+                        .fetch_all(&self.pool)
+                        .await?;
+                    let mut games = Vec::with_capacity(rows.len());
+                    for row in rows {
+                        games.push(self.with_moves(row).await?);
+                    }
+                    Ok(games)
+                })
+            }
+
+            fn node<'a>(
+                &'a self,
+                node: &'a str,
+            ) -> BoxFuture<'a, Result<Option<NodeRow>, StoreError>> {
+                Box::pin(async move {
+                    Ok(sqlx::query_as::<_, NodeRow>(SELECT_NODE)
+                        .bind(node)
+                        .fetch_optional(&self.pool)
+                        .await?)
+                })
+            }
+
+            fn abandoned<'a>(
+                &'a self,
+                cutoff: i64,
+                limit: i64,
+            ) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
+                Box::pin(async move {
+                    let ids: Vec<(String,)> = sqlx::query_as(SELECT_ABANDONED)
+                        .bind(cutoff)
+                        .bind(limit)
+                        .fetch_all(&self.pool)
+                        .await?;
+                    Ok(ids.into_iter().map(|(id,)| id).collect())
                 })
             }
 
@@ -385,6 +513,22 @@ impl Store {
     /// Every game in progress.
     pub async fn load_live(&self) -> Result<Vec<StoredGame>, StoreError> {
         self.backend.load_live().await
+    }
+
+    /// The games with a timer to run after a restart (see [`Backend::load_resumable`]).
+    pub async fn load_resumable(&self) -> Result<Vec<StoredGame>, StoreError> {
+        self.backend.load_resumable().await
+    }
+
+    /// Server node `node`'s liveness record (see [`NodeRow`]).
+    pub async fn node(&self, node: &str) -> Result<Option<NodeRow>, StoreError> {
+        self.backend.node(node).await
+    }
+
+    /// Ids of untimed games in progress unchanged since before `cutoff` (see
+    /// [`Backend::abandoned`]).
+    pub async fn abandoned(&self, cutoff: i64, limit: i64) -> Result<Vec<String>, StoreError> {
+        self.backend.abandoned(cutoff, limit).await
     }
 
     /// The back end (to close it after the writer has drained).
