@@ -93,7 +93,10 @@ async fn sigterm_charges_the_think_time_and_not_the_downtime() {
     let (think, stopping, charged) = think_then_restart("TERM").await;
     println!("SIGTERM: thought {think} ms, stopping took {stopping} ms, charged {charged} ms");
     // The stop instant is exact: all the thinking is charged (it used to be refunded) ...
-    assert!(charged >= 2_000, "charged {charged} ms after {think} ms of thinking");
+    assert!(
+        charged >= 2_000,
+        "charged {charged} ms after {think} ms of thinking"
+    );
     // ... and the downtime (2 s, plus the start) is not: only the think time, the graceful
     // stop and the first request after the start may be, with 1 s to spare.
     assert!(
@@ -122,7 +125,8 @@ async fn first_move_countdown_survives_restarts() {
     let db = Database::sqlite();
     let http = reqwest::Client::new();
     let mut jiang = Jiang::start(&db.url);
-    let (id, red, _black) = new_game(&http, &jiang.base, json!({"variant": "xiangqi"}), "red").await;
+    let (id, red, _black) =
+        new_game(&http, &jiang.base, json!({"variant": "xiangqi"}), "red").await;
     let ready = Instant::now();
     // Red has 30 s for its first move; it thinks 2 s, the server is stopped (then killed), and
     // Red thinks 2 s more after each restart.
@@ -144,9 +148,15 @@ async fn first_move_countdown_survives_restarts() {
     let wall = ready.elapsed().as_millis() as i64;
     println!("first move: {left} ms left after {wall} ms, two restarts of 2 s each");
     // At least 4 s of thinking were charged, minus what the kill may refund (one heartbeat).
-    assert!(left <= 30_000 - 4_000 + HEARTBEAT_MS + 300, "{left} ms left");
+    assert!(
+        left <= 30_000 - 4_000 + HEARTBEAT_MS + 300,
+        "{left} ms left"
+    );
     // The two downtimes (4 s and more) were not.
-    assert!(left > 30_000 - (wall - 4_000), "{left} ms left after {wall} ms");
+    assert!(
+        left > 30_000 - (wall - 4_000),
+        "{left} ms left after {wall} ms"
+    );
     let view = play(&http, &jiang.base, &id, &red, "h2e2").await;
     assert_eq!(view["ply"], 1);
     let status = tokio::task::spawn_blocking(move || jiang.stop("TERM"))

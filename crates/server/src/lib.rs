@@ -177,8 +177,11 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     );
     let resumed = games.resume_all(&config.node).await?;
     // Started only once the resumed state and the first beat are stored (see resume_all).
-    let (heartbeat_stop, heartbeat) =
-        heartbeat::spawn(games.store().clone(), config.node.clone(), heartbeat::INTERVAL);
+    let (heartbeat_stop, heartbeat) = heartbeat::spawn(
+        games.store().clone(),
+        config.node.clone(),
+        heartbeat::INTERVAL,
+    );
     heartbeat::spawn_abandonment_sweep(games.clone(), shutdown_rx.clone());
     tracing::info!(%addr, resumed, "jiang server listening");
     let app = http::router(http::AppState {

@@ -187,7 +187,10 @@ on_both!(
         assert_eq!(stopped, None, "running");
         tokio::time::sleep(Duration::from_millis(2500)).await;
         let (later, _) = node_row(&url).await;
-        assert!(later >= first + 1_000, "the heartbeat advanced: {first} → {later}");
+        assert!(
+            later >= first + 1_000,
+            "the heartbeat advanced: {first} → {later}"
+        );
         s.shut_down().await;
         let (last, stopped) = node_row(&url).await;
         assert_eq!(stopped, Some(last), "a graceful stop is recorded");
@@ -242,7 +245,13 @@ on_both!(
         s.shut_down().await;
         let month_ago = now_ms() - 31 * 24 * 3600 * 1000;
         for id in [&old, &waiting] {
-            execute(&url, "UPDATE games SET updated_at = $1 WHERE id = $2", id, month_ago).await;
+            execute(
+                &url,
+                "UPDATE games SET updated_at = $1 WHERE id = $2",
+                id,
+                month_ago,
+            )
+            .await;
         }
         s.start_again().await;
         // The sweep at start ends it (in the background: wait for it).

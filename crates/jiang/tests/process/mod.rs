@@ -54,7 +54,10 @@ impl Jiang {
             if let Some(status) = self.child.try_wait().expect("wait") {
                 return status;
             }
-            assert!(Instant::now() < deadline, "jiang did not stop on SIG{signal}");
+            assert!(
+                Instant::now() < deadline,
+                "jiang did not stop on SIG{signal}"
+            );
             std::thread::sleep(Duration::from_millis(10));
         }
     }
@@ -178,15 +181,28 @@ pub async fn get(
 
 /// Creates a game from `body` with the creator on `side` and joins it: (id, creator's token,
 /// joiner's token).
-pub async fn new_game(http: &reqwest::Client, base: &str, mut body: Value, side: &str) -> (String, String, String) {
+pub async fn new_game(
+    http: &reqwest::Client,
+    base: &str,
+    mut body: Value,
+    side: &str,
+) -> (String, String, String) {
     body["side"] = Value::from(side);
-    let (status, created) = post(http, base, "/api/games", None, body).await.expect("create");
+    let (status, created) = post(http, base, "/api/games", None, body)
+        .await
+        .expect("create");
     assert_eq!(status, 201, "{created}");
     let id = created["id"].as_str().expect("id").to_owned();
     let first = created["token"].as_str().expect("token").to_owned();
-    let (status, joined) = post(http, base, &format!("/api/games/{id}/join"), None, serde_json::json!({}))
-        .await
-        .expect("join");
+    let (status, joined) = post(
+        http,
+        base,
+        &format!("/api/games/{id}/join"),
+        None,
+        serde_json::json!({}),
+    )
+    .await
+    .expect("join");
     assert_eq!(status, 200, "{joined}");
     let second = joined["token"].as_str().expect("token").to_owned();
     (id, first, second)

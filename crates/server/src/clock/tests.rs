@@ -401,14 +401,24 @@ fn resume_uses_up_byoyomi_periods_that_ran_out_before_the_stop() {
     // Snapshot with 5 s of main time left; the server runs 40 s more before it stops: the main
     // time (5 s) and the first countdown (30 s) are gone, 5 s into the second.
     let snap = clock.snapshot(t0 + secs(5));
-    assert_eq!(*snap.side(RED), SideTime { ms: 5_000, periods: 3, byoyomi: false });
+    assert_eq!(
+        *snap.side(RED),
+        SideTime {
+            ms: 5_000,
+            periods: 3,
+            byoyomi: false
+        }
+    );
     let up = t0 + secs(5000);
     let resumed = Clock::resume(*clock.control(), &snap, secs(40), up);
     assert_eq!(shown(&resumed, RED, up), (25_000, 2, true));
     assert_eq!(resumed.flag_at(), Some(up + secs(55)));
     // The resumed clock's own snapshot (stored at the restart) restores to the same state.
     let again = Clock::restore(*clock.control(), &resumed.snapshot(up), up);
-    assert_eq!(again.snapshot(up + secs(20)), resumed.snapshot(up + secs(20)));
+    assert_eq!(
+        again.snapshot(up + secs(20)),
+        resumed.snapshot(up + secs(20))
+    );
     assert_resume_equals_uninterrupted(&clock, t0 + secs(5), secs(40));
     // Already in byo-yomi at the snapshot: a countdown that ran out across the stop is used.
     let in_byoyomi = clock.snapshot(t0 + secs(20)); // main time gone, 10 s into the first countdown
@@ -464,7 +474,10 @@ fn first_move_countdown_survives_a_restart() {
     let up = Instant::now();
     // 10 s of the 30 s were left at the snapshot, 4 s more passed before the stop: 6 s.
     assert_eq!(resume_countdown(secs(10), secs(4), up), up + secs(6));
-    assert_eq!(resume_countdown(secs(10), Duration::ZERO, up), up + secs(10));
+    assert_eq!(
+        resume_countdown(secs(10), Duration::ZERO, up),
+        up + secs(10)
+    );
     // It ran out before the stop: due at once.
     assert_eq!(resume_countdown(secs(10), secs(12), up), up);
 }
