@@ -1457,12 +1457,15 @@ impl Live {
         self.finish(games, outcome, Vec::new(), now).await
     }
 
-    /// The abandonment rule, checked when a game is loaded: an untimed game in progress that
-    /// nobody changed for `abandon_after` ends as `abandoned`, with no winner.
+    /// The abandonment rule, checked when a game is loaded: an untimed game in progress past
+    /// both first moves that nobody changed for `abandon_after` ends as `abandoned`, with no
+    /// winner.
     async fn expire_if_abandoned(&mut self, games: &Games, now: Instant) {
         let cutoff = now_ms().saturating_sub(duration_ms(games.settings.abandon_after));
+        // Before both first moves the first-move countdown applies (an abort) instead.
         if self.status == Status::Playing
             && self.meta.control.is_none()
+            && self.ply() >= 2
             && self.loaded_updated_at < cutoff
         {
             let _ = self

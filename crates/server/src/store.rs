@@ -104,8 +104,9 @@ pub enum Write {
         stopped: bool,
     },
     /// End game `id` as abandoned (status `ended`, `result` as given, `updated_at = at`) if it
-    /// is still an untimed game in progress that has not changed since before `cutoff` (ms since
-    /// the Unix epoch); otherwise (moved meanwhile, already over) change nothing.
+    /// is still an untimed game in progress past both first moves that has not changed since
+    /// before `cutoff` (ms since the Unix epoch); otherwise (moved meanwhile, already over)
+    /// change nothing.
     Abandon {
         /// The game.
         id: String,
@@ -153,8 +154,8 @@ pub trait Backend: Send + Sync + 'static {
     fn load_resumable(&self) -> BoxFuture<'_, Result<Vec<StoredGame>, StoreError>>;
     /// Server node `node`'s liveness record, if it ever ran.
     fn node<'a>(&'a self, node: &'a str) -> BoxFuture<'a, Result<Option<NodeRow>, StoreError>>;
-    /// The ids of untimed games `playing` and unchanged since before `cutoff` (ms since the Unix
-    /// epoch), at most `limit` of them, oldest first.
+    /// The ids of untimed games `playing` past both first moves and unchanged since before
+    /// `cutoff` (ms since the Unix epoch), at most `limit` of them, oldest first.
     fn abandoned<'a>(
         &'a self,
         cutoff: i64,
@@ -181,11 +182,10 @@ const UPSERT_NODE: &str = "INSERT INTO nodes (node, alive_at, stopped_at) VALUES
      ON CONFLICT (node) DO UPDATE SET alive_at = excluded.alive_at, \
      stopped_at = excluded.stopped_at";
 const SELECT_NODE: &str = "SELECT node, alive_at, stopped_at FROM nodes WHERE node = $1";
-/// Untimed games have no clock snapshot (`clock IS NULL`).
-const ABANDON_GAME: &str = "UPDATE games SET status = 'ended', result = $2, updated_at = $4 \
-     WHERE id = $1 AND status = 'playing' AND clock IS NULL AND updated_at < $3";
-const SELECT_ABANDONED: &str = "SELECT id FROM games WHERE status = 'playing' \
-     AND clock IS NULL AND updated_at < $1 ORDER BY updated_at LIMIT $2";
+/// Past both first moves, untimed games are those without a clock snapshot (`clock IS NULL`);
+/// games before that are the first-move countdown's (they are aborted, not abandoned).
+const ABANDONABLE: &str = "status = 'playing' AND clock IS NULL AND EXISTS \
+     (SELECT 1 FROM moves WHERE moves.game_id = games.id AND moves.ply = 2)";
 /// Timed games have a clock snapshot; a game without a second move is in its first-move
 /// countdown.
 const RESUMABLE: &str = "status = 'playing' AND (clock IS NOT NULL OR NOT EXISTS \
@@ -275,7 +275,12 @@ macro_rules! sql_backend {
                                 cutoff,
                                 at,
                             } => {
-                                sqlx::query(ABANDON_GAME)
+                                let sql = format!(
+                                    "UPDATE games SET status = 'ended', result = $2, \
+                                     updated_at = $4 WHERE id = $1 AND {ABANDONABLE} \
+                                     AND updated_at < $3"
+                                );
+                                sqlx::query(&sql)
                                     .bind(id)
                                     .bind(result)
                                     .bind(cutoff)
@@ -353,7 +358,11 @@ macro_rules! sql_backend {
                 limit: i64,
             ) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
                 Box::pin(async move {
-                    let ids: Vec<(String,)> = sqlx::query_as(SELECT_ABANDONED)
+                    let sql = format!(
+                        "SELECT id FROM games WHERE {ABANDONABLE} AND updated_at < $1 \
+                         ORDER BY updated_at LIMIT $2"
+                    );
+                    let ids: Vec<(String,)> = sqlx::query_as(&sql)
                         .bind(cutoff)
                         .bind(limit)
                         .fetch_all(&self.pool)

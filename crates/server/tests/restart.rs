@@ -242,9 +242,12 @@ on_both!(
         s.play(&fresh, &red2, "7g7f").await;
         s.play(&fresh, &black2, "3c3d").await;
         let (waiting, _, _) = s.create(json!({"variant": "xiangqi"})).await;
+        // Only one side moved: the first-move countdown governs it (an abort), not this rule.
+        let (opening, red3, _) = s.game(json!({"variant": "xiangqi"}), "red").await;
+        s.play(&opening, &red3, "h2e2").await;
         s.shut_down().await;
         let month_ago = now_ms() - 31 * 24 * 3600 * 1000;
-        for id in [&old, &waiting] {
+        for id in [&old, &waiting, &opening] {
             execute(
                 &url,
                 "UPDATE games SET updated_at = $1 WHERE id = $2",
@@ -279,6 +282,9 @@ on_both!(
         assert_eq!(code, 409, "{body}");
         assert_eq!(stored_status(&url, &fresh).await.0, "playing");
         assert_eq!(stored_status(&url, &waiting).await.0, "waiting");
+        let opening = s.view(&opening, None).await;
+        assert_eq!(opening["status"], "aborted", "{opening}");
+        assert_eq!(opening["result"]["reason"], "aborted");
         s.stop().await;
     }
 );
