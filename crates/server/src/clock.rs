@@ -286,18 +286,29 @@ fn byoyomi_move_start(
     }
 }
 
-/// How long the server kept running after a snapshot taken at `snapshot_at_ms` before it
-/// stopped at `stopped_at_ms` (both milliseconds since the Unix epoch): the think time a
-/// restart must still charge. Zero when the stop is unknown (a database from before stops were
-/// recorded) or not after the snapshot (a snapshot written after the last heartbeat of a
-/// crashed server, or a wall clock that stepped back): doubt favours the player.
-pub fn ran_before_stop(snapshot_at_ms: i64, stopped_at_ms: Option<i64>) -> Duration {
-    match stopped_at_ms {
-        Some(stop) if stop > snapshot_at_ms => {
-            Duration::from_millis(u64::try_from(stop - snapshot_at_ms).unwrap_or(0))
-        }
-        _ => Duration::ZERO,
-    }
+/// One run of a server node as its heartbeat recorded it, in milliseconds since the Unix epoch:
+/// from its start to the last instant it knew it was alive (its graceful stop, or its last
+/// heartbeat before a crash). Between runs the server was down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// When the run started (its clocks resumed).
+    pub started_at: i64,
+    /// Its graceful stop, or its last heartbeat.
+    pub alive_at: i64,
+}
+
+/// How long the clocks ran after a snapshot taken at `snapshot_at_ms`, over a node's previous
+/// `runs`: the think time a restart must still charge. It is the part of each run after the
+/// snapshot; the gaps between runs (downtime) count for nothing. So a game not written for
+/// several restarts is charged every run since its snapshot and none of the downtimes. A
+/// snapshot after the last record of a crashed run, a database from before runs were recorded
+/// (no runs), or a wall clock that stepped back charge nothing: doubt favours the player.
+pub fn ran_since(snapshot_at_ms: i64, runs: &[Run]) -> Duration {
+    let ms: i64 = runs
+        .iter()
+        .map(|run| (run.alive_at - run.started_at.max(snapshot_at_ms)).max(0))
+        .sum();
+    Duration::from_millis(u64::try_from(ms).unwrap_or(0))
 }
 
 /// When a countdown that had `left` at a snapshot ends after a restart at `now`, the server
@@ -717,7 +728,7 @@ impl Clock {
     /// charge the players for the time the server was down").
     ///
     /// `snapshot` was taken while the server ran; the server then kept running for `ran` more
-    /// before it stopped (see [`ran_before_stop`]), and is up again at `now`. The side to move
+    /// before it stopped (see [`ran_since`]), and is up again at `now`. The side to move
     /// is charged for `ran` (its think time before the stop), exactly as if it had thought that
     /// long without a restart: main time first, then the countdowns, with the move limit in
     /// force; the downtime (from the stop to `now`) is not charged. A side that ran out during

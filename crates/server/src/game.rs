@@ -225,9 +225,9 @@ pub(crate) struct Games {
     shutdown: watch::Receiver<bool>,
     alive: mpsc::Sender<()>,
     next_sub: AtomicU64,
-    /// When the previous run of this node stopped (ms since the Unix epoch: its graceful stop
-    /// or its last heartbeat), `None` if unknown: resumed clocks are charged up to it.
-    previous_stop: Option<i64>,
+    /// This node's previous runs (see [`clock::ran_since`]): resumed clocks are charged the
+    /// time they ran in them after the game's last stored snapshot.
+    runs: Vec<clock::Run>,
 }
 
 impl Games {
@@ -236,7 +236,7 @@ impl Games {
         settings: GameSettings,
         shutdown: watch::Receiver<bool>,
         alive: mpsc::Sender<()>,
-        previous_stop: Option<i64>,
+        runs: Vec<clock::Run>,
     ) -> Arc<Games> {
         Arc::new(Games {
             actors: Mutex::new(HashMap::new()),
@@ -245,7 +245,7 @@ impl Games {
             shutdown,
             alive,
             next_sub: AtomicU64::new(1),
-            previous_stop,
+            runs,
         })
     }
 
@@ -258,45 +258,40 @@ impl Games {
     }
 
     /// Starts the actors of every game in progress that has a timer to run (timed games, and
-    /// games in their first-move countdown), after a restart. Untimed games further on and
-    /// games waiting for an opponent have nothing to run; they are loaded when first asked for.
+    /// games in their first-move countdown), after a restart, and records this node's new run
+    /// (returning its start, ms since the Unix epoch). Untimed games further on and games
+    /// waiting for an opponent have nothing to run; they are loaded when first asked for.
     ///
     /// Restart fairness (clocks-and-games.md: the downtime is not charged): each resumed clock
-    /// and first-move countdown is charged the time the previous run kept going after the
-    /// game's row was written (up to `previous_stop`), and only the downtime is refunded. The
-    /// resumed state is stored at once, together with this node's first heartbeat (`node`),
-    /// in one transaction: a later restart then counts from now, so a downtime is never
-    /// charged by a later crash.
+    /// and first-move countdown is charged the time it ran in the node's previous runs after
+    /// the game's row was written, and resumes at the new run's start; only the downtime
+    /// between runs is refunded. The new run is stored before any actor starts; runs that
+    /// ended before every resumed game's snapshot are no longer needed and deleted.
     pub(crate) async fn resume_all(
         self: &Arc<Self>,
         node: &str,
-    ) -> Result<usize, crate::store::StoreError> {
+    ) -> Result<(usize, i64), crate::store::StoreError> {
         let stored = self.store.load_resumable().await?;
-        let now = Instant::now();
-        let mut resumed = Vec::with_capacity(stored.len());
-        let mut unit = Vec::with_capacity(stored.len() + 1);
+        let at = Instant::now();
+        let started_at = now_ms();
+        let prune_before = stored
+            .iter()
+            .map(|game| game.row.updated_at)
+            .min()
+            .unwrap_or(i64::MAX);
+        self.store
+            .write(vec![Write::StartRun {
+                node: node.to_owned(),
+                started_at,
+                prune_before,
+            }])
+            .await?;
+        let n = stored.len();
         for game in stored {
             let id = game.row.id.clone();
-            match load_live(game, &self.settings, now, self.previous_stop) {
-                Load::Found(live) => {
-                    unit.push(Write::UpdateGame(live.row(now)));
-                    resumed.push((id, live));
-                }
-                Load::Broken(why) => tracing::error!(game = %id, %why, "cannot resume game"),
-                Load::Missing => {}
-            }
+            self.spawn(id, Some(Preloaded { stored: game, at }));
         }
-        unit.push(Write::Heartbeat {
-            node: node.to_owned(),
-            alive_at: now_ms(),
-            stopped: false,
-        });
-        self.store.write(unit).await?;
-        let n = resumed.len();
-        for (id, live) in resumed {
-            self.spawn(id, Some(live));
-        }
-        Ok(n)
+        Ok((n, started_at))
     }
 
     /// Ends untimed games in progress that nobody changed for `settings.abandon_after` as
@@ -338,7 +333,7 @@ impl Games {
     }
 
     /// The actor of game `id`, started (and loaded from the store) if it is not running.
-    fn spawn(self: &Arc<Self>, id: String, preloaded: Option<Box<Live>>) -> mpsc::Sender<Command> {
+    fn spawn(self: &Arc<Self>, id: String, preloaded: Option<Preloaded>) -> mpsc::Sender<Command> {
         let mut actors = self.actors.lock().expect("actor map poisoned");
         if let Some(tx) = actors.get(&id)
             && !tx.is_closed()
@@ -426,6 +421,13 @@ impl Games {
     }
 }
 
+/// A game handed to its actor at start: its stored row, and the instant its clocks resume (the
+/// start of the node's run).
+pub(crate) struct Preloaded {
+    stored: StoredGame,
+    at: Instant,
+}
+
 /// Milliseconds in `d`, saturating.
 fn duration_ms(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
@@ -509,17 +511,17 @@ enum Load {
     Broken(String),
 }
 
-/// Builds a game's live state from its stored row as of `now`. `previous_stop` is when the
-/// server run that wrote the row stopped, if known: the running clock and the first-move
-/// countdown are charged the time from the row's `updated_at` to it (see [`Games::resume_all`]).
+/// Builds a game's live state from its stored row as of `now`. The running clock and the
+/// first-move countdown are charged the time they ran in the node's previous `runs` after the
+/// row was written (its `updated_at`; see [`Games::resume_all`]).
 fn load_live(
     stored: StoredGame,
     settings: &GameSettings,
     now: Instant,
-    previous_stop: Option<i64>,
+    runs: &[clock::Run],
 ) -> Load {
     let row = stored.row;
-    let ran = clock::ran_before_stop(row.updated_at, previous_stop);
+    let ran = clock::ran_since(row.updated_at, runs);
     let Ok(variant) = row.variant.parse::<Variant>() else {
         return Load::Broken(format!("unknown variant {}", row.variant));
     };
@@ -596,16 +598,16 @@ const OVER_IDLE_TIMEOUT: Duration = Duration::from_secs(10);
 async fn run_actor(
     games: Arc<Games>,
     id: String,
-    preloaded: Option<Box<Live>>,
+    preloaded: Option<Preloaded>,
     me: &mpsc::Sender<Command>,
     mut rx: mpsc::Receiver<Command>,
 ) {
     let _alive = games.alive.clone();
     let mut shutdown = games.shutdown.clone();
     let load = match preloaded {
-        Some(live) => Load::Found(live),
+        Some(p) => load_live(p.stored, &games.settings, p.at, &games.runs),
         None => match games.store.load(&id).await {
-            Ok(Some(s)) => load_live(s, &games.settings, Instant::now(), games.previous_stop),
+            Ok(Some(s)) => load_live(s, &games.settings, Instant::now(), &games.runs),
             Ok(None) => Load::Missing,
             Err(e) => Load::Broken(e.to_string()),
         },

@@ -150,14 +150,14 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         .trim_end_matches('/')
         .to_owned();
     let (store, writer) = store::Store::new(backend.clone());
-    // When this node's previous run stopped: its graceful stop, or its last heartbeat.
-    let previous = store.node(&config.node).await?;
-    match &previous {
-        Some(row) if row.stopped_at.is_some() => {
-            tracing::info!(node = %config.node, stopped_at = row.alive_at, "previous run stopped cleanly");
+    // This node's previous runs: each until its graceful stop or its last heartbeat.
+    let runs = store.runs(&config.node).await?;
+    match runs.last() {
+        Some(run) if run.stopped_at.is_some() => {
+            tracing::info!(node = %config.node, stopped_at = run.alive_at, "previous run stopped cleanly");
         }
-        Some(row) => {
-            tracing::warn!(node = %config.node, last_heartbeat = row.alive_at, "previous run did not stop cleanly");
+        Some(run) => {
+            tracing::warn!(node = %config.node, last_heartbeat = run.alive_at, "previous run did not stop cleanly");
         }
         None => {}
     }
@@ -173,13 +173,18 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         },
         shutdown_rx.clone(),
         alive_tx,
-        previous.map(|row| row.alive_at),
+        runs.iter()
+            .map(|run| clock::Run {
+                started_at: run.started_at,
+                alive_at: run.alive_at,
+            })
+            .collect(),
     );
-    let resumed = games.resume_all(&config.node).await?;
-    // Started only once the resumed state and the first beat are stored (see resume_all).
+    let (resumed, started_at) = games.resume_all(&config.node).await?;
     let (heartbeat_stop, heartbeat) = heartbeat::spawn(
         games.store().clone(),
         config.node.clone(),
+        started_at,
         heartbeat::INTERVAL,
     );
     heartbeat::spawn_abandonment_sweep(games.clone(), shutdown_rx.clone());

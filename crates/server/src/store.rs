@@ -93,14 +93,27 @@ pub enum Write {
     UpdateGame(GameRow),
     /// Append a move (fails if that ply is already stored).
     AppendMove(MoveRow),
-    /// Record that server node `node` was alive at `alive_at` (ms since the Unix epoch), and,
-    /// when `stopped`, that it stopped then (a graceful shutdown). See [`NodeRow`].
+    /// Record a new run of server node `node` starting at `started_at` (ms since the Unix
+    /// epoch), and delete its earlier runs that ended before `prune_before` (no resumed game
+    /// needs them). See [`RunRow`].
+    StartRun {
+        /// The node's key.
+        node: String,
+        /// The run's start.
+        started_at: i64,
+        /// Earlier runs last alive before this instant are deleted.
+        prune_before: i64,
+    },
+    /// Record that the run of `node` started at `started_at` was alive at `alive_at` (ms since
+    /// the Unix epoch), and, when `stopped`, that it stopped then (a graceful shutdown).
     Heartbeat {
         /// The node's key.
         node: String,
+        /// The run's start (its key with `node`).
+        started_at: i64,
         /// The instant, milliseconds since the Unix epoch.
         alive_at: i64,
-        /// Whether this is the node's last beat before a graceful stop.
+        /// Whether this is the run's last beat before a graceful stop.
         stopped: bool,
     },
     /// End game `id` as abandoned (status `ended`, `result` as given, `updated_at = at`) if it
@@ -119,12 +132,14 @@ pub enum Write {
     },
 }
 
-/// A server node's liveness record: when it was last known alive, and whether it stopped
-/// gracefully then.
+/// One run of a server node: when it started, when it was last known alive, and whether it
+/// stopped gracefully then.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
-pub struct NodeRow {
+pub struct RunRow {
     /// The node's key.
     pub node: String,
+    /// When the run started, milliseconds since the Unix epoch.
+    pub started_at: i64,
     /// Its last heartbeat (or its stop), milliseconds since the Unix epoch.
     pub alive_at: i64,
     /// When it stopped gracefully; `None` while it runs or after a crash.
@@ -152,8 +167,8 @@ pub trait Backend: Send + Sync + 'static {
     /// games, and games whose side to move has not yet made its first move (the first-move
     /// countdown). Untimed games further on are loaded when first asked for.
     fn load_resumable(&self) -> BoxFuture<'_, Result<Vec<StoredGame>, StoreError>>;
-    /// Server node `node`'s liveness record, if it ever ran.
-    fn node<'a>(&'a self, node: &'a str) -> BoxFuture<'a, Result<Option<NodeRow>, StoreError>>;
+    /// Server node `node`'s recorded runs, oldest first.
+    fn runs<'a>(&'a self, node: &'a str) -> BoxFuture<'a, Result<Vec<RunRow>, StoreError>>;
     /// The ids of untimed games `playing` past both first moves and unchanged since before
     /// `cutoff` (ms since the Unix epoch), at most `limit` of them, oldest first.
     fn abandoned<'a>(
@@ -178,10 +193,15 @@ const INSERT_MOVE: &str =
     "INSERT INTO moves (game_id, ply, mv, clock, at_ms) VALUES ($1, $2, $3, $4, $5)";
 const SELECT_GAME: &str = "SELECT id, variant, setup, status, token_first, token_second, \
      result, clock, meta, created_at, updated_at FROM games";
-const UPSERT_NODE: &str = "INSERT INTO nodes (node, alive_at, stopped_at) VALUES ($1, $2, $3) \
-     ON CONFLICT (node) DO UPDATE SET alive_at = excluded.alive_at, \
-     stopped_at = excluded.stopped_at";
-const SELECT_NODE: &str = "SELECT node, alive_at, stopped_at FROM nodes WHERE node = $1";
+const INSERT_RUN: &str = "INSERT INTO node_runs (node, started_at, alive_at) \
+     VALUES ($1, $2, $2) ON CONFLICT (node, started_at) DO UPDATE SET \
+     alive_at = excluded.alive_at, stopped_at = NULL";
+const PRUNE_RUNS: &str =
+    "DELETE FROM node_runs WHERE node = $1 AND started_at <> $2 AND alive_at < $3";
+const UPDATE_RUN: &str = "UPDATE node_runs SET alive_at = $3, stopped_at = $4 \
+     WHERE node = $1 AND started_at = $2";
+const SELECT_RUNS: &str = "SELECT node, started_at, alive_at, stopped_at FROM node_runs \
+     WHERE node = $1 ORDER BY started_at";
 /// Past both first moves, untimed games are those without a clock snapshot (`clock IS NULL`);
 /// games before that are the first-move countdown's (they are aborted, not abandoned).
 const ABANDONABLE: &str = "status = 'playing' AND clock IS NULL AND EXISTS \
@@ -257,13 +277,32 @@ macro_rules! sql_backend {
                                     .execute(&mut *tx)
                                     .await?;
                             }
+                            Write::StartRun {
+                                node,
+                                started_at,
+                                prune_before,
+                            } => {
+                                sqlx::query(INSERT_RUN)
+                                    .bind(node)
+                                    .bind(started_at)
+                                    .execute(&mut *tx)
+                                    .await?;
+                                sqlx::query(PRUNE_RUNS)
+                                    .bind(node)
+                                    .bind(started_at)
+                                    .bind(prune_before)
+                                    .execute(&mut *tx)
+                                    .await?;
+                            }
                             Write::Heartbeat {
                                 node,
+                                started_at,
                                 alive_at,
                                 stopped,
                             } => {
-                                sqlx::query(UPSERT_NODE)
+                                sqlx::query(UPDATE_RUN)
                                     .bind(node)
+                                    .bind(started_at)
                                     .bind(alive_at)
                                     .bind(stopped.then_some(*alive_at))
                                     .execute(&mut *tx)
@@ -340,14 +379,14 @@ macro_rules! sql_backend {
                 })
             }
 
-            fn node<'a>(
+            fn runs<'a>(
                 &'a self,
                 node: &'a str,
-            ) -> BoxFuture<'a, Result<Option<NodeRow>, StoreError>> {
+            ) -> BoxFuture<'a, Result<Vec<RunRow>, StoreError>> {
                 Box::pin(async move {
-                    Ok(sqlx::query_as::<_, NodeRow>(SELECT_NODE)
+                    Ok(sqlx::query_as::<_, RunRow>(SELECT_RUNS)
                         .bind(node)
-                        .fetch_optional(&self.pool)
+                        .fetch_all(&self.pool)
                         .await?)
                 })
             }
@@ -529,9 +568,9 @@ impl Store {
         self.backend.load_resumable().await
     }
 
-    /// Server node `node`'s liveness record (see [`NodeRow`]).
-    pub async fn node(&self, node: &str) -> Result<Option<NodeRow>, StoreError> {
-        self.backend.node(node).await
+    /// Server node `node`'s recorded runs, oldest first (see [`RunRow`]).
+    pub async fn runs(&self, node: &str) -> Result<Vec<RunRow>, StoreError> {
+        self.backend.runs(node).await
     }
 
     /// Ids of untimed games in progress unchanged since before `cutoff` (see

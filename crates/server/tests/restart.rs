@@ -83,9 +83,10 @@ async fn stored_status(url: &str, id: &str) -> (String, Option<String>) {
     }
 }
 
-/// The `main` node's heartbeat row: (alive_at, stopped_at), read directly.
+/// The `main` node's latest run: (alive_at, stopped_at), read directly.
 async fn node_row(url: &str) -> (i64, Option<i64>) {
-    let sql = "SELECT alive_at, stopped_at FROM nodes WHERE node = 'main'";
+    let sql = "SELECT alive_at, stopped_at FROM node_runs WHERE node = 'main' \
+               ORDER BY started_at DESC LIMIT 1";
     if url.starts_with("postgres") {
         let pool = sqlx::PgPool::connect(url).await.unwrap();
         let row = sqlx::query_as(sql).fetch_one(&pool).await.unwrap();
@@ -97,6 +98,23 @@ async fn node_row(url: &str) -> (i64, Option<i64>) {
         pool.close().await;
         row
     }
+}
+
+/// How many runs of the `main` node are recorded.
+async fn run_count(url: &str) -> i64 {
+    let sql = "SELECT COUNT(*) FROM node_runs WHERE node = 'main'";
+    let (n,): (i64,) = if url.starts_with("postgres") {
+        let pool = sqlx::PgPool::connect(url).await.unwrap();
+        let row = sqlx::query_as(sql).fetch_one(&pool).await.unwrap();
+        pool.close().await;
+        row
+    } else {
+        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
+        let row = sqlx::query_as(sql).fetch_one(&pool).await.unwrap();
+        pool.close().await;
+        row
+    };
+    n
 }
 
 fn ms_of(view: &Value, side: &str) -> i64 {
@@ -130,6 +148,36 @@ on_both!(
         );
         let next = s.play(&id, &red, "h0g2").await;
         assert_eq!(next["clock"]["running"], "black");
+        s.stop().await;
+    }
+);
+
+on_both!(
+    chained_restarts_charge_every_run_and_no_downtime,
+    |_| {},
+    |s: TestServer| async move {
+        let (id, red, black) = s
+            .game(json!({"variant": "shogi", "clock": {"main": 60}}), "sente")
+            .await;
+        s.play(&id, &red, "7g7f").await;
+        let started = Instant::now();
+        s.play(&id, &black, "3c3d").await; // Sente's clock runs from here.
+        // Sente thinks 1 s in each of three runs; nothing about the game is written in between.
+        tokio::time::sleep(Duration::from_millis(1000)).await;
+        let s = s.restart_after(Duration::from_secs(2)).await;
+        tokio::time::sleep(Duration::from_millis(1000)).await;
+        let s = s.restart_after(Duration::from_secs(2)).await;
+        tokio::time::sleep(Duration::from_millis(1000)).await;
+        let view = s.view(&id, Some(&red)).await;
+        let wall = started.elapsed().as_millis() as i64;
+        let charged = 60_000 - ms_of(&view, "sente");
+        // 3 s of thinking (it used to be only the last run's 1 s) ...
+        assert!(charged >= 3_000, "charged {charged} ms");
+        // ... and neither 2 s downtime.
+        assert!(
+            charged < wall - 4_000 + 200 && charged < 4_500,
+            "charged {charged} ms of {wall} ms"
+        );
         s.stop().await;
     }
 );
@@ -197,6 +245,11 @@ on_both!(
         assert!(last >= later);
         s.start_again().await;
         assert_eq!(node_row(&url).await.1, None, "running again");
+        // No game has a running clock: older runs are not kept.
+        s.shut_down().await;
+        s.start_again().await;
+        let runs = run_count(&url).await;
+        assert!(runs <= 2, "{runs} runs kept");
         s.stop().await;
     }
 );
@@ -282,9 +335,10 @@ on_both!(
         assert_eq!(code, 409, "{body}");
         assert_eq!(stored_status(&url, &fresh).await.0, "playing");
         assert_eq!(stored_status(&url, &waiting).await.0, "waiting");
+        // (The month without a change was not server time: its countdown goes on.)
         let opening = s.view(&opening, None).await;
-        assert_eq!(opening["status"], "aborted", "{opening}");
-        assert_eq!(opening["result"]["reason"], "aborted");
+        assert_eq!(opening["status"], "playing", "{opening}");
+        assert!(opening["first_move_ms"].as_i64().unwrap() > 0);
         s.stop().await;
     }
 );

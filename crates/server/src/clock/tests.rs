@@ -461,12 +461,25 @@ fn resume_does_not_charge_a_paused_or_unstarted_clock() {
 }
 
 #[test]
-fn think_time_before_the_stop_comes_from_the_wall_clock_instants() {
-    assert_eq!(ran_before_stop(1_000, Some(3_500)), ms(2_500));
-    // Unknown stop (an old database), or a snapshot after the last heartbeat: nothing charged.
-    assert_eq!(ran_before_stop(1_000, None), Duration::ZERO);
-    assert_eq!(ran_before_stop(3_000, Some(1_000)), Duration::ZERO);
-    assert_eq!(ran_before_stop(3_000, Some(3_000)), Duration::ZERO);
+fn think_time_before_the_stop_comes_from_the_recorded_runs() {
+    let run = |started_at, alive_at| Run {
+        started_at,
+        alive_at,
+    };
+    // Snapshot at 1 000 in a run that stopped at 3 500: 2.5 s charged.
+    assert_eq!(ran_since(1_000, &[run(0, 3_500)]), ms(2_500));
+    // Unknown runs (an old database), or a snapshot after the last heartbeat: nothing.
+    assert_eq!(ran_since(1_000, &[]), Duration::ZERO);
+    assert_eq!(ran_since(3_000, &[run(0, 1_000)]), Duration::ZERO);
+    assert_eq!(ran_since(3_000, &[run(0, 3_000)]), Duration::ZERO);
+    // Not written for two restarts: the rest of the first run and all of the second are
+    // charged, the downtimes (3 500..10 000 and 12 000..) are not.
+    let runs = [run(0, 3_500), run(10_000, 12_000)];
+    assert_eq!(ran_since(1_000, &runs), ms(4_500));
+    // Written in the second run: only what followed in it.
+    assert_eq!(ran_since(11_000, &runs), ms(1_000));
+    // Runs before the snapshot contribute nothing.
+    assert_eq!(ran_since(20_000, &runs), Duration::ZERO);
 }
 
 #[test]
