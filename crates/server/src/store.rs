@@ -379,10 +379,7 @@ macro_rules! sql_backend {
                 })
             }
 
-            fn runs<'a>(
-                &'a self,
-                node: &'a str,
-            ) -> BoxFuture<'a, Result<Vec<RunRow>, StoreError>> {
+            fn runs<'a>(&'a self, node: &'a str) -> BoxFuture<'a, Result<Vec<RunRow>, StoreError>> {
                 Box::pin(async move {
                     Ok(sqlx::query_as::<_, RunRow>(SELECT_RUNS)
                         .bind(node)
