@@ -2,7 +2,8 @@
 //! storage. Built on `jiang-rules`; serves the front end in `web/`.
 //!
 //! [`start`] binds, opens (creating and migrating) the database, resumes every game in
-//! progress and serves until [`Server::shutdown`].
+//! progress that has a timer to run (charging the think time up to the last stop, not the
+//! downtime: see `heartbeat`), and serves until [`Server::shutdown`].
 
 pub mod clock;
 pub mod error;
