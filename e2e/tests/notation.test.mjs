@@ -93,8 +93,9 @@ test('every locale has every English key, and only those', () => {
     }
   }
   // Every result reason of clocks-and-games.md is explained.
-  for (const r of ['checkmate', 'stalemate', 'resignation', 'timeout', 'timeout-vs-insufficient', 'repetition', 'perpetual-check', 'perpetual-chase', 'move-limit', 'insufficient-material', 'agreement', 'impasse', 'aborted'])
+  for (const r of ['checkmate', 'stalemate', 'resignation', 'timeout', 'timeout-vs-insufficient', 'repetition', 'perpetual-check', 'perpetual-chase', 'move-limit', 'insufficient-material', 'agreement', 'impasse', 'aborted', 'abandoned'])
     assert.ok(en[`reason.${r}`], r);
+  assert.ok(en['result.abandoned'], 'the abandoned headline');
 });
 
 test('every browser module parses as an ES module', async () => {

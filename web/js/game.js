@@ -23,6 +23,11 @@ export function describeResult(variant, result, status, handicap = null) {
     const reason = t('reason.aborted');
     return { headline: t('result.aborted'), reason, text: t('result.line', { headline: t('result.aborted'), reason }) };
   }
+  // An untimed game nobody moved in for 30 days: over, with no winner and no result.
+  if (result?.reason === 'abandoned') {
+    const reason = t('reason.abandoned');
+    return { headline: t('result.abandoned'), reason, text: t('result.line', { headline: t('result.abandoned'), reason }) };
+  }
   const sides = sidesOf(variant);
   const winner = result.winner;
   const loser = winner ? sides.find((s) => s !== winner) : null;

@@ -286,6 +286,38 @@ fn byoyomi_move_start(
     }
 }
 
+/// One run of a server node as its heartbeat recorded it, in milliseconds since the Unix epoch:
+/// from its start to the last instant it knew it was alive (its graceful stop, or its last
+/// heartbeat before a crash). Between runs the server was down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// When the run started (its clocks resumed).
+    pub started_at: i64,
+    /// Its graceful stop, or its last heartbeat.
+    pub alive_at: i64,
+}
+
+/// How long the clocks ran after a snapshot taken at `snapshot_at_ms`, over a node's previous
+/// `runs`: the think time a restart must still charge. It is the part of each run after the
+/// snapshot; the gaps between runs (downtime) count for nothing. So a game not written for
+/// several restarts is charged every run since its snapshot and none of the downtimes. A
+/// snapshot after the last record of a crashed run, a database from before runs were recorded
+/// (no runs), or a wall clock that stepped back charge nothing: doubt favours the player.
+pub fn ran_since(snapshot_at_ms: i64, runs: &[Run]) -> Duration {
+    let ms: i64 = runs
+        .iter()
+        .map(|run| (run.alive_at - run.started_at.max(snapshot_at_ms)).max(0))
+        .sum();
+    Duration::from_millis(u64::try_from(ms).unwrap_or(0))
+}
+
+/// When a countdown that had `left` at a snapshot ends after a restart at `now`, the server
+/// having run `ran` past the snapshot before it stopped: the first-move countdown survives a
+/// restart like the clocks (a player who had 10 s of the 30 s left has 10 s after it).
+pub fn resume_countdown(left: Duration, ran: Duration, now: Instant) -> Instant {
+    now + left.saturating_sub(ran)
+}
+
 /// How many whole countdowns of `byoyomi` fit in `over`.
 fn periods_used(over: Duration, byoyomi: Duration) -> u32 {
     if byoyomi.is_zero() {
@@ -688,6 +720,31 @@ impl Clock {
         }
         if let Some(side) = snapshot.flagged {
             clock.flag(side);
+        }
+        clock
+    }
+
+    /// Resumes a clock after a server restart (clocks-and-games.md: "A server restart does not
+    /// charge the players for the time the server was down").
+    ///
+    /// `snapshot` was taken while the server ran; the server then kept running for `ran` more
+    /// before it stopped (see [`ran_since`]), and is up again at `now`. The side to move
+    /// is charged for `ran` (its think time before the stop), exactly as if it had thought that
+    /// long without a restart: main time first, then the countdowns, with the move limit in
+    /// force; the downtime (from the stop to `now`) is not charged. A side that ran out during
+    /// `ran` is flagged as of `now` ([`Clock::flagged`] says so at once). A paused or unstarted
+    /// clock is not charged.
+    pub fn resume(
+        control: TimeControl,
+        snapshot: &ClockSnapshot,
+        ran: Duration,
+        now: Instant,
+    ) -> Self {
+        let mut clock = Clock::restore(control, snapshot, now);
+        if let Some(turn) = &mut clock.turn
+            && turn.since.is_some()
+        {
+            turn.spent = turn.spent.saturating_add(ran);
         }
         clock
     }

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot, watch};
 
-use crate::clock::{Clock, ClockSnapshot, TimeControl};
+use crate::clock::{self, Clock, ClockSnapshot, TimeControl};
 use crate::error::ApiError;
 use crate::seat;
 use crate::store::{GameRow, MoveRow, Store, StoredGame, Write};
@@ -29,6 +29,11 @@ fn capitalised(text: &str) -> String {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
     }
+}
+
+/// Whole milliseconds in `d`, rounded down.
+fn floor_ms_of(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// Milliseconds since the Unix epoch.
@@ -97,6 +102,10 @@ struct Meta {
     /// rematch game, derived from its token here (see [`seat::rematch_token`]).
     #[serde(default)]
     rematch_seats: [Option<String>; 2],
+    /// What was left of the first-move countdown when the row was written (its `updated_at`),
+    /// in milliseconds, so that a restart resumes the countdown instead of restarting it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    first_move_ms: Option<u64>,
 }
 
 /// A result as persisted.
@@ -204,6 +213,8 @@ pub struct GameSettings {
     pub public_url: String,
     /// How long an actor with no subscribers and no timer stays in memory.
     pub idle_timeout: Duration,
+    /// An untimed game in progress unchanged for this long ends as `abandoned`.
+    pub abandon_after: Duration,
 }
 
 /// The registry of live actors, shared by the HTTP handlers.
@@ -214,6 +225,9 @@ pub(crate) struct Games {
     shutdown: watch::Receiver<bool>,
     alive: mpsc::Sender<()>,
     next_sub: AtomicU64,
+    /// This node's previous runs (see [`clock::ran_since`]): resumed clocks are charged the
+    /// time they ran in them after the game's last stored snapshot.
+    runs: Vec<clock::Run>,
 }
 
 impl Games {
@@ -222,6 +236,7 @@ impl Games {
         settings: GameSettings,
         shutdown: watch::Receiver<bool>,
         alive: mpsc::Sender<()>,
+        runs: Vec<clock::Run>,
     ) -> Arc<Games> {
         Arc::new(Games {
             actors: Mutex::new(HashMap::new()),
@@ -230,6 +245,7 @@ impl Games {
             shutdown,
             alive,
             next_sub: AtomicU64::new(1),
+            runs,
         })
     }
 
@@ -241,20 +257,83 @@ impl Games {
         &self.settings
     }
 
-    /// Starts the actors of every game in progress (after a restart), so their timers run.
-    /// Games waiting for an opponent are loaded when first asked for.
-    pub(crate) async fn resume_all(self: &Arc<Self>) -> Result<usize, crate::store::StoreError> {
-        let live = self.store.load_live().await?;
-        let n = live.len();
-        for stored in live {
-            let id = stored.row.id.clone();
-            self.spawn(id, Some(stored));
+    /// Starts the actors of every game in progress that has a timer to run (timed games, and
+    /// games in their first-move countdown), after a restart, and records this node's new run
+    /// (returning its start, ms since the Unix epoch). Untimed games further on and games
+    /// waiting for an opponent have nothing to run; they are loaded when first asked for.
+    ///
+    /// Restart fairness (clocks-and-games.md: the downtime is not charged): each resumed clock
+    /// and first-move countdown is charged the time it ran in the node's previous runs after
+    /// the game's row was written, and resumes at the new run's start; only the downtime
+    /// between runs is refunded. The new run is stored before any actor starts; runs that
+    /// ended before every resumed game's snapshot are no longer needed and deleted.
+    pub(crate) async fn resume_all(
+        self: &Arc<Self>,
+        node: &str,
+    ) -> Result<(usize, i64), crate::store::StoreError> {
+        let stored = self.store.load_resumable().await?;
+        let at = Instant::now();
+        let started_at = now_ms();
+        let prune_before = stored
+            .iter()
+            .map(|game| game.row.updated_at)
+            .min()
+            .unwrap_or(i64::MAX);
+        self.store
+            .write(vec![Write::StartRun {
+                node: node.to_owned(),
+                started_at,
+                prune_before,
+            }])
+            .await?;
+        let n = stored.len();
+        for game in stored {
+            let id = game.row.id.clone();
+            self.spawn(id, Some(Preloaded { stored: game, at }));
         }
-        Ok(n)
+        Ok((n, started_at))
+    }
+
+    /// Ends untimed games in progress that nobody changed for `settings.abandon_after` as
+    /// `abandoned` (no winner), durably; returns how many. Games whose actor is in memory are
+    /// left to a later sweep (once it retires) or to their next load.
+    pub(crate) async fn sweep_abandoned(&self) -> Result<usize, crate::store::StoreError> {
+        const PAGE: i64 = 500;
+        let cutoff = now_ms().saturating_sub(duration_ms(self.settings.abandon_after));
+        let result = abandoned_result();
+        let mut ended = 0;
+        loop {
+            let ids = self.store.abandoned(cutoff, PAGE).await?;
+            let full_page = ids.len() as i64 == PAGE;
+            let unit: Vec<Write> = {
+                let actors = self.actors.lock().expect("actor map poisoned");
+                ids.into_iter()
+                    .filter(|id| actors.get(id).is_none_or(|tx| tx.is_closed()))
+                    .map(|id| Write::Abandon {
+                        id,
+                        result: result.clone(),
+                        cutoff,
+                        at: now_ms(),
+                    })
+                    .collect()
+            };
+            if unit.is_empty() {
+                break;
+            }
+            ended += unit.len();
+            self.store.write(unit).await?;
+            if !full_page {
+                break;
+            }
+        }
+        if ended > 0 {
+            tracing::info!(ended, "untimed games ended as abandoned");
+        }
+        Ok(ended)
     }
 
     /// The actor of game `id`, started (and loaded from the store) if it is not running.
-    fn spawn(self: &Arc<Self>, id: String, preloaded: Option<StoredGame>) -> mpsc::Sender<Command> {
+    fn spawn(self: &Arc<Self>, id: String, preloaded: Option<Preloaded>) -> mpsc::Sender<Command> {
         let mut actors = self.actors.lock().expect("actor map poisoned");
         if let Some(tx) = actors.get(&id)
             && !tx.is_closed()
@@ -342,6 +421,27 @@ impl Games {
     }
 }
 
+/// A game handed to its actor at start: its stored row, and the instant its clocks resume (the
+/// start of the node's run).
+pub(crate) struct Preloaded {
+    stored: StoredGame,
+    at: Instant,
+}
+
+/// Milliseconds in `d`, saturating.
+fn duration_ms(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// The stored result of an abandoned game: no winner, reason `abandoned`.
+fn abandoned_result() -> String {
+    serde_json::to_string(&StoredResult {
+        winner: None,
+        reason: Reason::Abandoned.name().to_owned(),
+    })
+    .expect("result serialises")
+}
+
 /// The fields of a new game, before it is stored.
 pub(crate) struct NewGame {
     pub variant: Variant,
@@ -394,6 +494,9 @@ struct Live {
     clock: Option<Clock>,
     result: Option<Outcome>,
     created_at: i64,
+    /// The row's `updated_at` when it was loaded (ms since the Unix epoch): the abandonment
+    /// rule's "no change since".
+    loaded_updated_at: i64,
     /// When the side to move must have made its first move (while fewer than two plies).
     first_move_deadline: Option<Instant>,
     /// The seat tokens players have shown this actor, by side: in memory only, never stored,
@@ -408,8 +511,17 @@ enum Load {
     Broken(String),
 }
 
-fn load_live(stored: StoredGame, settings: &GameSettings, now: Instant) -> Load {
+/// Builds a game's live state from its stored row as of `now`. The running clock and the
+/// first-move countdown are charged the time they ran in the node's previous `runs` after the
+/// row was written (its `updated_at`; see [`Games::resume_all`]).
+fn load_live(
+    stored: StoredGame,
+    settings: &GameSettings,
+    now: Instant,
+    runs: &[clock::Run],
+) -> Load {
     let row = stored.row;
+    let ran = clock::ran_since(row.updated_at, runs);
     let Ok(variant) = row.variant.parse::<Variant>() else {
         return Load::Broken(format!("unknown variant {}", row.variant));
     };
@@ -450,12 +562,17 @@ fn load_live(stored: StoredGame, settings: &GameSettings, now: Instant) -> Load 
             .as_deref()
             .and_then(|c| serde_json::from_str::<ClockSnapshot>(c).ok())
         {
-            Some(snapshot) => Clock::restore(control, &snapshot, now),
+            Some(snapshot) => Clock::resume(control, &snapshot, ran, now),
             None => Clock::new(control),
         }
     });
-    let first_move_deadline =
-        (status == Status::Playing && moves.len() < 2).then(|| now + settings.first_move_timeout);
+    // A row from before the countdown was stored gets the whole countdown, as it used to.
+    let first_move_deadline = (status == Status::Playing && moves.len() < 2).then(|| {
+        let left = meta
+            .first_move_ms
+            .map_or(settings.first_move_timeout, Duration::from_millis);
+        clock::resume_countdown(left, ran, now)
+    });
     Load::Found(Box::new(Live {
         id: row.id,
         variant,
@@ -467,6 +584,7 @@ fn load_live(stored: StoredGame, settings: &GameSettings, now: Instant) -> Load 
         clock,
         result,
         created_at: row.created_at,
+        loaded_updated_at: row.updated_at,
         first_move_deadline,
         shown_tokens: [None, None],
         subscribers: Vec::new(),
@@ -480,20 +598,19 @@ const OVER_IDLE_TIMEOUT: Duration = Duration::from_secs(10);
 async fn run_actor(
     games: Arc<Games>,
     id: String,
-    preloaded: Option<StoredGame>,
+    preloaded: Option<Preloaded>,
     me: &mpsc::Sender<Command>,
     mut rx: mpsc::Receiver<Command>,
 ) {
     let _alive = games.alive.clone();
     let mut shutdown = games.shutdown.clone();
-    let stored = match preloaded {
-        Some(s) => Ok(Some(s)),
-        None => games.store.load(&id).await,
-    };
-    let load = match stored {
-        Ok(Some(s)) => load_live(s, &games.settings, Instant::now()),
-        Ok(None) => Load::Missing,
-        Err(e) => Load::Broken(e.to_string()),
+    let load = match preloaded {
+        Some(p) => load_live(p.stored, &games.settings, p.at, &games.runs),
+        None => match games.store.load(&id).await {
+            Ok(Some(s)) => load_live(s, &games.settings, Instant::now(), &games.runs),
+            Ok(None) => Load::Missing,
+            Err(e) => Load::Broken(e.to_string()),
+        },
     };
     let mut live = match load {
         Load::Found(live) => live,
@@ -515,6 +632,7 @@ async fn run_actor(
     // A game that was playing when the server stopped may have run out of time meanwhile by its
     // own snapshot (never by the downtime): settle that first.
     live.on_timer(&games, Instant::now()).await;
+    live.expire_if_abandoned(&games, Instant::now()).await;
     let mut idle_since = Instant::now();
     loop {
         let deadline = live.next_deadline();
@@ -684,6 +802,11 @@ impl Live {
     }
 
     fn row(&self, now: Instant) -> GameRow {
+        let mut meta = self.meta.clone();
+        meta.first_move_ms = self
+            .first_move_deadline
+            .filter(|_| self.status == Status::Playing)
+            .map(|d| floor_ms_of(d.saturating_duration_since(now)));
         GameRow {
             id: self.id.clone(),
             variant: self.variant.name().to_owned(),
@@ -699,7 +822,7 @@ impl Live {
                 .expect("result serialises")
             }),
             clock: self.clock_snapshot_json(now),
-            meta: serde_json::to_string(&self.meta).expect("meta serialises"),
+            meta: serde_json::to_string(&meta).expect("meta serialises"),
             created_at: self.created_at,
             updated_at: now_ms(),
         }
@@ -1334,6 +1457,23 @@ impl Live {
                 Outcome::win(winner, Reason::Timeout)
             };
         self.finish(games, outcome, Vec::new(), now).await
+    }
+
+    /// The abandonment rule, checked when a game is loaded: an untimed game in progress past
+    /// both first moves that nobody changed for `abandon_after` ends as `abandoned`, with no
+    /// winner.
+    async fn expire_if_abandoned(&mut self, games: &Games, now: Instant) {
+        let cutoff = now_ms().saturating_sub(duration_ms(games.settings.abandon_after));
+        // Before both first moves the first-move countdown applies (an abort) instead.
+        if self.status == Status::Playing
+            && self.meta.control.is_none()
+            && self.ply() >= 2
+            && self.loaded_updated_at < cutoff
+        {
+            let _ = self
+                .finish(games, Outcome::draw(Reason::Abandoned), Vec::new(), now)
+                .await;
+        }
     }
 
     async fn on_timer(&mut self, games: &Games, now: Instant) {

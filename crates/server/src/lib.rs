@@ -2,11 +2,13 @@
 //! storage. Built on `jiang-rules`; serves the front end in `web/`.
 //!
 //! [`start`] binds, opens (creating and migrating) the database, resumes every game in
-//! progress and serves until [`Server::shutdown`].
+//! progress that has a timer to run (charging the think time up to the last stop, not the
+//! downtime: see `heartbeat`), and serves until [`Server::shutdown`].
 
 pub mod clock;
 pub mod error;
 pub mod game;
+mod heartbeat;
 mod http;
 pub mod origin;
 pub mod pages;
@@ -47,6 +49,12 @@ pub struct Config {
     /// How long a game's actor with nothing to do (no subscriber, no running clock) stays in
     /// memory; the game is reloaded from the store when next asked for (120 s).
     pub idle_timeout: Duration,
+    /// This server node's key in the `nodes` table (its heartbeat row): `main` for the single
+    /// node of today; each node of a future cluster keeps its own.
+    pub node: String,
+    /// An untimed game in progress that nobody changed for this long ends as `abandoned`
+    /// (30 days).
+    pub abandon_after: Duration,
 }
 
 impl Default for Config {
@@ -63,6 +71,8 @@ impl Default for Config {
             durability: Durability::Full,
             trusted_proxies: Vec::new(),
             idle_timeout: Duration::from_secs(120),
+            node: "main".into(),
+            abandon_after: Duration::from_secs(30 * 24 * 3600),
         }
     }
 }
@@ -95,6 +105,7 @@ pub struct Server {
     public_url: String,
     shutdown: watch::Sender<bool>,
     task: tokio::task::JoinHandle<Result<(), ServeError>>,
+    resumed: usize,
 }
 
 impl Server {
@@ -106,6 +117,12 @@ impl Server {
     /// The base URL of its links.
     pub fn public_url(&self) -> &str {
         &self.public_url
+    }
+
+    /// How many games were resumed at start (those with a timer to run: timed games and
+    /// first-move countdowns).
+    pub fn resumed_games(&self) -> usize {
+        self.resumed
     }
 
     /// Stops gracefully: no new connections, every game actor finishes its current action
@@ -142,6 +159,17 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         .trim_end_matches('/')
         .to_owned();
     let (store, writer) = store::Store::new(backend.clone());
+    // This node's previous runs: each until its graceful stop or its last heartbeat.
+    let runs = store.runs(&config.node).await?;
+    match runs.last() {
+        Some(run) if run.stopped_at.is_some() => {
+            tracing::info!(node = %config.node, stopped_at = run.alive_at, "previous run stopped cleanly");
+        }
+        Some(run) => {
+            tracing::warn!(node = %config.node, last_heartbeat = run.alive_at, "previous run did not stop cleanly");
+        }
+        None => {}
+    }
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
     let games = game::Games::new(
@@ -150,11 +178,25 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
             first_move_timeout: config.first_move_timeout,
             public_url: public_url.clone(),
             idle_timeout: config.idle_timeout,
+            abandon_after: config.abandon_after,
         },
         shutdown_rx.clone(),
         alive_tx,
+        runs.iter()
+            .map(|run| clock::Run {
+                started_at: run.started_at,
+                alive_at: run.alive_at,
+            })
+            .collect(),
     );
-    let resumed = games.resume_all().await?;
+    let (resumed, started_at) = games.resume_all(&config.node).await?;
+    let (heartbeat_stop, heartbeat) = heartbeat::spawn(
+        games.store().clone(),
+        config.node.clone(),
+        started_at,
+        heartbeat::INTERVAL,
+    );
+    heartbeat::spawn_abandonment_sweep(games.clone(), shutdown_rx.clone());
     tracing::info!(%addr, resumed, "jiang server listening");
     let app = http::router(http::AppState {
         games,
@@ -176,6 +218,9 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         // Every actor has finished (its last write included) once all `alive` senders are gone.
         while alive_rx.recv().await.is_some() {}
         tracing::debug!("game actors stopped");
+        // The last beat says when the clocks stopped (after the last game write).
+        let _ = heartbeat_stop.send(());
+        let _ = heartbeat.await;
         // The router held the last `Store`; the writer drains its queue and ends.
         let _ = writer.await;
         backend.close().await;
@@ -187,5 +232,6 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         public_url,
         shutdown: shutdown_tx,
         task,
+        resumed,
     })
 }

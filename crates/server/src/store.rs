@@ -93,6 +93,57 @@ pub enum Write {
     UpdateGame(GameRow),
     /// Append a move (fails if that ply is already stored).
     AppendMove(MoveRow),
+    /// Record a new run of server node `node` starting at `started_at` (ms since the Unix
+    /// epoch), and delete its earlier runs that ended before `prune_before` (no resumed game
+    /// needs them). See [`RunRow`].
+    StartRun {
+        /// The node's key.
+        node: String,
+        /// The run's start.
+        started_at: i64,
+        /// Earlier runs last alive before this instant are deleted.
+        prune_before: i64,
+    },
+    /// Record that the run of `node` started at `started_at` was alive at `alive_at` (ms since
+    /// the Unix epoch), and, when `stopped`, that it stopped then (a graceful shutdown).
+    Heartbeat {
+        /// The node's key.
+        node: String,
+        /// The run's start (its key with `node`).
+        started_at: i64,
+        /// The instant, milliseconds since the Unix epoch.
+        alive_at: i64,
+        /// Whether this is the run's last beat before a graceful stop.
+        stopped: bool,
+    },
+    /// End game `id` as abandoned (status `ended`, `result` as given, `updated_at = at`) if it
+    /// is still an untimed game in progress past both first moves that has not changed since
+    /// before `cutoff` (ms since the Unix epoch); otherwise (moved meanwhile, already over)
+    /// change nothing.
+    Abandon {
+        /// The game.
+        id: String,
+        /// The stored result (JSON).
+        result: String,
+        /// Only games last changed before this instant are ended.
+        cutoff: i64,
+        /// The new `updated_at`.
+        at: i64,
+    },
+}
+
+/// One run of a server node: when it started, when it was last known alive, and whether it
+/// stopped gracefully then.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct RunRow {
+    /// The node's key.
+    pub node: String,
+    /// When the run started, milliseconds since the Unix epoch.
+    pub started_at: i64,
+    /// Its last heartbeat (or its stop), milliseconds since the Unix epoch.
+    pub alive_at: i64,
+    /// When it stopped gracefully; `None` while it runs or after a crash.
+    pub stopped_at: Option<i64>,
 }
 
 /// A stored game with its moves, in order.
@@ -112,6 +163,19 @@ pub trait Backend: Send + Sync + 'static {
     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<StoredGame>, StoreError>>;
     /// Every game still `playing`, with its moves (for resuming after a restart).
     fn load_live(&self) -> BoxFuture<'_, Result<Vec<StoredGame>, StoreError>>;
+    /// The games `playing` that have a timer to run after a restart, with their moves: timed
+    /// games, and games whose side to move has not yet made its first move (the first-move
+    /// countdown). Untimed games further on are loaded when first asked for.
+    fn load_resumable(&self) -> BoxFuture<'_, Result<Vec<StoredGame>, StoreError>>;
+    /// Server node `node`'s recorded runs, oldest first.
+    fn runs<'a>(&'a self, node: &'a str) -> BoxFuture<'a, Result<Vec<RunRow>, StoreError>>;
+    /// The ids of untimed games `playing` past both first moves and unchanged since before
+    /// `cutoff` (ms since the Unix epoch), at most `limit` of them, oldest first.
+    fn abandoned<'a>(
+        &'a self,
+        cutoff: i64,
+        limit: i64,
+    ) -> BoxFuture<'a, Result<Vec<String>, StoreError>>;
     /// Closes the connections.
     fn close(&self) -> BoxFuture<'_, ()>;
 }
@@ -129,6 +193,23 @@ const INSERT_MOVE: &str =
     "INSERT INTO moves (game_id, ply, mv, clock, at_ms) VALUES ($1, $2, $3, $4, $5)";
 const SELECT_GAME: &str = "SELECT id, variant, setup, status, token_first, token_second, \
      result, clock, meta, created_at, updated_at FROM games";
+const INSERT_RUN: &str = "INSERT INTO node_runs (node, started_at, alive_at) \
+     VALUES ($1, $2, $2) ON CONFLICT (node, started_at) DO UPDATE SET \
+     alive_at = excluded.alive_at, stopped_at = NULL";
+const PRUNE_RUNS: &str =
+    "DELETE FROM node_runs WHERE node = $1 AND started_at <> $2 AND alive_at < $3";
+const UPDATE_RUN: &str = "UPDATE node_runs SET alive_at = $3, stopped_at = $4 \
+     WHERE node = $1 AND started_at = $2";
+const SELECT_RUNS: &str = "SELECT node, started_at, alive_at, stopped_at FROM node_runs \
+     WHERE node = $1 ORDER BY started_at";
+/// Past both first moves, untimed games are those without a clock snapshot (`clock IS NULL`);
+/// games before that are the first-move countdown's (they are aborted, not abandoned).
+const ABANDONABLE: &str = "status = 'playing' AND clock IS NULL AND EXISTS \
+     (SELECT 1 FROM moves WHERE moves.game_id = games.id AND moves.ply = 2)";
+/// Timed games have a clock snapshot; a game without a second move is in its first-move
+/// countdown.
+const RESUMABLE: &str = "status = 'playing' AND (clock IS NOT NULL OR NOT EXISTS \
+     (SELECT 1 FROM moves WHERE moves.game_id = games.id AND moves.ply = 2))";
 const SELECT_MOVES: &str =
     "SELECT game_id, ply, mv, clock, at_ms FROM moves WHERE game_id = $1 ORDER BY ply";
 
@@ -196,6 +277,56 @@ macro_rules! sql_backend {
                                     .execute(&mut *tx)
                                     .await?;
                             }
+                            Write::StartRun {
+                                node,
+                                started_at,
+                                prune_before,
+                            } => {
+                                sqlx::query(INSERT_RUN)
+                                    .bind(node)
+                                    .bind(started_at)
+                                    .execute(&mut *tx)
+                                    .await?;
+                                sqlx::query(PRUNE_RUNS)
+                                    .bind(node)
+                                    .bind(started_at)
+                                    .bind(prune_before)
+                                    .execute(&mut *tx)
+                                    .await?;
+                            }
+                            Write::Heartbeat {
+                                node,
+                                started_at,
+                                alive_at,
+                                stopped,
+                            } => {
+                                sqlx::query(UPDATE_RUN)
+                                    .bind(node)
+                                    .bind(started_at)
+                                    .bind(alive_at)
+                                    .bind(stopped.then_some(*alive_at))
+                                    .execute(&mut *tx)
+                                    .await?;
+                            }
+                            Write::Abandon {
+                                id,
+                                result,
+                                cutoff,
+                                at,
+                            } => {
+                                let sql = format!(
+                                    "UPDATE games SET status = 'ended', result = $2, \
+                                     updated_at = $4 WHERE id = $1 AND {ABANDONABLE} \
+                                     AND updated_at < $3"
+                                );
+                                sqlx::query(&sql)
+                                    .bind(id)
+                                    .bind(result)
+                                    .bind(cutoff)
+                                    .bind(at)
+                                    .execute(&mut *tx)
+                                    .await?;
+                            }
                         }
                     }
                     tx.commit().await?;
@@ -231,6 +362,48 @@ macro_rules! sql_backend {
                         games.push(self.with_moves(row).await?);
                     }
                     Ok(games)
+                })
+            }
+
+            fn load_resumable(&self) -> BoxFuture<'_, Result<Vec<StoredGame>, StoreError>> {
+                Box::pin(async move {
+                    let sql = format!("{SELECT_GAME} WHERE {RESUMABLE} ORDER BY id");
+                    let rows = sqlx::query_as::<_, GameRow>(&sql)
+                        .fetch_all(&self.pool)
+                        .await?;
+                    let mut games = Vec::with_capacity(rows.len());
+                    for row in rows {
+                        games.push(self.with_moves(row).await?);
+                    }
+                    Ok(games)
+                })
+            }
+
+            fn runs<'a>(&'a self, node: &'a str) -> BoxFuture<'a, Result<Vec<RunRow>, StoreError>> {
+                Box::pin(async move {
+                    Ok(sqlx::query_as::<_, RunRow>(SELECT_RUNS)
+                        .bind(node)
+                        .fetch_all(&self.pool)
+                        .await?)
+                })
+            }
+
+            fn abandoned<'a>(
+                &'a self,
+                cutoff: i64,
+                limit: i64,
+            ) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
+                Box::pin(async move {
+                    let sql = format!(
+                        "SELECT id FROM games WHERE {ABANDONABLE} AND updated_at < $1 \
+                         ORDER BY updated_at LIMIT $2"
+                    );
+                    let ids: Vec<(String,)> = sqlx::query_as(&sql)
+                        .bind(cutoff)
+                        .bind(limit)
+                        .fetch_all(&self.pool)
+                        .await?;
+                    Ok(ids.into_iter().map(|(id,)| id).collect())
                 })
             }
 
@@ -385,6 +558,22 @@ impl Store {
     /// Every game in progress.
     pub async fn load_live(&self) -> Result<Vec<StoredGame>, StoreError> {
         self.backend.load_live().await
+    }
+
+    /// The games with a timer to run after a restart (see [`Backend::load_resumable`]).
+    pub async fn load_resumable(&self) -> Result<Vec<StoredGame>, StoreError> {
+        self.backend.load_resumable().await
+    }
+
+    /// Server node `node`'s recorded runs, oldest first (see [`RunRow`]).
+    pub async fn runs(&self, node: &str) -> Result<Vec<RunRow>, StoreError> {
+        self.backend.runs(node).await
+    }
+
+    /// Ids of untimed games in progress unchanged since before `cutoff` (see
+    /// [`Backend::abandoned`]).
+    pub async fn abandoned(&self, cutoff: i64, limit: i64) -> Result<Vec<String>, StoreError> {
+        self.backend.abandoned(cutoff, limit).await
     }
 
     /// The back end (to close it after the writer has drained).

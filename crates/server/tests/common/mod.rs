@@ -132,6 +132,44 @@ impl TestServer {
         self
     }
 
+    /// Stops the server gracefully, waits `downtime` and starts a new one on the same database.
+    pub async fn restart_after(mut self, downtime: Duration) -> TestServer {
+        self.server
+            .take()
+            .expect("running")
+            .shutdown()
+            .await
+            .expect("clean shutdown");
+        tokio::time::sleep(downtime).await;
+        let server = jiang_server::start(self.config.clone())
+            .await
+            .expect("server restarts");
+        self.base = format!("http://{}", server.addr());
+        self.server = Some(server);
+        self
+    }
+
+    /// Stops the server gracefully and keeps the database (for a direct look at it).
+    pub async fn shut_down(&mut self) {
+        if let Some(server) = self.server.take() {
+            server.shutdown().await.expect("clean shutdown");
+        }
+    }
+
+    /// Starts the server again after [`TestServer::shut_down`].
+    pub async fn start_again(&mut self) {
+        let server = jiang_server::start(self.config.clone())
+            .await
+            .expect("server restarts");
+        self.base = format!("http://{}", server.addr());
+        self.server = Some(server);
+    }
+
+    /// How many games the running server resumed at start.
+    pub fn resumed(&self) -> usize {
+        self.server.as_ref().expect("running").resumed_games()
+    }
+
     /// Stops the server gracefully (and drops its PostgreSQL database).
     pub async fn stop(mut self) {
         if let Some(server) = self.server.take() {

@@ -83,7 +83,7 @@ fn end_word(outcome: &Outcome) -> String {
         Reason::Impasse => "%KACHI".into(),
         Reason::MoveLimit => "%JISHOGI".into(),
         Reason::InsufficientMaterial | Reason::Agreement => "%HIKIWAKE".into(),
-        Reason::Aborted => "%CHUDAN".into(),
+        Reason::Aborted | Reason::Abandoned => "%CHUDAN".into(),
     }
 }
 

@@ -85,7 +85,7 @@ fn end_words(outcome: &Outcome, handicap: bool) -> (&'static str, String) {
         Reason::Impasse => ("入玉勝ち", winner("入玉により")),
         Reason::MoveLimit => ("持将棋", "持将棋".to_owned()),
         Reason::InsufficientMaterial | Reason::Agreement => ("持将棋", "引き分け".to_owned()),
-        Reason::Aborted => ("中断", "中断".to_owned()),
+        Reason::Aborted | Reason::Abandoned => ("中断", "中断".to_owned()),
     }
 }
 
