@@ -24,6 +24,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use jiang_rules::Variant::{Jieqi, Minishogi, Shogi, Xiangqi};
 use jiang_rules::{Family, Position, Variant};
 
 const LANGS: [&str; 7] = ["en", "zh-Hans", "zh-Hant", "ja", "vi", "es", "hu"];
@@ -100,8 +101,6 @@ const fn moves_of(from: &'static [&'static str]) -> Claim {
         also: &[],
     }
 }
-
-use Variant::{Jieqi, Minishogi, Shogi, Xiangqi};
 
 /// The claims the captions make (English wording in the comments).
 const CLAIMS: &[ClaimedDiagram] = &[
@@ -768,7 +767,7 @@ fn home_json_names_and_describes_every_variant_in_every_language() {
         for variant in Variant::ALL {
             let entry = &home[lang][variant.name()];
             for field in ["name", "description"] {
-                if !entry[field].as_str().is_some_and(|s| !s.trim().is_empty()) {
+                if entry[field].as_str().is_none_or(|s| s.trim().is_empty()) {
                     missing.push(format!("{lang}.{variant}.{field}"));
                 }
             }
