@@ -1,7 +1,6 @@
 //! `jiang`: the server (`jiang serve`, the default) and the tools for players and engine
 //! authors. This file only reads the command line and hands over.
 
-mod loadtest;
 mod tools;
 
 use std::io::{self, BufWriter};
@@ -52,7 +51,7 @@ enum Command {
         variant: Variant,
     },
     /// Load a running server: many games played over WebSocket; prints moves/s and latency.
-    Loadtest(loadtest::Args),
+    Loadtest(jiang_loadtest::Args),
 }
 
 /// `jiang serve` flags, each with an environment fallback.
@@ -71,8 +70,8 @@ struct ServeArgs {
     #[arg(long, env = "JIANG_RATE_LIMIT", default_value_t = 20.0)]
     rate_limit: f64,
     /// SQLite `synchronous` setting: `full` (fsync every commit; the default) or `normal`.
-    #[arg(long, env = "JIANG_SQLITE_SYNC", default_value = "full")]
-    sqlite_sync: String,
+    #[arg(long, env = "JIANG_SQLITE_SYNC", value_enum, default_value_t = SqliteSync::Full)]
+    sqlite_sync: SqliteSync,
     /// Address of a reverse proxy in front of the server (repeat, or comma-separated): requests
     /// from it are rate-limited by the client address it writes in `X-Forwarded-For`.
     #[arg(
@@ -83,6 +82,24 @@ struct ServeArgs {
     trusted_proxies: Vec<std::net::IpAddr>,
 }
 
+/// The values of `--sqlite-sync`: the command-line face of [`jiang_server::Durability`].
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum SqliteSync {
+    /// fsync every commit: a stored move survives a power cut.
+    Full,
+    /// fsync at checkpoints only: faster; a power cut may lose the last commits.
+    Normal,
+}
+
+impl From<SqliteSync> for jiang_server::Durability {
+    fn from(sync: SqliteSync) -> Self {
+        match sync {
+            SqliteSync::Full => jiang_server::Durability::Full,
+            SqliteSync::Normal => jiang_server::Durability::Normal,
+        }
+    }
+}
+
 fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
     tracing_subscriber::fmt()
         .with_writer(io::stderr)
@@ -91,15 +108,6 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
                 .unwrap_or_else(|_| "info,sqlx=warn".into()),
         )
         .init();
-    let durability = match args.sqlite_sync.as_str() {
-        "full" => jiang_server::Durability::Full,
-        "normal" => jiang_server::Durability::Normal,
-        other => {
-            return Err(tools::ToolError::Usage(format!(
-                "--sqlite-sync must be full or normal, not `{other}`"
-            )));
-        }
-    };
     let config = jiang_server::Config {
         listen: args.listen,
         database_url: args.database,
@@ -108,7 +116,7 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
             per_second: args.rate_limit,
             burst: args.rate_limit * 3.0,
         },
-        durability,
+        durability: args.sqlite_sync.into(),
         trusted_proxies: args.trusted_proxies,
         ..jiang_server::Config::default()
     };
@@ -154,7 +162,7 @@ fn main() -> ExitCode {
     let command = match cli.command {
         Some(Command::Serve(args)) => return exit_code(serve(args)),
         None => return exit_code(serve(cli.serve)),
-        Some(Command::Loadtest(args)) => return loadtest::main(args),
+        Some(Command::Loadtest(args)) => return jiang_loadtest::main(args),
         Some(command) => command,
     };
     let stdout = io::stdout();

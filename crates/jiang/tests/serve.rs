@@ -181,3 +181,29 @@ fn bad_configuration_is_refused_with_a_reason() {
     }
     assert!(!dir.path().join("data").exists(), "nothing was created");
 }
+
+#[test]
+fn sqlite_sync_names_its_choices_on_the_command_line_and_in_the_environment() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let from_flag = Command::new(env!("CARGO_BIN_EXE_jiang"))
+        .args(["--sqlite-sync", "sometimes"])
+        .current_dir(dir.path())
+        .output()
+        .expect("jiang runs");
+    let from_env = Command::new(env!("CARGO_BIN_EXE_jiang"))
+        .env("JIANG_SQLITE_SYNC", "sometimes")
+        .current_dir(dir.path())
+        .output()
+        .expect("jiang runs");
+    for output in [from_flag, from_env] {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("--sqlite-sync"), "{stderr}");
+        assert!(stderr.contains("sometimes"), "{stderr}");
+        assert!(
+            stderr.contains("full") && stderr.contains("normal"),
+            "{stderr}"
+        );
+    }
+    assert!(!dir.path().join("data").exists(), "nothing was created");
+}

@@ -12,11 +12,10 @@ use rust_embed::RustEmbed;
 
 use crate::http::{AppState, cookie};
 
-/// `web/` as served: the content authors' notes and tools stay out of the binary.
+/// `web/` as served: the content authors' notes stay out of the binary.
 #[derive(RustEmbed)]
 #[folder = "../../web"]
 #[exclude = "*.md"]
-#[exclude = "content/tools/*"]
 struct Web;
 
 /// The languages of the UI, as `{{lang}}` values.

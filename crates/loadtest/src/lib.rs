@@ -1,5 +1,9 @@
 //! `jiang loadtest`: a load generator for a running Jiang server.
 //!
+//! Its own crate so that the server does not carry an HTTP client: it speaks plain `http://`
+//! and `ws://` only (it targets a local server; there is no TLS client in the binary), and an
+//! `https://` URL is refused with a clear error.
+//!
 //! It creates `--games` games (`POST /api/games`, a one-hour clock so nobody flags), takes the
 //! second seat of each (`POST /api/games/{id}/join`), connects both players of each game over
 //! WebSocket (`/api/games/{id}/ws?token=…`), then for `--seconds` plays random legal moves
@@ -46,6 +50,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
+use jiang_rules::Variant;
 use rand::Rng;
 use rand::seq::IndexedRandom;
 use serde::Deserialize;
@@ -82,17 +87,26 @@ pub struct Args {
     /// think time at all.
     #[arg(long)]
     pub rate: Option<f64>,
-    /// The variant to play.
+    /// The variant to play: xiangqi, jieqi, shogi or minishogi.
     #[arg(long, default_value = "xiangqi")]
-    pub variant: String,
+    pub variant: Variant,
 }
 
 /// Why the load test could not run at all.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadtestError {
-    /// `--url` is not an http(s) URL.
-    #[error("--url {url:?} is not an http:// or https:// URL")]
+    /// `--url` is not an http URL.
+    #[error("--url {url:?} is not an http:// URL")]
     BadUrl {
+        /// What was given.
+        url: String,
+    },
+    /// `--url` is an https URL: the load generator has no TLS client.
+    #[error(
+        "--url {url:?}: https is not supported; the load generator speaks plain http:// to a \
+         local server (point it at the server's own address, not at a TLS proxy)"
+    )]
+    TlsUnsupported {
         /// What was given.
         url: String,
     },
@@ -234,8 +248,10 @@ pub fn run(args: &Args) -> Result<Report, LoadtestError> {
     let base = args.url.trim_end_matches('/').to_owned();
     let ws_base = if let Some(rest) = base.strip_prefix("http://") {
         format!("ws://{rest}")
-    } else if let Some(rest) = base.strip_prefix("https://") {
-        format!("wss://{rest}")
+    } else if base.starts_with("https://") {
+        return Err(LoadtestError::TlsUnsupported {
+            url: args.url.clone(),
+        });
     } else {
         return Err(LoadtestError::BadUrl {
             url: args.url.clone(),
@@ -270,7 +286,7 @@ pub fn run(args: &Args) -> Result<Report, LoadtestError> {
         http,
         base,
         ws_base,
-        variant: args.variant.clone(),
+        variant: args.variant,
     });
     let mean_think = if rate > 0.0 {
         Duration::from_secs_f64(args.games as f64 / rate)
@@ -308,7 +324,7 @@ struct Target {
     http: reqwest::Client,
     base: String,
     ws_base: String,
-    variant: String,
+    variant: Variant,
 }
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -525,7 +541,7 @@ async fn play_slot(
 /// Creates a game, joins it and connects both players.
 async fn new_game(target: &Target) -> Result<LiveGame, GameError> {
     let body = serde_json::json!({
-        "variant": target.variant,
+        "variant": target.variant.name(),
         "clock": {"main": MAIN_SECONDS},
     });
     let created: Created = post(
@@ -777,11 +793,15 @@ mod tests {
             games,
             seconds,
             rate,
-            variant: "xiangqi".into(),
+            variant: Variant::Xiangqi,
         };
         assert!(matches!(
             run(&args("ftp://x", 1, 1, None)),
             Err(LoadtestError::BadUrl { .. })
+        ));
+        assert!(matches!(
+            run(&args("https://127.0.0.1:1", 1, 1, None)),
+            Err(LoadtestError::TlsUnsupported { .. })
         ));
         assert!(matches!(
             run(&args("http://127.0.0.1:1", 0, 1, None)),
