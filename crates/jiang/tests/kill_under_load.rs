@@ -231,10 +231,12 @@ async fn no_acknowledged_move_is_lost_to_kill_9_on_sqlite() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    not(pg_tests),
+    ignore = "set JIANG_TEST_DATABASE_URL to run the PostgreSQL tests"
+)]
 async fn no_acknowledged_move_is_lost_to_kill_9_on_postgres() {
-    let Some(db) = Database::postgres("kill_under_load").await else {
-        return;
-    };
+    let db = Database::postgres("kill_under_load").await;
     kill_under_load(&db).await;
     db.drop_database().await;
 }

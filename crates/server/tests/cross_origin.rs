@@ -20,7 +20,6 @@ async fn server(public_url: Option<&str>) -> TestServer {
         c.public_url = public_url;
     })
     .await
-    .expect("sqlite always runs")
 }
 
 /// The `Set-Cookie` header of a response (the seat cookie).
