@@ -69,7 +69,10 @@ impl Tmpfs {
 
 impl Drop for Tmpfs {
     fn drop(&mut self) {
-        let _ = Command::new("umount").arg("-l").arg(self.dir.path()).status();
+        let _ = Command::new("umount")
+            .arg("-l")
+            .arg(self.dir.path())
+            .status();
     }
 }
 
@@ -225,7 +228,10 @@ impl Client {
                 let view = self.view(game, &token).await;
                 let legal: Vec<String> =
                     serde_json::from_value(view["legal_moves"].clone()).expect("legal moves");
-                legal.choose(&mut rand::rng()).expect("a legal move").clone()
+                legal
+                    .choose(&mut rand::rng())
+                    .expect("a legal move")
+                    .clone()
             }
         };
         let (status, body) = self
@@ -266,7 +272,11 @@ enum Stop {
 
 /// The mode bits of `path`.
 fn mode(path: &Path) -> u32 {
-    std::fs::metadata(path).expect("metadata").permissions().mode() & 0o777
+    std::fs::metadata(path)
+        .expect("metadata")
+        .permissions()
+        .mode()
+        & 0o777
 }
 
 /// Writes zeros to `path` until the file system is full.
@@ -316,7 +326,9 @@ async fn ws_move_error(base: &str, game: &Game, mv: &str) -> Value {
         .await
         .expect("socket");
     socket
-        .send(Message::text(json!({"type": "move", "move": mv}).to_string()))
+        .send(Message::text(
+            json!({"type": "move", "move": mv}).to_string(),
+        ))
         .await
         .expect("sent");
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -407,7 +419,11 @@ async fn scenario(stop: Stop) {
     assert_eq!(health["error"]["code"], "storage_unavailable", "{health}");
     let game = &mut games[refused_game];
     let view = client.view(game, &game.tokens[0].clone()).await;
-    assert_eq!(view["moves"], json!(game.acknowledged), "refused move absent");
+    assert_eq!(
+        view["moves"],
+        json!(game.acknowledged),
+        "refused move absent"
+    );
     let Played::Refused(_) = client.play(game, Some(refused_move.clone())).await else {
         panic!("a move was acknowledged on a full disk");
     };
@@ -416,7 +432,11 @@ async fn scenario(stop: Stop) {
     assert_eq!(error["code"], "storage_unavailable", "{error}");
     refused_moves += 1;
     let view = client.view(game, &game.tokens[0].clone()).await;
-    assert_eq!(view["moves"], json!(game.acknowledged), "refused move absent");
+    assert_eq!(
+        view["moves"],
+        json!(game.acknowledged),
+        "refused move absent"
+    );
     // Go on playing on the full disk, as players would: each move is refused, or (if SQLite
     // found room in its log) truly stored; the database is compared with the acks at the end.
     let mut refused_moves_in = vec![(refused_game, refused_move)];

@@ -735,9 +735,9 @@ impl Live {
                 self.restore(saved);
                 Err(match e {
                     StoreError::Closed => ApiError::unavailable(),
-                    StoreError::Rejected(_) => ApiError::internal(
-                        "The change could not be stored; nothing was changed.",
-                    ),
+                    StoreError::Rejected(_) => {
+                        ApiError::internal("The change could not be stored; nothing was changed.")
+                    }
                     _ => ApiError::storage_unavailable(),
                 })
             }
