@@ -355,7 +355,13 @@ sql_backend!(SqliteBackend, sqlx::Sqlite, "BEGIN IMMEDIATE");
 pub struct PgBackend {
     pool: PgPool,
 }
-sql_backend!(PgBackend, sqlx::Postgres, "BEGIN");
+// `lock_timeout`: a row or table lock held elsewhere fails the unit (503, retry) within seconds
+// instead of stalling the writer and every unit queued behind it.
+sql_backend!(
+    PgBackend,
+    sqlx::Postgres,
+    "BEGIN; SET LOCAL lock_timeout = '3s'"
+);
 
 /// How hard SQLite works to survive a power cut (`PRAGMA synchronous`).
 ///

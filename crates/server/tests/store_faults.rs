@@ -108,6 +108,42 @@ async fn postgres_refusing_writes_gets_503_and_writes_resume() {
     s.stop().await;
 }
 
+#[tokio::test]
+async fn postgres_lock_held_elsewhere_fails_the_write_in_seconds() {
+    let Some(s) = TestServer::with(Backend::Postgres, "postgres_lock_held_elsewhere", |_| {}).await
+    else {
+        return;
+    };
+    let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
+    s.play(&id, &red, "h2e2").await;
+    let other = sqlx::PgPool::connect(&s.config.database_url)
+        .await
+        .expect("connects");
+    let mut locker = other.begin().await.expect("begin");
+    sqlx::query("LOCK TABLE moves IN EXCLUSIVE MODE")
+        .execute(&mut *locker)
+        .await
+        .expect("lock");
+    let started = Instant::now();
+    let (status, refused) = s
+        .action(&id, "move", Some(&black), json!({"move": "h9g7"}))
+        .await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{refused}");
+    assert_eq!(refused["error"]["code"], "storage_unavailable");
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "the writer did not stall"
+    );
+    locker.rollback().await.expect("unlock");
+    other.close().await;
+    s.play(&id, &black, "h9g7").await;
+    assert_eq!(
+        stored_moves(&s.config.database_url, &id).await,
+        ["h2e2", "h9g7"]
+    );
+    s.stop().await;
+}
+
 /// A TCP relay to PostgreSQL that can be frozen: while frozen it forwards nothing, as a
 /// database host that stopped answering would.
 struct Relay {
