@@ -94,6 +94,21 @@ async fn postgres_refusing_writes_gets_503_and_writes_resume() {
     let error = common::next_of(&mut socket, "error").await;
     assert_eq!(error["code"], "storage_unavailable", "{error}");
     drop(socket);
+    // Every other change is refused and undone as well: a draw offer, a resignation.
+    for (action, body) in [("draw", json!({"action": "offer"})), ("resign", json!({}))] {
+        let (status, refused) = s.action(&id, action, Some(&black), body).await;
+        assert_eq!(
+            status,
+            StatusCode::SERVICE_UNAVAILABLE,
+            "{action}: {refused}"
+        );
+        assert_eq!(refused["error"]["code"], "storage_unavailable");
+    }
+    let view = s.view(&id, Some(&black)).await;
+    assert_eq!(view["status"], "playing");
+    assert_eq!(view["draw_offer"], Value::Null);
+    assert_eq!(view["result"], Value::Null);
+    assert_eq!(view["moves"], json!(["h2e2"]));
 
     // Writable again: the next attempt goes through, health comes back by itself.
     set_read_only(&name, false).await;
@@ -355,5 +370,45 @@ async fn healthz_is_ok_on_a_working_store() {
     tokio::time::sleep(Duration::from_millis(1100)).await;
     let (status, health) = s.get("/healthz", None).await;
     assert_eq!(status, StatusCode::OK, "{health}");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn a_timer_change_that_cannot_be_stored_is_retried() {
+    let Some(s) = TestServer::with(Backend::Postgres, "timer_retried", |c| {
+        c.first_move_timeout = Duration::from_secs(1);
+    })
+    .await
+    else {
+        return;
+    };
+    let name = s
+        .config
+        .database_url
+        .rsplit_once('/')
+        .expect("a database name")
+        .1
+        .to_owned();
+    let (id, red, _black) = s.game(json!({"variant": "xiangqi"}), "red").await;
+    // Keep the game's actor in memory (a subscriber), then let its first-move timer fall due
+    // while nothing can be stored: the abort is undone and the game stays as stored.
+    let mut socket = common::connect(&s.ws_url(&id, Some(&red))).await;
+    common::next_of(&mut socket, "state").await;
+    set_read_only(&name, true).await;
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(s.view(&id, None).await["status"], "playing");
+    // Once the database takes writes again, the timer's retry aborts the game.
+    set_read_only(&name, false).await;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if s.view(&id, None).await["status"] == "aborted" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the abort was never retried");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let end = common::next_of(&mut socket, "end").await;
+    assert_eq!(end["result"]["reason"], "aborted", "{end}");
+    drop(socket);
     s.stop().await;
 }
