@@ -96,6 +96,17 @@ impl ApiError {
         )
     }
 
+    /// 503: the database could not store the change (disk full, I/O error, lost database
+    /// connection); nothing was changed and the same request may succeed later.
+    pub fn storage_unavailable() -> Self {
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "storage_unavailable",
+            "The server cannot store anything right now, so nothing was changed; try again in a \
+             moment.",
+        )
+    }
+
     /// The JSON body.
     pub fn body(&self) -> serde_json::Value {
         json!({"error": {"code": self.code, "message": self.message}})

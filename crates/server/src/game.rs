@@ -19,7 +19,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use crate::clock::{self, Clock, ClockSnapshot, TimeControl};
 use crate::error::ApiError;
 use crate::seat;
-use crate::store::{GameRow, MoveRow, Store, StoredGame, Write};
+use crate::store::{GameRow, MoveRow, Store, StoreError, StoredGame, Write};
 use crate::table::{self, NotationStyle, RecordFormat, RecordInfo, Setup, Table};
 
 /// `text` with its first letter in upper case: error messages are sentences.
@@ -503,6 +503,9 @@ struct Live {
     /// so that a player's view can carry its rematch token (derived from this one).
     shown_tokens: [Option<String>; 2],
     subscribers: Vec<Subscriber>,
+    /// After a timer's change (flag, first-move abort) could not be stored: not before this
+    /// instant is it tried again, so a failing store is not hammered in a loop.
+    timer_retry_at: Option<Instant>,
 }
 
 enum Load {
@@ -588,6 +591,7 @@ fn load_live(
         first_move_deadline,
         shown_tokens: [None, None],
         subscribers: Vec::new(),
+        timer_retry_at: None,
     }))
 }
 
@@ -712,6 +716,9 @@ enum Event {
     Rematch,
 }
 
+/// How long after a failed write a due timer (flag, first-move abort) is tried again.
+const TIMER_RETRY: Duration = Duration::from_secs(1);
+
 /// Everything an action may change, to restore it when the store write fails.
 struct Saved {
     status: Status,
@@ -738,10 +745,11 @@ impl Live {
             return None;
         }
         let flag = self.clock.as_ref().and_then(Clock::flag_at);
-        match (flag, self.first_move_deadline) {
+        let due = match (flag, self.first_move_deadline) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
-        }
+        };
+        due.map(|due| self.timer_retry_at.map_or(due, |retry| due.max(retry)))
     }
 
     /// The seat `token` holds (`None`: a spectator), remembering the token for the rematch.
@@ -848,9 +856,13 @@ impl Live {
             Err(e) => {
                 tracing::error!(game = %self.id, error = %e, "store write failed; change undone");
                 self.restore(saved);
-                Err(ApiError::internal(
-                    "The change could not be stored; nothing was changed.",
-                ))
+                Err(match e {
+                    StoreError::Closed => ApiError::unavailable(),
+                    StoreError::Rejected(_) => {
+                        ApiError::internal("The change could not be stored; nothing was changed.")
+                    }
+                    _ => ApiError::storage_unavailable(),
+                })
             }
         }
     }
@@ -1480,15 +1492,16 @@ impl Live {
         if self.status != Status::Playing {
             return;
         }
-        if let Some(side) = self.clock.as_ref().and_then(|c| c.flagged(now)) {
-            let _ = self.end_on_time(games, side, now).await;
-            return;
-        }
-        if self.first_move_deadline.is_some_and(|d| d <= now) {
+        let stored = if let Some(side) = self.clock.as_ref().and_then(|c| c.flagged(now)) {
+            self.end_on_time(games, side, now).await
+        } else if self.first_move_deadline.is_some_and(|d| d <= now) {
             // clocks-and-games.md: no first move within 30 s of the game being ready → abort.
-            let _ = self
-                .finish(games, Outcome::draw(Reason::Aborted), Vec::new(), now)
-                .await;
-        }
+            self.finish(games, Outcome::draw(Reason::Aborted), Vec::new(), now)
+                .await
+        } else {
+            Ok(())
+        };
+        // The change was undone if it could not be stored: try again a little later.
+        self.timer_retry_at = stored.is_err().then(|| Instant::now() + TIMER_RETRY);
     }
 }

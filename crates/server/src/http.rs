@@ -72,9 +72,29 @@ pub(crate) fn router(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(MAX_BODY));
     Router::new()
         .merge(api)
-        .route("/healthz", get(|| async { (StatusCode::OK, "ok\n") }))
+        .route("/healthz", get(healthz))
         .merge(pages::router())
         .with_state(state)
+}
+
+/// 200 `{"status": "ok"}` when a write can be committed now (the last commit, or a tiny probe
+/// write, under a second old, succeeded); otherwise 503 with the `storage_unavailable` error
+/// and the database's own words in `detail`.
+async fn healthz(State(state): State<AppState>) -> Response {
+    match state.games.store().health().await {
+        Ok(()) => Json(json!({"status": "ok"})).into_response(),
+        Err(problem) => {
+            let error = ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "storage_unavailable",
+                "The database cannot store anything right now; moves and other changes are \
+                 refused until it can.",
+            );
+            let mut body = error.body();
+            body["error"]["detail"] = Value::String(problem);
+            (error.status, Json(body)).into_response()
+        }
+    }
 }
 
 async fn api_not_found() -> ApiError {

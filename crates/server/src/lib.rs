@@ -137,6 +137,10 @@ impl Server {
     }
 }
 
+/// How long after the shutdown signal the store may go on committing queued writes; then the
+/// writes still pending are refused (their clients get an error) so that the server stops.
+const STORE_SHUTDOWN_DEADLINE: Duration = Duration::from_secs(10);
+
 /// Starts a server with `config`.
 pub async fn start(config: Config) -> Result<Server, ServeError> {
     // A public URL that is not http(s) would break the links and the origin check.
@@ -170,6 +174,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         }
         None => {}
     }
+    let abort_writes = store.abort_handle();
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
     let games = game::Games::new(
@@ -204,6 +209,15 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         trusted_proxies: config.trusted_proxies.clone().into(),
         origin: Arc::new(origin::OriginPolicy::new(&public_url)?),
     });
+    // Shutdown must finish even when the database cannot commit: past the deadline the writer
+    // gives up and answers every unit not yet committed with an error (never an ack).
+    let mut stop_writes = shutdown_rx.clone();
+    let write_deadline = tokio::spawn(async move {
+        if stop_writes.wait_for(|s| *s).await.is_ok() {
+            tokio::time::sleep(STORE_SHUTDOWN_DEADLINE).await;
+            abort_writes.abort();
+        }
+    });
     let mut stop = shutdown_rx;
     let task = tokio::spawn(async move {
         axum::serve(
@@ -223,7 +237,14 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         let _ = heartbeat.await;
         // The router held the last `Store`; the writer drains its queue and ends.
         let _ = writer.await;
-        backend.close().await;
+        write_deadline.abort();
+        // Closing waits for connections in use; a wedged database must not hold the exit.
+        if tokio::time::timeout(STORE_SHUTDOWN_DEADLINE, backend.close())
+            .await
+            .is_err()
+        {
+            tracing::error!("database connections did not close in time");
+        }
         tracing::info!("jiang server stopped");
         Ok(())
     });
