@@ -49,6 +49,9 @@ const MAX_STRIKES: u32 = 50;
 /// Events queued for a slow socket before it is dropped (it reconnects and gets a `state`).
 const QUEUE: usize = 64;
 
+/// How long a socket the server closes waits for the client's close frame.
+const CLOSE_WAIT: Duration = Duration::from_secs(1);
+
 /// The close code for a socket closed because it sent nothing for the idle timeout.
 const CLOSE_IDLE: u16 = 1000;
 
@@ -181,10 +184,10 @@ enum End {
 
 impl Socket {
     async fn run(self, ws: WebSocket, events: mpsc::Receiver<std::sync::Arc<str>>) {
-        let (mut sink, stream) = ws.split();
+        let (mut sink, mut stream) = ws.split();
         let mut hard_stop = self.state.hard_stop.clone();
         let end = tokio::select! {
-            end = self.serve(&mut sink, stream, events) => end,
+            end = self.serve(&mut sink, &mut stream, events) => end,
             // The shutdown deadline has passed: drop the socket without a word.
             _ = stopped(&mut hard_stop) => End::Gone,
         };
@@ -193,9 +196,22 @@ impl Socket {
                 code,
                 reason: reason.into(),
             };
-            let _ =
-                tokio::time::timeout(self.send_timeout(), sink.send(Message::Close(Some(frame))))
-                    .await;
+            // The closing handshake, briefly: dropping the connection at once would reset it
+            // if the client is still sending, and its kernel could then discard the close
+            // frame before the client reads it.
+            let close = async {
+                if sink.send(Message::Close(Some(frame))).await.is_ok() {
+                    while let Some(Ok(message)) = stream.next().await {
+                        if let Message::Close(_) = message {
+                            break;
+                        }
+                    }
+                }
+            };
+            tokio::select! {
+                _ = tokio::time::timeout(CLOSE_WAIT, close) => {}
+                _ = stopped(&mut hard_stop) => {}
+            }
         }
         self.state
             .games
@@ -211,7 +227,7 @@ impl Socket {
     async fn serve(
         &self,
         sink: &mut SplitSink<WebSocket, Message>,
-        mut stream: SplitStream<WebSocket>,
+        stream: &mut SplitStream<WebSocket>,
         mut events: mpsc::Receiver<std::sync::Arc<str>>,
     ) -> End {
         let mut bucket = Bucket::new(SOCKET_RATE, Instant::now());
