@@ -527,7 +527,7 @@ async fn spectator_counts_are_debounced_and_the_last_one_arrives() {
     let url = s.ws_url(&id, None);
     let joins = (0..N).map(|_| ws(&s, &url));
     let mut sockets = futures_util::future::join_all(joins).await;
-    for socket in &mut sockets {
+    let counts = sockets.iter_mut().map(|socket| async move {
         // Until this socket knows the final count (from its state or a `spectators` message).
         let mut messages = 0;
         loop {
@@ -549,6 +549,9 @@ async fn spectator_counts_are_debounced_and_the_last_one_arrives() {
                 messages += 1;
             }
         }
+        messages
+    });
+    for messages in futures_util::future::join_all(counts).await {
         // Undebounced, the first socket gets N - 1 messages.
         assert!(
             messages < N / 2,
