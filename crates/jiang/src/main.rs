@@ -5,6 +5,7 @@ mod tools;
 
 use std::io::{self, BufWriter};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use jiang_rules::Variant;
@@ -80,6 +81,63 @@ struct ServeArgs {
         value_delimiter = ','
     )]
     trusted_proxies: Vec<std::net::IpAddr>,
+    /// Seconds a client has to send its request headers (also the longest an HTTP connection
+    /// stays idle between requests).
+    #[arg(long, env = "JIANG_HEADER_TIMEOUT", default_value = "10", value_parser = seconds)]
+    header_timeout: Duration,
+    /// Open connections in all, WebSockets included; more are reset at once. Lowered to fit
+    /// the open-file limit.
+    #[arg(long, env = "JIANG_MAX_CONNECTIONS", default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections: u32,
+    /// Open connections per client address, IPv6 by /64 (0: no cap; trusted proxies are not
+    /// capped).
+    #[arg(long, env = "JIANG_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 256)]
+    max_connections_per_address: u32,
+    /// Open WebSockets per client address (0: no cap).
+    #[arg(long, env = "JIANG_MAX_SOCKETS_PER_ADDRESS", default_value_t = 64)]
+    max_sockets_per_address: u32,
+    /// Seconds a WebSocket may send nothing (no message, no pong to the server's pings)
+    /// before it is closed.
+    #[arg(long, env = "JIANG_WS_IDLE_TIMEOUT", default_value = "60", value_parser = seconds)]
+    ws_idle_timeout: Duration,
+    /// Seconds a graceful shutdown waits for open connections before dropping them.
+    #[arg(long, env = "JIANG_SHUTDOWN_TIMEOUT", default_value = "10", value_parser = seconds)]
+    shutdown_timeout: Duration,
+}
+
+/// A duration in seconds (fractions allowed), more than zero.
+fn seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 1e9 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!(
+            "`{text}` is not a number of seconds greater than 0"
+        )),
+    }
+}
+
+/// File descriptors kept for everything but client connections (database, listener, files).
+const RESERVED_FILES: u64 = 256;
+
+/// Raises the open-file soft limit to the hard limit and returns the connection cap that fits
+/// in it (`wanted`, or less with a warning).
+fn fit_connections(wanted: usize) -> usize {
+    let limit = match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => limit,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot read or raise the open-file limit");
+            return wanted;
+        }
+    };
+    let room = limit.saturating_sub(RESERVED_FILES).max(1);
+    if wanted as u64 > room {
+        tracing::warn!(
+            open_file_limit = limit,
+            max_connections = room,
+            "--max-connections lowered to fit the open-file limit (raise it with `ulimit -n`)"
+        );
+        return room as usize;
+    }
+    wanted
 }
 
 /// The values of `--sqlite-sync`: the command-line face of [`jiang_server::Durability`].
@@ -108,6 +166,23 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
                 .unwrap_or_else(|_| "info,sqlx=warn".into()),
         )
         .init();
+    // `--rate-limit 0` is for load tests, whose clients all come from one address: it turns
+    // off every per-address limit, not only the request rate.
+    let per_address = |cap: u32| {
+        if args.rate_limit > 0.0 {
+            cap as usize
+        } else {
+            0
+        }
+    };
+    let limits = jiang_server::Limits {
+        header_timeout: args.header_timeout,
+        max_connections: fit_connections(args.max_connections as usize),
+        max_connections_per_address: per_address(args.max_connections_per_address),
+        max_sockets_per_address: per_address(args.max_sockets_per_address),
+        ws_idle_timeout: args.ws_idle_timeout,
+        shutdown_timeout: args.shutdown_timeout,
+    };
     let config = jiang_server::Config {
         listen: args.listen,
         database_url: args.database,
@@ -118,6 +193,7 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
         },
         durability: args.sqlite_sync.into(),
         trusted_proxies: args.trusted_proxies,
+        limits,
         ..jiang_server::Config::default()
     };
     let runtime = tokio::runtime::Runtime::new()

@@ -506,6 +506,19 @@ struct Live {
     /// After a timer's change (flag, first-move abort) could not be stored: not before this
     /// instant is it tried again, so a failing store is not hammered in a loop.
     timer_retry_at: Option<Instant>,
+    /// Spectator counts sent, debounced (a crowd joining must not cost its square).
+    spectators: Debounce,
+}
+
+/// The most often a game sends `spectators` messages: joins and leaves within this interval
+/// are told in one message, sent at its end with the count then.
+const SPECTATORS_INTERVAL: Duration = Duration::from_millis(250);
+
+/// When the spectator count was last sent and whether a change waits to be.
+#[derive(Default)]
+struct Debounce {
+    sent_at: Option<Instant>,
+    due: Option<Instant>,
 }
 
 enum Load {
@@ -592,6 +605,7 @@ fn load_live(
         shown_tokens: [None, None],
         subscribers: Vec::new(),
         timer_retry_at: None,
+        spectators: Debounce::default(),
     }))
 }
 
@@ -658,6 +672,9 @@ async fn run_actor(
             }
             _ = sleep_until_opt(deadline) => {
                 live.on_timer(&games, Instant::now()).await;
+            }
+            _ = sleep_until_opt(live.spectators.due) => {
+                live.send_spectators(Instant::now());
             }
             _ = sleep_until_opt(idle_deadline) => {
                 if games.retire(&id, me, &mut rx) {
@@ -1059,8 +1076,32 @@ impl Live {
             }
         }
         if dropped_spectator {
-            self.broadcast(Event::Spectators, now);
+            self.spectators_changed(now);
         }
+    }
+
+    /// The spectator count changed: sent now if none was sent in the last
+    /// [`SPECTATORS_INTERVAL`], else once that interval is over (one message for every change
+    /// meanwhile, with the count at that time, so the last count always arrives).
+    fn spectators_changed(&mut self, now: Instant) {
+        if self.spectators.due.is_some() {
+            return;
+        }
+        match self.spectators.sent_at {
+            Some(at) if now < at + SPECTATORS_INTERVAL => {
+                self.spectators.due = Some(at + SPECTATORS_INTERVAL);
+            }
+            _ => self.send_spectators(now),
+        }
+    }
+
+    /// Sends the spectator count to every subscriber.
+    fn send_spectators(&mut self, now: Instant) {
+        self.spectators = Debounce {
+            sent_at: Some(now),
+            due: None,
+        };
+        self.broadcast(Event::Spectators, now);
     }
 
     // ----- commands -----
@@ -1114,7 +1155,7 @@ impl Live {
                     if tx.try_send(text).is_ok() {
                         self.subscribers.push(Subscriber { id, viewer, tx });
                         if viewer.is_none() {
-                            self.broadcast(Event::Spectators, now);
+                            self.spectators_changed(now);
                         }
                     }
                     let _ = reply.send(Ok(id));
@@ -1127,7 +1168,7 @@ impl Live {
                 if let Some(pos) = self.subscribers.iter().position(|s| s.id == sub) {
                     let gone = self.subscribers.swap_remove(pos);
                     if gone.viewer.is_none() {
-                        self.broadcast(Event::Spectators, now);
+                        self.spectators_changed(now);
                     }
                 }
             }

@@ -2,6 +2,7 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -15,6 +16,7 @@ use jiang_rules::{Side, Variant};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use tokio::sync::watch;
 
 use crate::clock::TimeControl;
 use crate::error::ApiError;
@@ -22,6 +24,7 @@ use crate::game::{Action, Command, DrawAction, Games, NewGame};
 use crate::origin::OriginPolicy;
 use crate::ratelimit::{self, Limiter};
 use crate::seat;
+use crate::slots::Slots;
 use crate::store::Write;
 use crate::table::{self, NotationStyle, RecordFormat, SetupError};
 use crate::{pages, ws};
@@ -38,7 +41,18 @@ pub(crate) struct AppState {
     pub trusted_proxies: Arc<[IpAddr]>,
     /// Which browser requests may use the seat cookie (see [`crate::origin`]).
     pub origin: Arc<OriginPolicy>,
+    /// Open WebSockets per client address.
+    pub sockets: Arc<Slots>,
+    /// A WebSocket silent for this long is closed.
+    pub ws_idle_timeout: Duration,
+    /// Becomes `true` when the shutdown deadline has passed: WebSockets end at once.
+    pub hard_stop: watch::Receiver<bool>,
 }
+
+/// The address an API request is counted against ([`ratelimit::client_address`]), as a
+/// request extension set by the rate limiter.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClientAddress(pub IpAddr);
 
 /// The whole application.
 pub(crate) fn router(state: AppState) -> Router {
@@ -74,6 +88,8 @@ pub(crate) fn router(state: AppState) -> Router {
         .merge(api)
         .route("/healthz", get(healthz))
         .merge(pages::router())
+        // Added last, so that it reaches every route above.
+        .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
 }
 
@@ -97,6 +113,15 @@ async fn healthz(State(state): State<AppState>) -> Response {
     }
 }
 
+/// 405 with the JSON error body (axum's default has an empty body; the `Allow` header stays).
+async fn method_not_allowed(method: axum::http::Method) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("This path does not answer {method}; the Allow header lists what it does."),
+    )
+}
+
 async fn api_not_found() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
@@ -108,7 +133,7 @@ async fn api_not_found() -> ApiError {
 async fn rate_limit(
     State(state): State<AppState>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    request: Request,
+    mut request: Request,
     next: Next,
 ) -> Response {
     let client = ratelimit::client_address(
@@ -123,6 +148,7 @@ async fn rate_limit(
     if !state.limiter.check(client) {
         return ApiError::rate_limited().into_response();
     }
+    request.extensions_mut().insert(ClientAddress(client));
     next.run(request).await
 }
 

@@ -14,6 +14,8 @@ pub mod origin;
 pub mod pages;
 pub mod ratelimit;
 pub mod seat;
+mod serve;
+pub mod slots;
 pub mod store;
 pub mod table;
 mod ws;
@@ -55,6 +57,42 @@ pub struct Config {
     /// An untimed game in progress that nobody changed for this long ends as `abandoned`
     /// (30 days).
     pub abandon_after: Duration,
+    /// Connection and WebSocket limits.
+    pub limits: Limits,
+}
+
+/// Limits on connections and WebSockets: what keeps one client (or a crowd of idle ones) from
+/// locking the others out. A cap of 0 means no cap.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// How long a client has to send a request's headers, and the longest an HTTP connection
+    /// stays open idle between requests (10 s).
+    pub header_timeout: Duration,
+    /// Open connections in all, WebSockets included (10,000); more are reset at once.
+    pub max_connections: usize,
+    /// Open connections per client address, an IPv6 client by its /64 (256; trusted proxies are
+    /// not capped: their clients are not known before a request is read).
+    pub max_connections_per_address: usize,
+    /// Open WebSockets per client address, as the rate limiter names it (64).
+    pub max_sockets_per_address: usize,
+    /// A WebSocket that sends nothing (no message, no pong to the server's pings) for this long
+    /// is closed (60 s); the server pings every quarter of it.
+    pub ws_idle_timeout: Duration,
+    /// How long a graceful shutdown waits for open connections before dropping them (10 s).
+    pub shutdown_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            header_timeout: Duration::from_secs(10),
+            max_connections: 10_000,
+            max_connections_per_address: 256,
+            max_sockets_per_address: 64,
+            ws_idle_timeout: Duration::from_secs(60),
+            shutdown_timeout: Duration::from_secs(10),
+        }
+    }
 }
 
 impl Default for Config {
@@ -73,6 +111,7 @@ impl Default for Config {
             idle_timeout: Duration::from_secs(120),
             node: "main".into(),
             abandon_after: Duration::from_secs(30 * 24 * 3600),
+            limits: Limits::default(),
         }
     }
 }
@@ -127,7 +166,8 @@ impl Server {
 
     /// Stops gracefully: no new connections, every game actor finishes its current action
     /// (including its write), sockets are closed, the store's queue is drained and the
-    /// database closed.
+    /// database closed. Connections still open at the shutdown deadline
+    /// ([`Limits::shutdown_timeout`]) are dropped; the steps after them still run.
     pub async fn shutdown(self) -> Result<(), ServeError> {
         let _ = self.shutdown.send(true);
         match self.task.await {
@@ -203,11 +243,17 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     );
     heartbeat::spawn_abandonment_sweep(games.clone(), shutdown_rx.clone());
     tracing::info!(%addr, resumed, "jiang server listening");
+    let (hard_stop_tx, hard_stop_rx) = watch::channel(false);
+    let limits = &config.limits;
+    let trusted_proxies: Arc<[IpAddr]> = config.trusted_proxies.clone().into();
     let app = http::router(http::AppState {
         games,
         limiter: Arc::new(ratelimit::Limiter::new(config.rate_limit)),
-        trusted_proxies: config.trusted_proxies.clone().into(),
+        trusted_proxies: trusted_proxies.clone(),
         origin: Arc::new(origin::OriginPolicy::new(&public_url)?),
+        sockets: slots::Slots::new(0, limits.max_sockets_per_address),
+        ws_idle_timeout: limits.ws_idle_timeout,
+        hard_stop: hard_stop_rx,
     });
     // Shutdown must finish even when the database cannot commit: past the deadline the writer
     // gives up and answers every unit not yet committed with an error (never an ack).
@@ -218,16 +264,18 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
             abort_writes.abort();
         }
     });
-    let mut stop = shutdown_rx;
+    let serve_loop = serve::ServeLoop {
+        listener,
+        app,
+        connections: slots::Slots::new(limits.max_connections, limits.max_connections_per_address),
+        trusted_proxies,
+        header_timeout: limits.header_timeout,
+        shutdown_timeout: limits.shutdown_timeout,
+        stop: shutdown_rx,
+        hard_stop: hard_stop_tx,
+    };
     let task = tokio::spawn(async move {
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async move {
-            let _ = stop.wait_for(|s| *s).await;
-        })
-        .await?;
+        serve_loop.run().await;
         tracing::debug!("connections closed");
         // Every actor has finished (its last write included) once all `alive` senders are gone.
         while alive_rx.recv().await.is_some() {}
