@@ -382,51 +382,9 @@ impl fmt::Display for TimeControl {
     }
 }
 
-/// The API's JSON form of a time control, in seconds:
-/// `{"main": s, "increment": s, "byoyomi": s, "periods": n, "move_limit": s}`.
-///
-/// Every field may be omitted (0, or no move limit; `periods` defaults to 1 when `byoyomi` is
-/// set, else 0); fractional seconds are accepted to the millisecond; unknown fields are refused
-/// by name. Validate with `TimeControl::try_from(spec)`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TimeControlSpec {
-    /// Main time in seconds.
-    #[serde(default, serialize_with = "ser_seconds")]
-    pub main: f64,
-    /// Fischer increment in seconds.
-    #[serde(default, serialize_with = "ser_seconds")]
-    pub increment: f64,
-    /// One byo-yomi countdown in seconds.
-    #[serde(default, serialize_with = "ser_seconds")]
-    pub byoyomi: f64,
-    /// Number of byo-yomi periods; absent means 1 with a byo-yomi, else 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub periods: Option<u32>,
-    /// Per-move limit in main time, in seconds; absent or null means none.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "ser_opt_seconds"
-    )]
-    pub move_limit: Option<f64>,
-}
-
-/// Seconds as a JSON integer when whole, else as a decimal.
-fn ser_seconds<S: serde::Serializer>(secs: &f64, s: S) -> Result<S::Ok, S::Error> {
-    if secs.fract() == 0.0 && *secs >= 0.0 && *secs < 1e15 {
-        s.serialize_u64(*secs as u64)
-    } else {
-        s.serialize_f64(*secs)
-    }
-}
-
-fn ser_opt_seconds<S: serde::Serializer>(secs: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
-    match secs {
-        Some(secs) => ser_seconds(secs, s),
-        None => s.serialize_none(),
-    }
-}
+/// The API's JSON form of a time control (see the protocol crate); validate it with
+/// `TimeControl::try_from(spec)`.
+pub use jiang_protocol::TimeControlSpec;
 
 /// Seconds to a duration with millisecond resolution, checking sign and finiteness.
 fn seconds(field: &'static str, secs: f64) -> Result<Duration, TimeControlError> {

@@ -17,7 +17,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::clock::{self, Clock, ClockSnapshot, TimeControl};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::seat;
 use crate::store::{GameRow, MoveRow, Store, StoreError, StoredGame, Write};
 use crate::table::{self, NotationStyle, RecordFormat, RecordInfo, Setup, Table};
@@ -1141,8 +1141,8 @@ impl Live {
             }
             Command::Notation { style, reply } => {
                 let answer = self.table.notation(style).map_err(|e| {
-                    ApiError::bad_request(
-                        "bad_notation_style",
+                    ApiError::new(
+                        ErrorCode::BadNotationStyle,
                         format!("{}.", capitalised(&e.to_string())),
                     )
                 });
@@ -1184,14 +1184,14 @@ impl Live {
 
     async fn join(&mut self, games: &Games, now: Instant) -> Result<Joined, ApiError> {
         if self.status.is_over() {
-            return Err(ApiError::conflict("game_over", "This game is over."));
+            return Err(ApiError::new(ErrorCode::GameOver, "This game is over."));
         }
         let Some(free) = Side::BOTH
             .into_iter()
             .find(|s| self.tokens[s.index()].is_none())
         else {
-            return Err(ApiError::conflict(
-                "seat_taken",
+            return Err(ApiError::new(
+                ErrorCode::SeatTaken,
                 "Both seats of this game are taken; you can watch it.",
             ));
         };
@@ -1220,7 +1220,7 @@ impl Live {
         let text = self
             .table
             .record(format, &info)
-            .map_err(|m| ApiError::bad_request("unsupported_format", m))?;
+            .map_err(|m| ApiError::new(ErrorCode::UnsupportedFormat, m))?;
         Ok(RecordFile {
             text,
             content_type: format.content_type(),
@@ -1231,12 +1231,12 @@ impl Live {
     fn ensure_playing(&self) -> Result<(), ApiError> {
         match self.status {
             Status::Playing => Ok(()),
-            Status::Waiting => Err(ApiError::conflict(
-                "not_started",
+            Status::Waiting => Err(ApiError::new(
+                ErrorCode::NotStarted,
                 "The game has not started: the opponent's seat is still free.",
             )),
             Status::Ended | Status::Aborted => {
-                Err(ApiError::conflict("game_over", "This game is over."))
+                Err(ApiError::new(ErrorCode::GameOver, "This game is over."))
             }
         }
     }
@@ -1246,8 +1246,8 @@ impl Live {
         let flagged = self.clock.as_ref().and_then(|c| c.flagged(now));
         if let (Some(side), Status::Playing) = (flagged, self.status) {
             self.end_on_time(games, side, now).await?;
-            return Err(ApiError::conflict(
-                "game_over",
+            return Err(ApiError::new(
+                ErrorCode::GameOver,
                 "Time ran out before this arrived: the game is over.",
             ));
         }
@@ -1276,11 +1276,11 @@ impl Live {
             }
             Action::Abort => {
                 if self.status.is_over() {
-                    return Err(ApiError::conflict("game_over", "This game is over."));
+                    return Err(ApiError::new(ErrorCode::GameOver, "This game is over."));
                 }
                 if self.ply() >= 2 {
-                    return Err(ApiError::conflict(
-                        "too_late_to_abort",
+                    return Err(ApiError::new(
+                        ErrorCode::TooLateToAbort,
                         "Both sides have moved: the game can no longer be aborted (resign instead).",
                     ));
                 }
@@ -1291,14 +1291,14 @@ impl Live {
             Action::Impasse => {
                 self.ensure_playing()?;
                 if self.variant != Variant::Shogi {
-                    return Err(ApiError::bad_request(
-                        "impasse_not_allowed",
+                    return Err(ApiError::new(
+                        ErrorCode::ImpasseNotAllowed,
                         format!("{} has no impasse declaration.", self.variant),
                     ));
                 }
                 if self.table.to_move() != side {
-                    return Err(ApiError::conflict(
-                        "not_your_turn",
+                    return Err(ApiError::new(
+                        ErrorCode::NotYourTurn,
                         "You may declare impasse only on your turn.",
                     ));
                 }
@@ -1306,8 +1306,8 @@ impl Live {
                 self.settle_flag(games, now).await?;
                 match self.table.declare_impasse() {
                     Ok(outcome) => self.finish(games, outcome, Vec::new(), now).await,
-                    Err(why) => Err(ApiError::bad_request(
-                        "impasse_rejected",
+                    Err(why) => Err(ApiError::new(
+                        ErrorCode::ImpasseRejected,
                         format!("The impasse declaration does not hold: {why}"),
                     )),
                 }
@@ -1325,12 +1325,18 @@ impl Live {
     ) -> Result<(), ApiError> {
         self.ensure_playing()?;
         if self.table.to_move() != side {
-            return Err(ApiError::conflict("not_your_turn", "It is not your turn."));
+            return Err(ApiError::new(
+                ErrorCode::NotYourTurn,
+                "It is not your turn.",
+            ));
         }
         self.settle_flag(games, now).await?;
         let saved = self.save();
         let recorded = self.table.play(text).map_err(|e| {
-            ApiError::bad_request("illegal_move", format!("Illegal move `{text}`: {e}"))
+            ApiError::new(
+                ErrorCode::IllegalMove,
+                format!("Illegal move `{text}`: {e}"),
+            )
         })?;
         let ply = self.ply();
         if let Some(clock) = &mut self.clock {
@@ -1339,7 +1345,7 @@ impl Live {
                     // Cannot happen after settle_flag; treat as a flag anyway.
                     self.restore(saved);
                     self.end_on_time(games, flag.side, now).await?;
-                    return Err(ApiError::conflict("game_over", "Your time ran out."));
+                    return Err(ApiError::new(ErrorCode::GameOver, "Your time ran out."));
                 }
             } else if ply == 2 {
                 // Clocks start once each side has made its first move.
@@ -1379,8 +1385,8 @@ impl Live {
         now: Instant,
     ) -> Result<(), ApiError> {
         if self.variant.family() != Family::Xiangqi {
-            return Err(ApiError::bad_request(
-                "draw_not_allowed",
+            return Err(ApiError::new(
+                ErrorCode::DrawNotAllowed,
                 "Shogi has no agreed draws.",
             ));
         }
@@ -1402,9 +1408,10 @@ impl Live {
                 self.broadcast(Event::DrawOffer, now);
                 Ok(())
             }
-            DrawAction::Accept | DrawAction::Decline if !offered_by_opponent => Err(
-                ApiError::conflict("no_draw_offer", "Your opponent has not offered a draw."),
-            ),
+            DrawAction::Accept | DrawAction::Decline if !offered_by_opponent => Err(ApiError::new(
+                ErrorCode::NoDrawOffer,
+                "Your opponent has not offered a draw.",
+            )),
             DrawAction::Accept => unreachable!("handled above"),
             DrawAction::Decline => {
                 self.meta.draw_offer = None;
@@ -1417,8 +1424,8 @@ impl Live {
 
     async fn rematch(&mut self, games: &Games, side: Side, now: Instant) -> Result<(), ApiError> {
         if !self.status.is_over() {
-            return Err(ApiError::conflict(
-                "game_not_over",
+            return Err(ApiError::new(
+                ErrorCode::GameNotOver,
                 "A rematch can be asked for once the game is over.",
             ));
         }

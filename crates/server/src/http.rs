@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use tokio::sync::watch;
 
 use crate::clock::TimeControl;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::game::{Action, Command, DrawAction, Games, NewGame};
 use crate::origin::OriginPolicy;
 use crate::ratelimit::{self, Limiter};
@@ -101,14 +101,12 @@ async fn healthz(State(state): State<AppState>) -> Response {
         Ok(()) => Json(json!({"status": "ok"})).into_response(),
         Err(problem) => {
             let error = ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "storage_unavailable",
+                ErrorCode::StorageUnavailable,
                 "The database cannot store anything right now; moves and other changes are \
                  refused until it can.",
             );
-            let mut body = error.body();
-            body["error"]["detail"] = Value::String(problem);
-            (error.status, Json(body)).into_response()
+            let body = error.body_with_detail(Some(problem));
+            (error.status(), Json(jiang_protocol::to_sorted_value(&body))).into_response()
         }
     }
 }
@@ -116,18 +114,13 @@ async fn healthz(State(state): State<AppState>) -> Response {
 /// 405 with the JSON error body (axum's default has an empty body; the `Allow` header stays).
 async fn method_not_allowed(method: axum::http::Method) -> ApiError {
     ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
+        ErrorCode::MethodNotAllowed,
         format!("This path does not answer {method}; the Allow header lists what it does."),
     )
 }
 
 async fn api_not_found() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "not_found",
-        "There is no such API endpoint.",
-    )
+    ApiError::new(ErrorCode::NotFound, "There is no such API endpoint.")
 }
 
 async fn rate_limit(
@@ -158,7 +151,7 @@ fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Resul
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::too_large(MAX_BODY)
         } else {
-            ApiError::bad_request("bad_body", rejection.body_text())
+            ApiError::new(ErrorCode::BadBody, rejection.body_text())
         }
     })?;
     let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -167,25 +160,25 @@ fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Resul
         &bytes
     };
     let value: Value = serde_json::from_slice(bytes).map_err(|e| {
-        ApiError::bad_request(
-            "malformed_json",
+        ApiError::new(
+            ErrorCode::MalformedJson,
             format!("The body is not valid JSON: {e}."),
         )
     })?;
     if !value.is_object() {
-        return Err(ApiError::bad_request(
-            "malformed_json",
+        return Err(ApiError::new(
+            ErrorCode::MalformedJson,
             "The body must be a JSON object.",
         ));
     }
     serde_json::from_value(value).map_err(|e| {
         let text = e.to_string();
         let code = if text.starts_with("unknown field") {
-            "unknown_field"
+            ErrorCode::UnknownField
         } else {
-            "invalid_request"
+            ErrorCode::InvalidRequest
         };
-        ApiError::bad_request(code, format!("Invalid request: {text}."))
+        ApiError::new(code, format!("Invalid request: {text}."))
     })
 }
 
@@ -276,7 +269,7 @@ async fn create_game(
         .variant
         .parse()
         .map_err(|e: jiang_rules::UnknownVariant| {
-            ApiError::bad_request("unknown_variant", format!("{e}."))
+            ApiError::new(ErrorCode::UnknownVariant, format!("{e}."))
         })?;
     let side = match request.side.as_deref() {
         None | Some("random") => {
@@ -287,8 +280,8 @@ async fn create_game(
             }
         }
         Some(name) => variant.side_from_name(name).ok_or_else(|| {
-            ApiError::bad_request(
-                "invalid_side",
+            ApiError::new(
+                ErrorCode::InvalidSide,
                 format!(
                     "Unknown side `{name}` for {variant}: expected {}, {} or random.",
                     variant.side_name(Side::First),
@@ -302,8 +295,8 @@ async fn create_game(
     // Validate by building the table once: the start must be playable.
     let table = table::open(variant, &setup, &[]).map_err(setup_error)?;
     if let Some(outcome) = table.outcome() {
-        return Err(ApiError::bad_request(
-            "invalid_fen",
+        return Err(ApiError::new(
+            ErrorCode::InvalidFen,
             format!(
                 "The game would be over before it starts ({}).",
                 outcome.reason
@@ -346,12 +339,12 @@ async fn create_game(
 
 fn setup_error(e: SetupError) -> ApiError {
     let code = match e {
-        SetupError::BadFen(_) => "invalid_fen",
-        SetupError::BadHandicap(_) => "invalid_handicap",
-        SetupError::Unsupported(_) => "unsupported",
+        SetupError::BadFen(_) => ErrorCode::InvalidFen,
+        SetupError::BadHandicap(_) => ErrorCode::InvalidHandicap,
+        SetupError::Unsupported(_) => ErrorCode::Unsupported,
         SetupError::Corrupt(_) => return ApiError::internal(e.to_string()),
     };
-    ApiError::bad_request(code, format!("{e}."))
+    ApiError::new(code, format!("{e}."))
 }
 
 async fn view_game(
@@ -370,7 +363,7 @@ async fn view_game(
         .await;
     match view {
         // A stale cookie (not a bearer header) just means watching.
-        Err(e) if e.code == "wrong_token" && explicit.is_none() => state
+        Err(e) if e.code == ErrorCode::WrongToken && explicit.is_none() => state
             .games
             .ask(&id, |reply| Command::View { token: None, reply })
             .await
@@ -485,14 +478,14 @@ async fn notation(
         .find(|(k, _)| *k == "style")
         .map(|(_, v)| v.to_owned());
     let Some(name) = requested else {
-        return Err(ApiError::bad_request(
-            "bad_notation_style",
+        return Err(ApiError::new(
+            ErrorCode::BadNotationStyle,
             "Give a notation style: ?style=wxf, chinese, chinese-traditional, iccs, japanese, western, western-letters or usi.",
         ));
     };
     let style = NotationStyle::parse(&name).ok_or_else(|| {
-        ApiError::bad_request(
-            "bad_notation_style",
+        ApiError::new(
+            ErrorCode::BadNotationStyle,
             format!(
                 "Unknown notation style `{name}`: expected wxf, chinese, chinese-traditional, iccs, japanese, western, western-letters or usi."
             ),
@@ -522,8 +515,8 @@ async fn record(
         None => None,
         Some(name) => Some(
             serde_json::from_value::<RecordFormat>(json!(name)).map_err(|_| {
-                ApiError::bad_request(
-                    "unsupported_format",
+                ApiError::new(
+                    ErrorCode::UnsupportedFormat,
                     format!("Unknown record format `{name}`: expected pgn, kif, csa, fen or sfen."),
                 )
             })?,
@@ -538,7 +531,7 @@ async fn record(
         .await;
     // Without a format, the family's own record: retry with KIF for the shogi family.
     let file = match (format, file) {
-        (None, Err(e)) if e.code == "unsupported_format" => {
+        (None, Err(e)) if e.code == ErrorCode::UnsupportedFormat => {
             state
                 .games
                 .ask(&id, |reply| Command::Record {

@@ -32,10 +32,10 @@
 //! header: the seat cookie is refused from it, while requests that need no token (create, join,
 //! watching) are served as before.
 
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, header};
 use url::Url;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 
 /// The longest header value quoted back in an error message (bytes).
 const QUOTE_LIMIT: usize = 100;
@@ -231,8 +231,7 @@ fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
         None => "this request has no Content-Type".to_owned(),
     };
     Err(ApiError::new(
-        StatusCode::UNSUPPORTED_MEDIA_TYPE,
-        "unsupported_media_type",
+        ErrorCode::UnsupportedMediaType,
         format!("Send the request body as JSON with Content-Type: application/json ({got})."),
     ))
 }
@@ -240,8 +239,7 @@ fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
 /// 403 `cross_origin` for a request from another origin; `why` says how we know.
 fn cross_origin(why: &str) -> ApiError {
     ApiError::new(
-        StatusCode::FORBIDDEN,
-        "cross_origin",
+        ErrorCode::CrossOrigin,
         format!(
             "This request was refused because {why}: a browser may act on this server only \
              from its own pages. Other clients: send the seat token as Authorization: Bearer \
@@ -254,8 +252,7 @@ fn cross_origin(why: &str) -> ApiError {
 /// comes from.
 fn cookie_without_origin() -> ApiError {
     ApiError::new(
-        StatusCode::FORBIDDEN,
-        "cross_origin",
+        ErrorCode::CrossOrigin,
         "The seat cookie is accepted only from this server's own pages, and this request has \
          neither an Origin nor a Sec-Fetch-Site header: send the seat token as \
          Authorization: Bearer <token> instead.",
@@ -280,6 +277,7 @@ fn quote(value: &HeaderValue) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::StatusCode;
 
     fn policy(url: &str) -> OriginPolicy {
         OriginPolicy::new(url).expect("a valid public URL")
@@ -461,23 +459,32 @@ mod tests {
                 .check_cookie_post(&headers(&[host, origin, ("content-type", content_type)]))
                 .unwrap_err();
             assert_eq!(
-                (e.status, e.code),
-                (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type"),
+                (e.status(), e.code),
+                (
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    ErrorCode::UnsupportedMediaType
+                ),
                 "{content_type}"
             );
             assert!(e.message.contains(content_type), "{}", e.message);
         }
         let e = p.check_cookie_post(&headers(&[host, origin])).unwrap_err();
-        assert_eq!(e.code, "unsupported_media_type");
+        assert_eq!(e.code, ErrorCode::UnsupportedMediaType);
         assert!(e.message.contains("no Content-Type"), "{}", e.message);
         let json = ("content-type", "application/json");
         let e = p
             .check_cookie_post(&headers(&[host, json, ("origin", "http://evil.example")]))
             .unwrap_err();
-        assert_eq!((e.status, e.code), (StatusCode::FORBIDDEN, "cross_origin"));
+        assert_eq!(
+            (e.status(), e.code),
+            (StatusCode::FORBIDDEN, ErrorCode::CrossOrigin)
+        );
         assert!(e.message.contains("`http://evil.example`"), "{}", e.message);
         let e = p.check_cookie_post(&headers(&[host, json])).unwrap_err();
-        assert_eq!((e.status, e.code), (StatusCode::FORBIDDEN, "cross_origin"));
+        assert_eq!(
+            (e.status(), e.code),
+            (StatusCode::FORBIDDEN, ErrorCode::CrossOrigin)
+        );
         assert!(e.message.contains("Bearer"), "{}", e.message);
     }
 
@@ -494,7 +501,7 @@ mod tests {
         let e = p
             .check_post(&headers(&[host, ("origin", "http://evil.example")]))
             .unwrap_err();
-        assert_eq!(e.code, "cross_origin");
+        assert_eq!(e.code, ErrorCode::CrossOrigin);
         let e = p
             .check_post(&headers(&[
                 host,
@@ -502,7 +509,7 @@ mod tests {
                 ("content-type", "application/x-www-form-urlencoded"),
             ]))
             .unwrap_err();
-        assert_eq!(e.code, "unsupported_media_type");
+        assert_eq!(e.code, ErrorCode::UnsupportedMediaType);
     }
 
     #[test]
@@ -517,10 +524,10 @@ mod tests {
             let e = p
                 .check_upgrade(&headers(&[host, evil]), with_cookie)
                 .unwrap_err();
-            assert_eq!(e.code, "cross_origin");
+            assert_eq!(e.code, ErrorCode::CrossOrigin);
         }
         let e = p.check_upgrade(&headers(&[host]), true).unwrap_err();
-        assert_eq!(e.code, "cross_origin");
+        assert_eq!(e.code, ErrorCode::CrossOrigin);
     }
 
     #[test]

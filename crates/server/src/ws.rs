@@ -14,14 +14,14 @@ use axum::Extension;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use tokio::sync::mpsc;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::game::{Action, Command, DrawAction};
 use crate::http::{AppState, ClientAddress, bearer, cookie, seat_cookie_name};
 use crate::ratelimit::{Bucket, Rate};
@@ -92,15 +92,14 @@ pub(crate) async fn upgrade(
     let upgrade = match upgrade {
         Ok(u) => u,
         Err(e) => {
-            return ApiError::bad_request("not_websocket", e.body_text()).into_response();
+            return ApiError::new(ErrorCode::NotWebsocket, e.body_text()).into_response();
         }
     };
     let socket_slot = match state.sockets.try_acquire(Some(client)) {
         Ok(slot) => slot,
         Err(Full::Address(cap) | Full::Total(cap)) => {
             return ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too_many_sockets",
+                ErrorCode::TooManySockets,
                 format!(
                     "This address already has {cap} WebSockets open, the most allowed; close one first."
                 ),
@@ -135,7 +134,7 @@ pub(crate) async fn upgrade(
         })
         .await;
     let mut token = token;
-    if matches!(&subscribed, Err(e) if e.code == "wrong_token") && explicit.is_none() {
+    if matches!(&subscribed, Err(e) if e.code == ErrorCode::WrongToken) && explicit.is_none() {
         // A stale cookie: watch instead.
         token = None;
         subscribed = state
@@ -350,13 +349,12 @@ async fn handle_message(
     }
     if text.len() > MAX_MESSAGE {
         return Err(ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
+            ErrorCode::TooLarge,
             format!("The message is larger than {MAX_MESSAGE} bytes."),
         ));
     }
     let message: ClientMessage = serde_json::from_str(text)
-        .map_err(|e| ApiError::bad_request("invalid_message", format!("Invalid message: {e}.")))?;
+        .map_err(|e| ApiError::new(ErrorCode::InvalidMessage, format!("Invalid message: {e}.")))?;
     let action = match message {
         ClientMessage::Ping {} => return Ok(Some(r#"{"type":"pong"}"#.to_owned())),
         ClientMessage::Clock {} => {
