@@ -6,7 +6,8 @@ use crate::error::ErrorCode;
 use crate::request::DrawAction;
 use crate::view::{ClockView, GameState, GameView, RematchView};
 
-/// Client → server.
+/// Client → server. The variants without fields are written `{}` so that serde refuses
+/// unknown fields in them too (it ignores them for unit variants of a tagged enum).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMessage {

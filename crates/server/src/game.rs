@@ -13,7 +13,6 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use jiang_rules::{Family, Outcome, Reason, Side, Variant};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::clock::{self, Clock, ClockSnapshot, TimeControl};
@@ -21,6 +20,10 @@ use crate::error::{ApiError, ErrorCode};
 use crate::seat;
 use crate::store::{GameRow, MoveRow, Store, StoreError, StoredGame, Write};
 use crate::table::{self, NotationStyle, RecordFormat, RecordInfo, Setup, Table};
+use jiang_protocol::{
+    ClockMessage, ClockView, CountMessage, DrawOfferMessage, GameResult, GameState, GameView,
+    MoveEvent, RematchMessage, RematchView, ServerMessage, SideClock, to_sorted_json,
+};
 
 /// `text` with its first letter in upper case: error messages are sentences.
 fn capitalised(text: &str) -> String {
@@ -43,45 +46,8 @@ pub(crate) fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-/// Where a game stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// One seat is still free.
-    Waiting,
-    /// Both seats are taken and the game goes on.
-    Playing,
-    /// Over with a result.
-    Ended,
-    /// Abandoned before both sides moved: no result.
-    Aborted,
-}
-
-impl Status {
-    /// The API name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Waiting => "waiting",
-            Status::Playing => "playing",
-            Status::Ended => "ended",
-            Status::Aborted => "aborted",
-        }
-    }
-
-    fn parse(name: &str) -> Option<Status> {
-        [
-            Status::Waiting,
-            Status::Playing,
-            Status::Ended,
-            Status::Aborted,
-        ]
-        .into_iter()
-        .find(|s| s.name() == name)
-    }
-
-    fn is_over(self) -> bool {
-        matches!(self, Status::Ended | Status::Aborted)
-    }
-}
+/// Where a game stands (the protocol's status).
+pub use jiang_protocol::GameStatus as Status;
 
 /// The rest of a game's state, persisted as JSON in `games.meta`.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -136,26 +102,7 @@ pub enum Action {
     Rematch,
 }
 
-/// The draw sub-actions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DrawAction {
-    /// Offer a draw.
-    Offer,
-    /// Accept the opponent's offer.
-    Accept,
-    /// Decline the opponent's offer.
-    Decline,
-}
-
-/// The answer to a join.
-#[derive(Clone, Debug, Serialize)]
-pub struct Joined {
-    /// The seat's side name.
-    pub side: String,
-    /// The seat's secret token.
-    pub token: String,
-}
+pub use jiang_protocol::{DrawAction, Joined};
 
 /// A record download.
 pub struct RecordFile {
@@ -173,7 +120,7 @@ type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
 pub(crate) enum Command {
     View {
         token: Option<String>,
-        reply: Reply<Value>,
+        reply: Reply<GameView>,
     },
     Join {
         reply: Reply<Joined>,
@@ -181,7 +128,7 @@ pub(crate) enum Command {
     Act {
         token: Option<String>,
         action: Action,
-        reply: Reply<Value>,
+        reply: Reply<GameView>,
     },
     Record {
         format: RecordFormat,
@@ -886,37 +833,34 @@ impl Live {
 
     // ----- views -----
 
-    fn clock_json(&self, now: Instant) -> Value {
-        let Some(clock) = &self.clock else {
-            return Value::Null;
-        };
+    fn clock_view(&self, now: Instant) -> Option<ClockView> {
+        let clock = self.clock.as_ref()?;
         let snap = clock.snapshot(now);
-        let mut map = Map::new();
-        for side in Side::BOTH {
-            let t = snap.side(side);
-            map.insert(
-                self.name(side).to_owned(),
-                json!({"ms": t.ms, "periods": t.periods, "byoyomi": t.byoyomi}),
-            );
-        }
-        let running = if self.status == Status::Playing {
-            snap.running.map(|s| self.name(s))
-        } else {
-            None
-        };
-        map.insert("running".into(), json!(running));
-        Value::Object(map)
+        let sides = Side::BOTH
+            .into_iter()
+            .map(|side| {
+                let t = snap.side(side);
+                let time = SideClock {
+                    ms: t.ms,
+                    periods: t.periods,
+                    byoyomi: t.byoyomi,
+                };
+                (self.name(side).to_owned(), time)
+            })
+            .collect();
+        let running = snap
+            .running
+            .filter(|_| self.status == Status::Playing)
+            .map(|s| self.name(s).to_owned());
+        Some(ClockView { running, sides })
     }
 
-    fn result_json(&self) -> Value {
-        match self.result {
-            Some(r) => json!({
-                "winner": r.winner.map(|s| self.name(s)),
-                "reason": r.reason.name(),
-                "result": r.result(),
-            }),
-            None => Value::Null,
-        }
+    fn result_view(&self) -> Option<GameResult> {
+        self.result.map(|r| GameResult {
+            winner: r.winner.map(|s| self.name(s).to_owned()),
+            reason: r.reason.name().to_owned(),
+            result: r.result().to_owned(),
+        })
     }
 
     fn spectator_count(&self) -> usize {
@@ -926,7 +870,14 @@ impl Live {
             .count()
     }
 
-    fn view(&self, viewer: Option<Side>, now: Instant) -> Map<String, Value> {
+    fn draw_offer_view(&self) -> Option<String> {
+        self.meta
+            .draw_offer
+            .map(|i| self.name(side_of_index(i)).to_owned())
+    }
+
+    /// The view without the start and the move list (what a `move` event carries).
+    fn state_view(&self, viewer: Option<Side>, now: Instant) -> GameState {
         let to_move = self.table.to_move();
         let playing = self.status == Status::Playing;
         let legal_moves = if playing && viewer == Some(to_move) {
@@ -934,125 +885,86 @@ impl Live {
         } else {
             Vec::new()
         };
-        let mut v = Map::new();
-        v.insert("id".into(), json!(self.id));
-        v.insert("variant".into(), json!(self.variant.name()));
-        v.insert("status".into(), json!(self.status.name()));
-        v.insert("initial_fen".into(), json!(self.table.initial_fen()));
-        v.insert("fen".into(), json!(self.table.fen()));
-        v.insert("moves".into(), json!(self.table.moves()));
-        v.insert("ply".into(), json!(self.ply()));
-        v.insert(
-            "to_move".into(),
-            json!((!self.status.is_over()).then(|| self.name(to_move))),
-        );
-        v.insert("you".into(), json!(viewer.map(|s| self.name(s))));
-        v.insert("legal_moves".into(), json!(legal_moves));
-        v.insert("clock".into(), self.clock_json(now));
-        v.insert(
-            "time_control".into(),
-            json!(TimeControl::display_optional(self.meta.control.as_ref())),
-        );
-        v.insert("result".into(), self.result_json());
-        v.insert(
-            "draw_offer".into(),
-            json!(self.meta.draw_offer.map(|i| self.name(side_of_index(i)))),
-        );
-        v.insert("spectators".into(), json!(self.spectator_count()));
-        v.insert(
-            "seats".into(),
-            json!(
-                Side::BOTH
-                    .iter()
-                    .map(|&s| (self.name(s), self.tokens[s.index()].is_some()))
-                    .collect::<HashMap<_, _>>()
-            ),
-        );
-        v.insert(
-            "first_move_ms".into(),
-            json!(
-                self.first_move_deadline
-                    .filter(|_| playing)
-                    .map(|d| d.saturating_duration_since(now).as_millis() as u64)
-            ),
-        );
-        if let Some(handicap) = &self.setup.handicap {
-            v.insert("handicap".into(), json!(handicap));
+        GameState {
+            id: self.id.clone(),
+            variant: self.variant.name().to_owned(),
+            status: self.status,
+            fen: self.table.fen(),
+            ply: self.ply() as u64,
+            to_move: (!self.status.is_over()).then(|| self.name(to_move).to_owned()),
+            you: viewer.map(|s| self.name(s).to_owned()),
+            legal_moves,
+            clock: self.clock_view(now),
+            time_control: TimeControl::display_optional(self.meta.control.as_ref()),
+            result: self.result_view(),
+            draw_offer: self.draw_offer_view(),
+            spectators: self.spectator_count() as u64,
+            seats: Side::BOTH
+                .iter()
+                .map(|&s| (self.name(s).to_owned(), self.tokens[s.index()].is_some()))
+                .collect(),
+            first_move_ms: self
+                .first_move_deadline
+                .filter(|_| playing)
+                .map(|d| d.saturating_duration_since(now).as_millis() as u64),
+            handicap: self.setup.handicap.clone(),
+            rematch: self.rematch_view(viewer),
+            variant_fields: self.table.variant_fields(viewer),
         }
-        v.insert("rematch".into(), self.rematch_json(viewer));
-        v.extend(self.table.extras(viewer));
-        v
     }
 
-    fn rematch_json(&self, viewer: Option<Side>) -> Value {
-        let requested: Vec<&str> = Side::BOTH
+    fn view(&self, viewer: Option<Side>, now: Instant) -> GameView {
+        GameView {
+            initial_fen: self.table.initial_fen(),
+            moves: self.table.moves().to_vec(),
+            state: self.state_view(viewer, now),
+        }
+    }
+
+    fn rematch_view(&self, viewer: Option<Side>) -> RematchView {
+        let requested = Side::BOTH
             .into_iter()
             .filter(|s| self.meta.rematch[s.index()])
-            .map(|s| self.name(s))
+            .map(|s| self.name(s).to_owned())
             .collect();
-        let mut r = json!({"requested": requested, "id": self.meta.next});
+        let mut r = RematchView {
+            requested,
+            id: self.meta.next.clone(),
+            token: None,
+            side: None,
+        };
         if let (Some(me), Some(_)) = (viewer, &self.meta.next)
             && let Some(token) = &self.shown_tokens[me.index()]
         {
-            r["token"] = json!(seat::rematch_token(token, &self.id));
-            r["side"] = json!(self.name(self.rematch_side(me)));
+            r.token = Some(seat::rematch_token(token, &self.id));
+            r.side = Some(self.name(self.rematch_side(me)).to_owned());
         }
         r
     }
 
-    fn message(&self, kind: &str) -> Map<String, Value> {
-        let mut m = Map::new();
-        m.insert("type".into(), json!(kind));
-        m.insert("ply".into(), json!(self.ply()));
-        m
-    }
-
     fn event_text(&self, event: &Event, viewer: Option<Side>, now: Instant) -> String {
-        let msg = match event {
-            Event::State => {
-                let mut m = self.message("state");
-                m.extend(self.view(viewer, now));
-                m
-            }
-            Event::Move(_) | Event::End => {
-                let kind = if let Event::Move(_) = event {
-                    "move"
-                } else {
-                    "end"
-                };
-                let mut m = self.message(kind);
-                let mut view = self.view(viewer, now);
-                if let Event::Move(text) = event {
-                    // The essentials: the full move list and the start are already known.
-                    view.remove("moves");
-                    view.remove("initial_fen");
-                    m.insert("move".into(), json!(text));
-                }
-                m.extend(view);
-                m
-            }
-            Event::DrawOffer => {
-                let mut m = self.message("draw_offer");
-                m.insert(
-                    "draw_offer".into(),
-                    json!(self.meta.draw_offer.map(|i| self.name(side_of_index(i)))),
-                );
-                m
-            }
-            Event::Spectators => {
-                let mut m = self.message("spectators");
-                m.insert("spectators".into(), json!(self.spectator_count()));
-                m
-            }
-            Event::Rematch => {
-                let mut m = self.message("rematch");
-                if let Value::Object(r) = self.rematch_json(viewer) {
-                    m.extend(r);
-                }
-                m
-            }
+        let ply = self.ply() as u64;
+        let message = match event {
+            Event::State => ServerMessage::State(self.view(viewer, now)),
+            Event::Move(text) => ServerMessage::Move(MoveEvent {
+                mv: text.clone(),
+                state: self.state_view(viewer, now),
+            }),
+            Event::End => ServerMessage::End(self.view(viewer, now)),
+            Event::DrawOffer => ServerMessage::DrawOffer(DrawOfferMessage {
+                ply,
+                draw_offer: self.draw_offer_view(),
+            }),
+            Event::Spectators => ServerMessage::Spectators(CountMessage {
+                ply,
+                spectators: self.spectator_count() as u64,
+            }),
+            Event::Rematch => ServerMessage::Rematch(RematchMessage {
+                ply,
+                rematch: self.rematch_view(viewer),
+            }),
         };
-        Value::Object(msg).to_string()
+        to_sorted_json(&message)
     }
 
     /// Sends `event` to every subscriber, each with its own view; drops the ones that are gone
@@ -1112,7 +1024,7 @@ impl Live {
             Command::View { token, reply } => {
                 let answer = self
                     .seat_of(token.as_deref())
-                    .map(|viewer| Value::Object(self.view(viewer, now)));
+                    .map(|viewer| self.view(viewer, now));
                 let _ = reply.send(answer);
             }
             Command::Join { reply } => {
@@ -1128,7 +1040,7 @@ impl Live {
                     None => Err(ApiError::missing_token()),
                     Some(token) => match self.seat_of(Some(&token)) {
                         Ok(Some(side)) => match self.act(games, side, action, now).await {
-                            Ok(()) => Ok(Value::Object(self.view(Some(side), Instant::now()))),
+                            Ok(()) => Ok(self.view(Some(side), Instant::now())),
                             Err(e) => Err(e),
                         },
                         Ok(None) | Err(_) => Err(ApiError::wrong_token()),
@@ -1174,9 +1086,11 @@ impl Live {
             }
             Command::ClockSync { sub } => {
                 if let Some(s) = self.subscribers.iter().find(|s| s.id == sub) {
-                    let mut m = self.message("clock");
-                    m.insert("clock".into(), self.clock_json(now));
-                    let _ = s.tx.try_send(Value::Object(m).to_string().into());
+                    let message = ServerMessage::Clock(ClockMessage {
+                        ply: self.ply() as u64,
+                        clock: self.clock_view(now),
+                    });
+                    let _ = s.tx.try_send(to_sorted_json(&message).into());
                 }
             }
         }

@@ -12,15 +12,18 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use jiang_protocol::{
+    CreateGame, Created, DrawRequest, EmptyRequest, GameView, Health, MoveRequest, NotationList,
+    to_sorted_value,
+};
 use jiang_rules::{Side, Variant};
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio::sync::watch;
 
 use crate::clock::TimeControl;
 use crate::error::{ApiError, ErrorCode};
-use crate::game::{Action, Command, DrawAction, Games, NewGame};
+use crate::game::{Action, Command, Games, NewGame};
 use crate::origin::OriginPolicy;
 use crate::ratelimit::{self, Limiter};
 use crate::seat;
@@ -98,7 +101,10 @@ pub(crate) fn router(state: AppState) -> Router {
 /// and the database's own words in `detail`.
 async fn healthz(State(state): State<AppState>) -> Response {
     match state.games.store().health().await {
-        Ok(()) => Json(json!({"status": "ok"})).into_response(),
+        Ok(()) => Json(to_sorted_value(&Health {
+            status: "ok".to_owned(),
+        }))
+        .into_response(),
         Err(problem) => {
             let error = ApiError::new(
                 ErrorCode::StorageUnavailable,
@@ -242,21 +248,6 @@ fn seat_cookie(id: &str, token: &str, secure: bool) -> HeaderValue {
     .expect("base62 cookie is a valid header")
 }
 
-/// `POST /api/games`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CreateRequest {
-    variant: String,
-    #[serde(default)]
-    clock: Option<TimeControl>,
-    #[serde(default)]
-    side: Option<String>,
-    #[serde(default)]
-    handicap: Option<String>,
-    #[serde(default)]
-    fen: Option<String>,
-}
-
 async fn create_game(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -264,7 +255,12 @@ async fn create_game(
 ) -> Result<Response, ApiError> {
     // No other site may make a visitor's browser create a game (and get its seat cookie).
     state.origin.check_post(&headers)?;
-    let request: CreateRequest = parse_body(body)?;
+    let request: CreateGame = parse_body(body)?;
+    let control = request
+        .clock
+        .map(TimeControl::try_from)
+        .transpose()
+        .map_err(|e| ApiError::new(ErrorCode::InvalidRequest, format!("Invalid request: {e}.")))?;
     let variant: Variant = request
         .variant
         .parse()
@@ -311,7 +307,7 @@ async fn create_game(
     let new_game = NewGame {
         variant,
         setup,
-        control: request.clock,
+        control,
         tokens,
     };
     state
@@ -327,7 +323,12 @@ async fn create_game(
     let url = format!("{}/g/{id}", state.games.settings().public_url);
     let mut response = (
         StatusCode::CREATED,
-        Json(json!({"id": id, "side": variant.side_name(side), "token": token, "url": url})),
+        Json(to_sorted_value(&Created {
+            id: id.clone(),
+            side: variant.side_name(side).to_owned(),
+            token: token.clone(),
+            url,
+        })),
     )
         .into_response();
     response.headers_mut().insert(
@@ -367,8 +368,8 @@ async fn view_game(
             .games
             .ask(&id, |reply| Command::View { token: None, reply })
             .await
-            .map(Json),
-        other => other.map(Json),
+            .map(view_json),
+        other => other.map(view_json),
     }
 }
 
@@ -386,26 +387,14 @@ async fn join_game(
         .ask(&id, |reply| Command::Join { reply })
         .await?;
     let cookie = seat_cookie(&id, &joined.token, state.origin.secure_cookies());
-    let mut response = Json(json!(joined)).into_response();
+    let mut response = Json(to_sorted_value(&joined)).into_response();
     response.headers_mut().insert(header::SET_COOKIE, cookie);
     Ok(response)
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct EmptyRequest {}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MoveRequest {
-    #[serde(rename = "move")]
-    mv: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DrawRequest {
-    action: DrawAction,
+/// A view as the JSON an answer carries.
+fn view_json(view: GameView) -> Json<Value> {
+    Json(to_sorted_value(&view))
 }
 
 /// Applies `action` for the seat of `token` (from [`action_token`]).
@@ -423,7 +412,7 @@ async fn act(
             reply,
         })
         .await
-        .map(Json)
+        .map(view_json)
 }
 
 async fn move_action(
@@ -495,7 +484,10 @@ async fn notation(
         .games
         .ask(&id, |reply| Command::Notation { style, reply })
         .await?;
-    Ok(Json(json!({ "style": style.name(), "moves": moves })))
+    Ok(Json(to_sorted_value(&NotationList {
+        style: style.name().to_owned(),
+        moves,
+    })))
 }
 
 /// `GET /api/games/{id}/record?format=…` (default: pgn for the xiangqi family, kif for shogi).

@@ -2,7 +2,7 @@
 //!
 //! Everything else in the server works with `dyn Table` and never matches on variants: creating
 //! a game from a variant plus an optional custom start or handicap (plus a deal for Jieqi),
-//! legal moves as text, playing text, the outcome, the per-viewer extras of a view, record
+//! legal moves as text, playing text, the outcome, the per-viewer variant fields of a view, record
 //! export, whether a side could ever give check (for `timeout-vs-insufficient`) and the shogi
 //! impasse declaration.
 
@@ -12,7 +12,9 @@ use jiang_rules::shogi::notation::{WesternStyle, japanese_line, western};
 use jiang_rules::xiangqi::notation::{Record, Script, Style as XiangqiStyle, move_list};
 use jiang_rules::{Family, IllegalMove, Outcome, Position, Side, Variant, shogi, xiangqi};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+
+use jiang_protocol::{Capture, ImpassePoints, VariantFields};
 
 /// Why a table could not be set up.
 #[derive(Debug, thiserror::Error)]
@@ -235,9 +237,9 @@ pub trait Table: Send + Sync {
     /// The side to move declares impasse (shogi): the winning outcome, or which condition
     /// failed. Changes nothing on failure.
     fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove>;
-    /// The viewer's extra view fields (Jieqi: commitment, captures, pools; after the end, deal
-    /// and salt; shogi: impasse points). `viewer` is `None` for spectators.
-    fn extras(&self, viewer: Option<Side>) -> Map<String, Value>;
+    /// The viewer's variant-specific view fields (Jieqi: commitment, captures, pools; after the
+    /// end, deal and salt; shogi: impasse points). `viewer` is `None` for spectators.
+    fn variant_fields(&self, viewer: Option<Side>) -> VariantFields;
     /// The record in `format`, or why this format does not fit this variant.
     fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String>;
     /// Every move played, written in `style` (public information only: the same for every
@@ -399,48 +401,43 @@ impl Table for JieqiTable {
     fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
         Err(IllegalMove("jieqi has no impasse declaration".into()))
     }
-    fn extras(&self, viewer: Option<Side>) -> Map<String, Value> {
+    fn variant_fields(&self, viewer: Option<Side>) -> VariantFields {
         let view = self.game.view(Observer::from(viewer));
-        let name = |side: Side| Variant::Jieqi.side_name(side);
-        let mut captured = Map::new();
-        let mut pools = Map::new();
-        let mut covered = Map::new();
-        for side in Side::BOTH {
-            let list: Vec<Value> = view.captured[side.index()]
+        let name = |side: Side| Variant::Jieqi.side_name(side).to_owned();
+        fn per_side<T>(f: impl Fn(Side) -> T) -> BTreeMap<String, T> {
+            Side::BOTH
+                .into_iter()
+                .map(|s| (Variant::Jieqi.side_name(s).to_owned(), f(s)))
+                .collect()
+        }
+        let captured = per_side(|side| {
+            view.captured[side.index()]
                 .iter()
-                .map(|c| {
-                    json!({
-                        "ply": c.ply,
-                        "square": c.square.to_string(),
-                        "side": name(c.side),
-                        "was_covered": c.was_covered,
-                        "piece": c.piece.map(|p| p.fen_letter().to_string()),
-                    })
+                .map(|c| Capture {
+                    ply: c.ply as u64,
+                    square: c.square.to_string(),
+                    side: name(c.side),
+                    was_covered: c.was_covered,
+                    piece: c.piece.map(|p| p.fen_letter().to_string()),
                 })
-                .collect();
-            captured.insert(name(side).to_owned(), Value::Array(list));
-            pools.insert(
-                name(side).to_owned(),
-                json!(view.pools[side.index()].text(side)),
-            );
-            covered.insert(name(side).to_owned(), json!(view.covered[side.index()]));
+                .collect()
+        });
+        let revelation = view.revelation.as_ref();
+        VariantFields {
+            commitment: Some(view.commitment.to_string()),
+            captured: Some(captured),
+            pool: Some(per_side(|side| view.pools[side.index()].text(side))),
+            covered: Some(per_side(|side| view.covered[side.index()])),
+            deal: revelation.map(|r| r.deal.to_string()),
+            salt: revelation.map(|r| r.salt.to_string()),
+            covered_pieces: revelation.map(|r| {
+                r.covered
+                    .iter()
+                    .map(|(square, piece)| (square.to_string(), piece.fen_letter().to_string()))
+                    .collect()
+            }),
+            ..VariantFields::default()
         }
-        let mut extras = Map::new();
-        extras.insert("commitment".into(), json!(view.commitment.to_string()));
-        extras.insert("captured".into(), Value::Object(captured));
-        extras.insert("pool".into(), Value::Object(pools));
-        extras.insert("covered".into(), Value::Object(covered));
-        if let Some(revelation) = &view.revelation {
-            extras.insert("deal".into(), json!(revelation.deal.to_string()));
-            extras.insert("salt".into(), json!(revelation.salt.to_string()));
-            let still_covered: Map<String, Value> = revelation
-                .covered
-                .iter()
-                .map(|(square, piece)| (square.to_string(), json!(piece.fen_letter().to_string())))
-                .collect();
-            extras.insert("covered_pieces".into(), Value::Object(still_covered));
-        }
-        extras
     }
     fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String> {
         if format != RecordFormat::Pgn {
@@ -483,8 +480,8 @@ trait OpenGame: jiang_rules::Game {
     fn can_ever_check(&self, side: Side) -> bool;
     /// See [`Table::declare_impasse`].
     fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove>;
-    /// See [`Table::extras`] (the same for every viewer: nothing is hidden).
-    fn extras(&self) -> Map<String, Value>;
+    /// See [`Table::variant_fields`] (the same for every viewer: nothing is hidden).
+    fn variant_fields(&self) -> VariantFields;
     /// The record in the family's format (PGN-style, KIF or CSA), `None` for another format.
     fn record(
         &self,
@@ -552,8 +549,8 @@ impl<G: OpenGame> Table for OpenTable<G> {
     fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
         self.game.declare_impasse()
     }
-    fn extras(&self, _viewer: Option<Side>) -> Map<String, Value> {
-        self.game.extras()
+    fn variant_fields(&self, _viewer: Option<Side>) -> VariantFields {
+        self.game.variant_fields()
     }
     fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String> {
         self.game
@@ -572,8 +569,8 @@ impl OpenGame for xiangqi::Game {
     fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
         Err(IllegalMove("xiangqi has no impasse declaration".into()))
     }
-    fn extras(&self) -> Map<String, Value> {
-        Map::new()
+    fn variant_fields(&self) -> VariantFields {
+        VariantFields::default()
     }
     fn record(
         &self,
@@ -604,27 +601,28 @@ impl OpenGame for shogi::Game {
     fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
         shogi::Game::declare_impasse(self).map_err(|e| IllegalMove(e.to_string()))
     }
-    fn extras(&self) -> Map<String, Value> {
+    fn variant_fields(&self) -> VariantFields {
         let variant = self.position().variant();
-        let mut extras = Map::new();
-        if variant == Variant::Shogi {
-            let mut points = Map::new();
-            for side in Side::BOTH {
-                let p = self.impasse_points(side);
-                points.insert(
-                    variant.side_name(side).to_owned(),
-                    json!({
-                        "king_in_zone": p.king_in_zone,
-                        "pieces_in_zone": p.pieces_in_zone,
-                        "declaration": p.declaration,
-                        "needed": p.needed,
-                        "total": p.total,
-                    }),
-                );
-            }
-            extras.insert("impasse".into(), Value::Object(points));
+        let impasse = (variant == Variant::Shogi).then(|| {
+            Side::BOTH
+                .into_iter()
+                .map(|side| {
+                    let p = self.impasse_points(side);
+                    let points = ImpassePoints {
+                        king_in_zone: p.king_in_zone,
+                        pieces_in_zone: p.pieces_in_zone,
+                        declaration: p.declaration,
+                        needed: p.needed,
+                        total: p.total,
+                    };
+                    (variant.side_name(side).to_owned(), points)
+                })
+                .collect()
+        });
+        VariantFields {
+            impasse,
+            ..VariantFields::default()
         }
-        extras
     }
     fn record(
         &self,

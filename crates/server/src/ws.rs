@@ -18,11 +18,11 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
-use serde::Deserialize;
+use jiang_protocol::{ClientMessage, ServerMessage, to_sorted_json};
 use tokio::sync::mpsc;
 
 use crate::error::{ApiError, ErrorCode};
-use crate::game::{Action, Command, DrawAction};
+use crate::game::{Action, Command};
 use crate::http::{AppState, ClientAddress, bearer, cookie, seat_cookie_name};
 use crate::ratelimit::{Bucket, Rate};
 use crate::serve::{ConnectionSlot, stopped};
@@ -57,28 +57,6 @@ const CLOSE_IDLE: u16 = 1000;
 
 /// The close code for a message larger than [`MAX_READ`] (RFC 6455: message too big).
 const CLOSE_TOO_BIG: u16 = 1009;
-
-/// What a client may send. The variants without fields are written `{}` so that serde refuses
-/// unknown fields in them too (it ignores them for unit variants of a tagged enum).
-#[derive(Debug, Deserialize, PartialEq)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-enum ClientMessage {
-    Move {
-        #[serde(rename = "move")]
-        mv: String,
-    },
-    Resign {},
-    Draw {
-        action: DrawAction,
-    },
-    Abort {},
-    Impasse {},
-    Rematch {},
-    /// Asks for a `clock` event (to resynchronise a countdown).
-    Clock {},
-    /// Keep-alive; answered with `pong`.
-    Ping {},
-}
 
 pub(crate) async fn upgrade(
     State(state): State<AppState>,
@@ -356,7 +334,7 @@ async fn handle_message(
     let message: ClientMessage = serde_json::from_str(text)
         .map_err(|e| ApiError::new(ErrorCode::InvalidMessage, format!("Invalid message: {e}.")))?;
     let action = match message {
-        ClientMessage::Ping {} => return Ok(Some(r#"{"type":"pong"}"#.to_owned())),
+        ClientMessage::Ping {} => return Ok(Some(to_sorted_json(&ServerMessage::Pong {}))),
         ClientMessage::Clock {} => {
             state.games.tell(id, Command::ClockSync { sub });
             return Ok(None);
