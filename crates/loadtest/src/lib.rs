@@ -50,10 +50,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
+use jiang_protocol::{
+    ClientMessage, CreateGame, Created, EmptyRequest, ErrorCode, GameStatus, Joined, ServerMessage,
+    TimeControlSpec,
+};
 use jiang_rules::Variant;
 use rand::Rng;
 use rand::seq::IndexedRandom;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tokio::net::TcpStream;
 use tokio::sync::Semaphore;
 use tokio_tungstenite::tungstenite::Message;
@@ -329,38 +333,6 @@ struct Target {
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
-/// The fields of server messages the load generator reads (the rest is ignored).
-#[derive(Debug, Deserialize)]
-struct Event {
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default)]
-    ply: Option<u64>,
-    #[serde(default)]
-    status: Option<String>,
-    #[serde(default)]
-    to_move: Option<String>,
-    #[serde(default)]
-    you: Option<String>,
-    #[serde(default)]
-    legal_moves: Option<Vec<String>>,
-    #[serde(default)]
-    code: Option<String>,
-    #[serde(default)]
-    message: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct Created {
-    id: String,
-    token: String,
-}
-
-#[derive(Deserialize)]
-struct Joined {
-    token: String,
-}
-
 /// One player's socket.
 struct Player {
     socket: Socket,
@@ -540,10 +512,14 @@ async fn play_slot(
 
 /// Creates a game, joins it and connects both players.
 async fn new_game(target: &Target) -> Result<LiveGame, GameError> {
-    let body = serde_json::json!({
-        "variant": target.variant.name(),
-        "clock": {"main": MAIN_SECONDS},
-    });
+    let body = CreateGame {
+        variant: target.variant.name().to_owned(),
+        clock: Some(TimeControlSpec {
+            main: MAIN_SECONDS as f64,
+            ..TimeControlSpec::default()
+        }),
+        ..CreateGame::default()
+    };
     let created: Created = post(
         target,
         "create",
@@ -555,7 +531,7 @@ async fn new_game(target: &Target) -> Result<LiveGame, GameError> {
         target,
         "join",
         &format!("{}/api/games/{}/join", target.base, created.id),
-        &serde_json::json!({}),
+        &EmptyRequest {},
     )
     .await?;
     let (a, b) = tokio::try_join!(
@@ -568,17 +544,16 @@ async fn new_game(target: &Target) -> Result<LiveGame, GameError> {
     let mut ply = 0;
     let mut legal = Vec::new();
     for (i, player) in players.iter_mut().enumerate() {
-        let state = next_event(&mut player.socket, "state").await?;
-        if state.kind != "state" {
-            return Err(GameError::Unexpected(format!(
-                "first message of type {:?}, not state",
-                state.kind
-            )));
-        }
+        let ServerMessage::State(view) = next_event(&mut player.socket, "state").await? else {
+            return Err(GameError::Unexpected(
+                "the first message is not a state".into(),
+            ));
+        };
+        let state = view.state;
         if state.you.is_some() && state.you == state.to_move {
             mover = Some(i);
-            ply = state.ply.unwrap_or(0);
-            legal = state.legal_moves.unwrap_or_default();
+            ply = state.ply;
+            legal = state.legal_moves;
         }
     }
     let mover = mover.ok_or_else(|| {
@@ -596,7 +571,7 @@ async fn post<T: for<'de> Deserialize<'de>>(
     target: &Target,
     what: &'static str,
     url: &str,
-    body: &serde_json::Value,
+    body: &impl Serialize,
 ) -> Result<T, GameError> {
     let http_error = |e: reqwest::Error| GameError::Http {
         what,
@@ -641,7 +616,10 @@ async fn connect(target: &Target, id: &str, token: &str) -> Result<Player, GameE
 }
 
 /// The next JSON message from the server on `socket` (pings are answered by tungstenite).
-async fn next_event(socket: &mut Socket, waiting_for: &'static str) -> Result<Event, GameError> {
+async fn next_event(
+    socket: &mut Socket,
+    waiting_for: &'static str,
+) -> Result<ServerMessage, GameError> {
     loop {
         let message = tokio::time::timeout(ANSWER_TIMEOUT, socket.next())
             .await
@@ -693,7 +671,7 @@ async fn play_moves(
             .choose(&mut rand::rng())
             .expect("not empty")
             .clone();
-        let text = serde_json::json!({"type": "move", "move": mv}).to_string();
+        let text = serde_json::to_string(&ClientMessage::Move { mv }).expect("a move serialises");
         let target_ply = game.ply + 1;
         let (left, right) = game.players.split_at_mut(1);
         let (mover, opponent) = if game.mover == 0 {
@@ -712,17 +690,15 @@ async fn play_moves(
         let event = loop {
             tokio::select! {
                 event = next_event(&mut opponent.socket, "move event") => {
-                    let event = event?;
-                    match event.kind.as_str() {
-                        "move" if event.ply.unwrap_or(0) >= target_ply => break event,
-                        "error" => return Err(refused(&event)),
+                    match event? {
+                        ServerMessage::Move(event) if event.state.ply >= target_ply => break event,
+                        ServerMessage::Error { code, message } => return Err(refused(code, &message)),
                         _ => {}
                     }
                 }
                 event = next_event(&mut mover.socket, "move echo") => {
-                    let event = event?;
-                    if event.kind == "error" {
-                        return Err(refused(&event));
+                    if let ServerMessage::Error { code, message } = event? {
+                        return Err(refused(code, &message));
                     }
                 }
             }
@@ -730,22 +706,18 @@ async fn play_moves(
         let latency = sent.elapsed();
         tally.moves += 1;
         tally.latencies.push(latency);
-        game.ply = event.ply.unwrap_or(target_ply);
+        game.ply = event.state.ply;
         game.mover = 1 - game.mover;
-        game.legal = if event.status.as_deref() == Some("playing") {
-            event.legal_moves.unwrap_or_default()
+        game.legal = if event.state.status == GameStatus::Playing {
+            event.state.legal_moves
         } else {
             Vec::new()
         };
     }
 }
 
-fn refused(event: &Event) -> GameError {
-    GameError::Refused(format!(
-        "{}: {}",
-        event.code.as_deref().unwrap_or("?"),
-        event.message.as_deref().unwrap_or("")
-    ))
+fn refused(code: ErrorCode, message: &str) -> GameError {
+    GameError::Refused(format!("{code}: {message}"))
 }
 
 #[cfg(test)]

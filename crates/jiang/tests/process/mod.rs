@@ -8,6 +8,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use jiang_protocol::{Created, Joined};
 use serde_json::Value;
 
 /// A running `jiang serve` and the base URL it printed.
@@ -194,8 +195,8 @@ pub async fn new_game(
         .await
         .expect("create");
     assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_str().expect("id").to_owned();
-    let first = created["token"].as_str().expect("token").to_owned();
+    let created: Created = serde_json::from_value(created).expect("a create answer");
+    let (id, first) = (created.id, created.token);
     let (status, joined) = post(
         http,
         base,
@@ -206,6 +207,7 @@ pub async fn new_game(
     .await
     .expect("join");
     assert_eq!(status, 200, "{joined}");
-    let second = joined["token"].as_str().expect("token").to_owned();
+    let joined: Joined = serde_json::from_value(joined).expect("a join answer");
+    let second = joined.token;
     (id, first, second)
 }

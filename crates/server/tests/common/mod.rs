@@ -6,8 +6,11 @@
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
+use jiang_protocol::{Created, ErrorBody, GameView, Joined, ServerMessage, to_sorted_value};
 use jiang_server::{Config, Rate, Server};
 use reqwest::StatusCode;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -25,6 +28,33 @@ pub struct TestServer {
     pub config: Config,
     _dir: Option<tempfile::TempDir>,
     pub http: reqwest::Client,
+}
+
+/// `value` parsed as the protocol type `T`, checked to be exactly what `T` writes back: a field
+/// the protocol does not know, or one it spells differently, fails the test.
+pub fn typed<T: DeserializeOwned + Serialize>(value: &Value) -> T {
+    let parsed: T = serde_json::from_value(value.clone())
+        .unwrap_or_else(|e| panic!("not a {}: {e}\n{value}", std::any::type_name::<T>()));
+    assert_eq!(
+        &to_sorted_value(&parsed),
+        value,
+        "the protocol's {} does not write back the same JSON",
+        std::any::type_name::<T>()
+    );
+    parsed
+}
+
+/// Checks that an error answer has the protocol's error shape.
+fn check_error_shape(status: StatusCode, value: &Value) {
+    if (status.is_client_error() || status.is_server_error()) && !value.is_null() {
+        let body: ErrorBody = typed(value);
+        assert_eq!(
+            body.error.code.status(),
+            status.as_u16(),
+            "the status of `{}`",
+            body.error.code
+        );
+    }
 }
 
 /// Drops a test database created by [`postgres_url`].
@@ -201,6 +231,7 @@ impl TestServer {
         let response = request.send().await.expect("request");
         let status = response.status();
         let value = response.json().await.unwrap_or(Value::Null);
+        check_error_shape(status, &value);
         (status, value)
     }
 
@@ -234,6 +265,7 @@ impl TestServer {
         let response = request.send().await.expect("request");
         let status = response.status();
         let value = response.json().await.unwrap_or(Value::Null);
+        check_error_shape(status, &value);
         (status, value)
     }
 
@@ -246,6 +278,7 @@ impl TestServer {
         let response = request.send().await.expect("request");
         let status = response.status();
         let value = response.json().await.unwrap_or(Value::Null);
+        check_error_shape(status, &value);
         (status, value)
     }
 
@@ -253,11 +286,8 @@ impl TestServer {
     pub async fn create(&self, body: Value) -> (String, String, String) {
         let (status, v) = self.post("/api/games", None, body.clone()).await;
         assert_eq!(status, StatusCode::CREATED, "create {body}: {v}");
-        (
-            v["id"].as_str().unwrap().to_owned(),
-            v["side"].as_str().unwrap().to_owned(),
-            v["token"].as_str().unwrap().to_owned(),
-        )
+        let created: Created = typed(&v);
+        (created.id, created.side, created.token)
     }
 
     /// Joins game `id`; returns (side, token).
@@ -266,10 +296,8 @@ impl TestServer {
             .post(&format!("/api/games/{id}/join"), None, json!({}))
             .await;
         assert_eq!(status, StatusCode::OK, "join: {v}");
-        (
-            v["side"].as_str().unwrap().to_owned(),
-            v["token"].as_str().unwrap().to_owned(),
-        )
+        let joined: Joined = typed(&v);
+        (joined.side, joined.token)
     }
 
     /// Creates a game with the creator on `side` and joins it: (id, creator token, joiner token).
@@ -291,13 +319,20 @@ impl TestServer {
             )
             .await;
         assert_eq!(status, StatusCode::OK, "move {mv}: {v}");
+        typed::<GameView>(&v);
         v
     }
 
     pub async fn view(&self, id: &str, token: Option<&str>) -> Value {
         let (status, v) = self.get(&format!("/api/games/{id}"), token).await;
         assert_eq!(status, StatusCode::OK, "view: {v}");
+        typed::<GameView>(&v);
         v
+    }
+
+    /// The view of game `id` for `token`, as the protocol type.
+    pub async fn game_view(&self, id: &str, token: Option<&str>) -> GameView {
+        typed(&self.view(id, token).await)
     }
 }
 
@@ -321,7 +356,11 @@ pub async fn next_json(socket: &mut Socket) -> Value {
             .expect("socket open")
             .expect("no socket error");
         match message {
-            Message::Text(text) => return serde_json::from_str(&text).expect("JSON message"),
+            Message::Text(text) => {
+                let value: Value = serde_json::from_str(&text).expect("JSON message");
+                typed::<ServerMessage>(&value);
+                return value;
+            }
             Message::Close(_) => panic!("socket closed"),
             _ => continue,
         }
@@ -336,6 +375,11 @@ pub async fn next_of(socket: &mut Socket, kind: &str) -> Value {
             return v;
         }
     }
+}
+
+/// Reads messages until one of type `kind` arrives, as the protocol type.
+pub async fn next_message(socket: &mut Socket, kind: &str) -> ServerMessage {
+    typed(&next_of(socket, kind).await)
 }
 
 /// Sends a JSON message.
