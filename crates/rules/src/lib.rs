@@ -16,7 +16,7 @@ mod side;
 mod variant;
 pub mod xiangqi;
 
-pub use game::{Game, IllegalMove, Position};
+pub use game::{Game, Position};
 pub use outcome::{Outcome, Reason, UnknownReason};
 pub use side::Side;
 pub use variant::{Family, UnknownVariant, Variant};

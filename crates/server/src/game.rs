@@ -1134,7 +1134,7 @@ impl Live {
         let text = self
             .table
             .record(format, &info)
-            .map_err(|m| ApiError::new(ErrorCode::UnsupportedFormat, m))?;
+            .map_err(|e| ApiError::new(ErrorCode::UnsupportedFormat, e.to_string()))?;
         Ok(RecordFile {
             text,
             content_type: format.content_type(),

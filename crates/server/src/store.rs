@@ -50,12 +50,16 @@ pub enum StoreError {
     Closed,
     /// The database could not commit the unit (disk full, I/O error, lost connection, lock
     /// held elsewhere): nothing of it was stored; the same unit may succeed later.
+    /// The cause is shared by every unit of the failed commit.
     #[error("the database cannot store anything right now: {0}")]
-    Unavailable(String),
+    Unavailable(#[source] Arc<StoreError>),
     /// The database refused the unit itself (a constraint, a missing row): retrying it will
-    /// not help. Nothing of it was stored.
+    /// not help. Nothing of it was stored. The cause is shared as for `Unavailable`.
     #[error("the database refused the write: {0}")]
-    Rejected(String),
+    Rejected(#[source] Arc<StoreError>),
+    /// Every pooled connection offered was still inside a transaction (and was closed).
+    #[error("no database connection outside a transaction")]
+    NoCleanConnection,
 }
 
 impl StoreError {
@@ -77,9 +81,9 @@ impl StoreError {
         if matches!(self, StoreError::Unavailable(_) | StoreError::Rejected(_)) {
             self
         } else if self.is_rejection() {
-            StoreError::Rejected(self.to_string())
+            StoreError::Rejected(Arc::new(self))
         } else {
-            StoreError::Unavailable(self.to_string())
+            StoreError::Unavailable(Arc::new(self))
         }
     }
 }
@@ -306,9 +310,9 @@ macro_rules! sql_backend {
                     tracing::warn!("pooled connection still inside a transaction; closing it");
                     drop(DiscardUnlessKept::<$db> { conn, keep: false });
                 }
-                Err(StoreError::Unavailable(
-                    "no database connection outside a transaction".into(),
-                ))
+                Err(StoreError::Unavailable(Arc::new(
+                    StoreError::NoCleanConnection,
+                )))
             }
 
             async fn with_moves(&self, row: GameRow) -> Result<StoredGame, StoreError> {
@@ -732,12 +736,18 @@ async fn commit_batch(backend: &dyn Backend, health: &Health, batch: &mut Vec<Pe
         }
         Err(e) => {
             tracing::error!(error = %e, units = units.len(), "store write failed");
-            let failure = e.into_failure();
+            // Every unit gets the same cause, shared.
+            let (cause, rejected) = match e.into_failure() {
+                StoreError::Rejected(cause) => (cause, true),
+                StoreError::Unavailable(cause) => (cause, false),
+                other => (Arc::new(other), false),
+            };
             for p in batch.drain(..) {
-                let _ = p.done.send(Err(match &failure {
-                    StoreError::Rejected(m) => StoreError::Rejected(m.clone()),
-                    StoreError::Unavailable(m) => StoreError::Unavailable(m.clone()),
-                    other => StoreError::Unavailable(other.to_string()),
+                let cause = cause.clone();
+                let _ = p.done.send(Err(if rejected {
+                    StoreError::Rejected(cause)
+                } else {
+                    StoreError::Unavailable(cause)
                 }));
             }
         }
@@ -863,5 +873,44 @@ impl Store {
     /// The back end (to close it after the writer has drained).
     pub fn backend(&self) -> Arc<dyn Backend> {
         self.backend.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+
+    #[test]
+    fn writer_failures_keep_their_typed_cause() {
+        let rejected = StoreError::Database(sqlx::Error::RowNotFound).into_failure();
+        let StoreError::Rejected(cause) = &rejected else {
+            panic!("a missing row is the unit's fault: {rejected:?}");
+        };
+        assert!(matches!(
+            **cause,
+            StoreError::Database(sqlx::Error::RowNotFound)
+        ));
+        assert!(rejected.source().is_some());
+
+        let io = std::io::Error::other("disk full");
+        let unavailable = StoreError::Io(io).into_failure();
+        let StoreError::Unavailable(cause) = &unavailable else {
+            panic!("an I/O error is the database's: {unavailable:?}");
+        };
+        assert!(matches!(**cause, StoreError::Io(_)));
+        assert_eq!(
+            unavailable.to_string(),
+            "the database cannot store anything right now: cannot create the database \
+             directory: disk full"
+        );
+        // Already a failure: kept as it is, not wrapped twice.
+        let again = StoreError::Unavailable(Arc::new(StoreError::NoCleanConnection)).into_failure();
+        assert_eq!(
+            again.to_string(),
+            "the database cannot store anything right now: no database connection outside a \
+             transaction"
+        );
     }
 }

@@ -6,11 +6,13 @@
 //! export, whether a side could ever give check (for `timeout-vs-insufficient`) and the shogi
 //! impasse declaration.
 
-use jiang_rules::jieqi::{Deal, JieqiGame, Observer, Salt};
-use jiang_rules::shogi::notation::{ShogiRecord, write_csa, write_kif};
+use jiang_rules::jieqi::{Deal, JieqiError, JieqiGame, Observer, Salt};
+use jiang_rules::shogi::notation::{
+    RecordError as ShogiRecordError, ShogiRecord, write_csa, write_kif,
+};
 use jiang_rules::shogi::notation::{WesternStyle, japanese_line, western};
 use jiang_rules::xiangqi::notation::{Record, Script, Style as XiangqiStyle, move_list};
-use jiang_rules::{Family, IllegalMove, Outcome, Position, Side, Variant, shogi, xiangqi};
+use jiang_rules::{Family, Outcome, Position, Reason, Side, Variant, shogi, xiangqi};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -31,6 +33,60 @@ pub enum SetupError {
     /// Stored data could not be replayed (corrupt database).
     #[error("stored game cannot be replayed: {0}")]
     Corrupt(String),
+}
+
+/// Why the rules refused a move, a stored move or a declaration: the family's own typed
+/// reasons. Nothing changed.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// Xiangqi: the move does not parse, is not legal, or the game is over.
+    #[error(transparent)]
+    Xiangqi(#[from] xiangqi::PlayError),
+    /// Jieqi: the move does not parse or is not legal, or the game is over.
+    #[error(transparent)]
+    Jieqi(#[from] JieqiError),
+    /// Shogi family: the move does not parse or is not legal, the game is over, or an impasse
+    /// declaration does not hold.
+    #[error(transparent)]
+    Shogi(#[from] shogi::PlayError),
+    /// The game was ended outside play (resignation, time, …).
+    #[error("the game is over ({0})")]
+    Ended(Reason),
+    /// Jieqi: a stored move's reveal is not the one the deal gives (corrupt data).
+    #[error("stored move `{recorded}` does not match the deal (`{played}`)")]
+    DealMismatch {
+        /// The move as stored.
+        recorded: String,
+        /// The move as the deal plays it.
+        played: String,
+    },
+    /// An impasse declaration in a variant without one.
+    #[error("{} has no impasse declaration", .0.name())]
+    NoImpasse(Variant),
+}
+
+/// Why a record could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The format belongs to the other family.
+    #[error("A {variant} record cannot be written as {}: use {}.", .format.extension(), formats_of(.variant.family()))]
+    WrongFormat {
+        /// The game's variant.
+        variant: Variant,
+        /// The format asked for.
+        format: RecordFormat,
+    },
+    /// The shogi record writer refused the game.
+    #[error("The record cannot be written: {0}.")]
+    Unwritable(#[from] ShogiRecordError),
+}
+
+/// The record formats of a family, for error messages.
+fn formats_of(family: Family) -> &'static str {
+    match family {
+        Family::Xiangqi => "pgn or fen",
+        Family::Shogi => "kif, csa or sfen",
+    }
 }
 
 /// The record formats of `GET /api/games/{id}/record`.
@@ -222,9 +278,9 @@ pub trait Table: Send + Sync {
     fn legal_moves(&self) -> Vec<String>;
     /// Plays a move given as players send it; returns the text recorded for it. An illegal move
     /// changes nothing.
-    fn play(&mut self, text: &str) -> Result<String, IllegalMove>;
+    fn play(&mut self, text: &str) -> Result<String, PlayError>;
     /// Replays a recorded move (from the store).
-    fn replay(&mut self, recorded: &str) -> Result<(), IllegalMove>;
+    fn replay(&mut self, recorded: &str) -> Result<(), PlayError>;
     /// The outcome if the moves so far (or [`Table::end`]) ended the game.
     fn outcome(&self) -> Option<Outcome>;
     /// Records an end decided outside play (resignation, time, agreement, abort), so that
@@ -236,12 +292,12 @@ pub trait Table: Send + Sync {
     fn can_ever_check(&self, side: Side) -> bool;
     /// The side to move declares impasse (shogi): the winning outcome, or which condition
     /// failed. Changes nothing on failure.
-    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove>;
+    fn declare_impasse(&mut self) -> Result<Outcome, PlayError>;
     /// The viewer's variant-specific view fields (Jieqi: commitment, captures, pools; after the
     /// end, deal and salt; shogi: impasse points). `viewer` is `None` for spectators.
     fn variant_fields(&self, viewer: Option<Side>) -> VariantFields;
     /// The record in `format`, or why this format does not fit this variant.
-    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String>;
+    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, RecordError>;
     /// Every move played, written in `style` (public information only: the same for every
     /// viewer), or why this style does not fit this variant.
     fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily>;
@@ -318,19 +374,12 @@ fn civil(ms: i64) -> (i64, u32, u32, u32, u32, u32) {
     (year, month, day, rem / 3600, rem / 60 % 60, rem % 60)
 }
 
-fn fen_only(variant: Variant, format: RecordFormat, fen: String) -> Result<String, String> {
+fn fen_only(variant: Variant, format: RecordFormat, fen: String) -> Result<String, RecordError> {
     match (variant.family(), format) {
         (Family::Xiangqi, RecordFormat::Fen) | (Family::Shogi, RecordFormat::Sfen) => {
             Ok(format!("{fen}\n"))
         }
-        _ => Err(format!(
-            "A {variant} record cannot be written as {}: use {}.",
-            format.extension(),
-            match variant.family() {
-                Family::Xiangqi => "pgn or fen",
-                Family::Shogi => "kif, csa or sfen",
-            }
-        )),
+        _ => Err(RecordError::WrongFormat { variant, format }),
     }
 }
 
@@ -370,22 +419,20 @@ impl Table for JieqiTable {
     fn legal_moves(&self) -> Vec<String> {
         self.game.legal_moves()
     }
-    fn play(&mut self, text: &str) -> Result<String, IllegalMove> {
-        let mv = self
-            .game
-            .play(text)
-            .map_err(|e| IllegalMove(e.to_string()))?;
+    fn play(&mut self, text: &str) -> Result<String, PlayError> {
+        let mv = self.game.play(text)?;
         let recorded = mv.to_string();
         self.moves.push(recorded.clone());
         Ok(recorded)
     }
-    fn replay(&mut self, recorded: &str) -> Result<(), IllegalMove> {
+    fn replay(&mut self, recorded: &str) -> Result<(), PlayError> {
         let plain = recorded.get(..4).unwrap_or(recorded);
         let played = self.play(plain)?;
         if played != recorded {
-            return Err(IllegalMove(format!(
-                "stored move `{recorded}` does not match the deal (`{played}`)"
-            )));
+            return Err(PlayError::DealMismatch {
+                recorded: recorded.to_owned(),
+                played,
+            });
         }
         Ok(())
     }
@@ -398,8 +445,8 @@ impl Table for JieqiTable {
     fn can_ever_check(&self, side: Side) -> bool {
         self.game.public_game().can_ever_check(side)
     }
-    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
-        Err(IllegalMove("jieqi has no impasse declaration".into()))
+    fn declare_impasse(&mut self) -> Result<Outcome, PlayError> {
+        Err(PlayError::NoImpasse(Variant::Jieqi))
     }
     fn variant_fields(&self, viewer: Option<Side>) -> VariantFields {
         let view = self.game.view(Observer::from(viewer));
@@ -439,7 +486,7 @@ impl Table for JieqiTable {
             ..VariantFields::default()
         }
     }
-    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String> {
+    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, RecordError> {
         if format != RecordFormat::Pgn {
             return fen_only(self.variant(), format, self.fen());
         }
@@ -478,8 +525,11 @@ impl<G: OpenGame> OpenTable<G> {
 trait OpenGame: jiang_rules::Game {
     /// See [`Table::can_ever_check`].
     fn can_ever_check(&self, side: Side) -> bool;
+    /// Plays a move given in machine notation; returns the text recorded for it. An illegal
+    /// move changes nothing.
+    fn play_recorded(&mut self, text: &str) -> Result<String, PlayError>;
     /// See [`Table::declare_impasse`].
-    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove>;
+    fn declare_impasse(&mut self) -> Result<Outcome, PlayError>;
     /// See [`Table::variant_fields`] (the same for every viewer: nothing is hidden).
     fn variant_fields(&self) -> VariantFields;
     /// The record in the family's format (PGN-style, KIF or CSA), `None` for another format.
@@ -489,7 +539,7 @@ trait OpenGame: jiang_rules::Game {
         info: &RecordInfo,
         moves: &[String],
         outcome: Option<Outcome>,
-    ) -> Option<Result<String, String>>;
+    ) -> Option<Result<String, RecordError>>;
     /// See [`Table::notation`]; `moves` as recorded.
     fn notation(&self, style: NotationStyle, moves: &[String]) -> Result<Vec<String>, WrongFamily>;
 }
@@ -516,23 +566,15 @@ impl<G: OpenGame> Table for OpenTable<G> {
         }
         self.game.position().legal_move_texts()
     }
-    fn play(&mut self, text: &str) -> Result<String, IllegalMove> {
+    fn play(&mut self, text: &str) -> Result<String, PlayError> {
         if let Some(outcome) = self.outcome() {
-            return Err(IllegalMove(format!(
-                "the game is over ({})",
-                outcome.reason
-            )));
+            return Err(PlayError::Ended(outcome.reason));
         }
-        let position = self.game.position();
-        let mv = position
-            .parse_move(text)
-            .map_err(|e| IllegalMove(e.to_string()))?;
-        let recorded = position.move_text(mv);
-        self.game.play_move(mv)?;
+        let recorded = self.game.play_recorded(text)?;
         self.moves.push(recorded.clone());
         Ok(recorded)
     }
-    fn replay(&mut self, recorded: &str) -> Result<(), IllegalMove> {
+    fn replay(&mut self, recorded: &str) -> Result<(), PlayError> {
         self.play(recorded).map(|_| ())
     }
     fn outcome(&self) -> Option<Outcome> {
@@ -546,13 +588,13 @@ impl<G: OpenGame> Table for OpenTable<G> {
     fn can_ever_check(&self, side: Side) -> bool {
         self.game.can_ever_check(side)
     }
-    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
+    fn declare_impasse(&mut self) -> Result<Outcome, PlayError> {
         self.game.declare_impasse()
     }
     fn variant_fields(&self, _viewer: Option<Side>) -> VariantFields {
         self.game.variant_fields()
     }
-    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String> {
+    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, RecordError> {
         self.game
             .record(format, info, &self.moves, self.outcome())
             .unwrap_or_else(|| fen_only(self.variant(), format, self.fen()))
@@ -566,8 +608,17 @@ impl OpenGame for xiangqi::Game {
     fn can_ever_check(&self, side: Side) -> bool {
         xiangqi::Game::can_ever_check(self, side)
     }
-    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
-        Err(IllegalMove("xiangqi has no impasse declaration".into()))
+    fn play_recorded(&mut self, text: &str) -> Result<String, PlayError> {
+        let position = self.position();
+        let mv = position
+            .parse_move(text)
+            .map_err(xiangqi::PlayError::from)?;
+        let recorded = position.move_text(mv);
+        xiangqi::Game::play(self, mv)?;
+        Ok(recorded)
+    }
+    fn declare_impasse(&mut self) -> Result<Outcome, PlayError> {
+        Err(PlayError::NoImpasse(Variant::Xiangqi))
     }
     fn variant_fields(&self) -> VariantFields {
         VariantFields::default()
@@ -578,7 +629,7 @@ impl OpenGame for xiangqi::Game {
         info: &RecordInfo,
         _moves: &[String],
         _outcome: Option<Outcome>,
-    ) -> Option<Result<String, String>> {
+    ) -> Option<Result<String, RecordError>> {
         (format == RecordFormat::Pgn).then(|| {
             let mut record = Record::from_game(self);
             xiangqi_tags(&mut record, info);
@@ -598,8 +649,15 @@ impl OpenGame for shogi::Game {
     fn can_ever_check(&self, _side: Side) -> bool {
         true
     }
-    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
-        shogi::Game::declare_impasse(self).map_err(|e| IllegalMove(e.to_string()))
+    fn play_recorded(&mut self, text: &str) -> Result<String, PlayError> {
+        let position = self.position();
+        let mv = position.parse_move(text).map_err(shogi::PlayError::from)?;
+        let recorded = position.move_text(mv);
+        shogi::Game::play(self, mv)?;
+        Ok(recorded)
+    }
+    fn declare_impasse(&mut self) -> Result<Outcome, PlayError> {
+        shogi::Game::declare_impasse(self).map_err(|e| PlayError::Shogi(e.into()))
     }
     fn variant_fields(&self) -> VariantFields {
         let variant = self.position().variant();
@@ -630,7 +688,7 @@ impl OpenGame for shogi::Game {
         info: &RecordInfo,
         moves: &[String],
         outcome: Option<Outcome>,
-    ) -> Option<Result<String, String>> {
+    ) -> Option<Result<String, RecordError>> {
         if !matches!(format, RecordFormat::Kif | RecordFormat::Csa) {
             return None;
         }
@@ -646,7 +704,7 @@ impl OpenGame for shogi::Game {
             RecordFormat::Kif => write_kif(&record),
             _ => write_csa(&record),
         };
-        Some(written.map_err(|e| format!("The record cannot be written: {e}.")))
+        Some(written.map_err(RecordError::from))
     }
     fn notation(&self, style: NotationStyle, moves: &[String]) -> Result<Vec<String>, WrongFamily> {
         let western_style = match style {
@@ -777,6 +835,59 @@ mod tests {
         assert_eq!(civil(0), (1970, 1, 1, 0, 0, 0));
         // 2026-11-29 11:45:50 UTC
         assert_eq!(civil(1_795_952_750_000), (2026, 11, 29, 11, 45, 50));
+    }
+
+    #[test]
+    fn refusals_keep_the_rules_typed_reason_and_their_message() {
+        let setup = create(Variant::Xiangqi, None, None).unwrap();
+        let mut table = open(Variant::Xiangqi, &setup, &[]).unwrap();
+        let e = table.play("a0a5").unwrap_err();
+        assert!(matches!(e, PlayError::Xiangqi(_)), "{e:?}");
+        assert!(!e.to_string().is_empty());
+        assert!(matches!(
+            table.declare_impasse(),
+            Err(PlayError::NoImpasse(Variant::Xiangqi))
+        ));
+        table.end(Outcome::win(Side::First, Reason::Resignation));
+        let e = table.play("h2e2").unwrap_err();
+        assert!(matches!(e, PlayError::Ended(Reason::Resignation)), "{e:?}");
+        assert_eq!(e.to_string(), "the game is over (resignation)");
+
+        let setup = create(Variant::Shogi, None, None).unwrap();
+        let mut table = open(Variant::Shogi, &setup, &[]).unwrap();
+        let e = table.play("7g7e").unwrap_err();
+        assert!(
+            matches!(e, PlayError::Shogi(shogi::PlayError::Move(_))),
+            "{e:?}"
+        );
+        let e = table.declare_impasse().unwrap_err();
+        assert!(
+            matches!(
+                e,
+                PlayError::Shogi(shogi::PlayError::Impasse(
+                    shogi::ImpasseError::KingNotInZone
+                ))
+            ),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("condition 1"), "{e}");
+
+        let e = table
+            .record(
+                RecordFormat::Pgn,
+                &RecordInfo {
+                    id: "x".into(),
+                    url: "u".into(),
+                    time_control: "∞".into(),
+                    created_at: 0,
+                    result: None,
+                },
+            )
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "A shogi record cannot be written as pgn: use kif, csa or sfen."
+        );
     }
 
     #[test]
