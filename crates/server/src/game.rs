@@ -3,15 +3,16 @@
 //! is held across an await. The actor schedules its own timers (flag, first-move abort), so a
 //! game ends on time even when nobody is connected.
 //!
-//! Order of every change: validate → apply to a copy of the state → store durably → only then
-//! reply and broadcast. A failed write restores the previous state.
+//! Order of every change: validate → compute the new [`State`] on a copy → store it durably →
+//! only then swap it in, reply and broadcast. A failed write leaves the state as it was (the
+//! copy is dropped): nothing is rolled back or replayed.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use jiang_rules::{Family, Outcome, Reason, Side, Variant};
+use jiang_rules::{Outcome, Reason, Side, Variant};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot, watch};
 
@@ -434,18 +435,12 @@ struct Live {
     id: String,
     variant: Variant,
     setup: Setup,
-    table: Box<dyn Table>,
-    status: Status,
-    tokens: [Option<String>; 2],
-    meta: Meta,
-    clock: Option<Clock>,
-    result: Option<Outcome>,
+    /// What the store holds: every change is computed on a copy and swapped in once stored.
+    state: State,
     created_at: i64,
     /// The row's `updated_at` when it was loaded (ms since the Unix epoch): the abandonment
     /// rule's "no change since".
     loaded_updated_at: i64,
-    /// When the side to move must have made its first move (while fewer than two plies).
-    first_move_deadline: Option<Instant>,
     /// The seat tokens players have shown this actor, by side: in memory only, never stored,
     /// so that a player's view can carry its rematch token (derived from this one).
     shown_tokens: [Option<String>; 2],
@@ -455,6 +450,63 @@ struct Live {
     timer_retry_at: Option<Instant>,
     /// Spectator counts sent, debounced (a crowd joining must not cost its square).
     spectators: Debounce,
+}
+
+/// A game's table state: the rules, the clock, the seats and what is stored beside them. Pure
+/// data: a change is computed on a clone and swapped in once stored (see [`Live::commit`]).
+struct State {
+    table: Box<dyn Table>,
+    status: Status,
+    /// Token hashes per side; `None` for a free seat.
+    tokens: [Option<String>; 2],
+    meta: Meta,
+    clock: Option<Clock>,
+    result: Option<Outcome>,
+    /// When the side to move must have made its first move (while fewer than two plies).
+    first_move_deadline: Option<Instant>,
+}
+
+impl Clone for State {
+    fn clone(&self) -> Self {
+        State {
+            table: self.table.boxed_clone(),
+            status: self.status,
+            tokens: self.tokens.clone(),
+            meta: self.meta.clone(),
+            clock: self.clock.clone(),
+            result: self.result,
+            first_move_deadline: self.first_move_deadline,
+        }
+    }
+}
+
+impl State {
+    fn ply(&self) -> usize {
+        self.table.moves().len()
+    }
+
+    /// Ends the game with `outcome`: the clock stops, the result is set, offers and the
+    /// first-move countdown lapse.
+    fn apply_end(&mut self, outcome: Outcome, now: Instant) {
+        if let Some(clock) = &mut self.clock {
+            clock.stop(now);
+        }
+        self.status = if outcome.reason == Reason::Aborted {
+            Status::Aborted
+        } else {
+            Status::Ended
+        };
+        self.result = Some(outcome);
+        self.table.end(outcome);
+        self.meta.draw_offer = None;
+        self.first_move_deadline = None;
+    }
+
+    fn clock_snapshot_json(&self, now: Instant) -> Option<String> {
+        self.clock
+            .as_ref()
+            .map(|c| serde_json::to_string(&c.snapshot(now)).expect("snapshot serialises"))
+    }
 }
 
 /// The most often a game sends `spectators` messages: joins and leaves within this interval
@@ -540,15 +592,17 @@ fn load_live(
         id: row.id,
         variant,
         setup,
-        table,
-        status,
-        tokens: [row.token_first, row.token_second],
-        meta,
-        clock,
-        result,
+        state: State {
+            table,
+            status,
+            tokens: [row.token_first, row.token_second],
+            meta,
+            clock,
+            result,
+            first_move_deadline,
+        },
         created_at: row.created_at,
         loaded_updated_at: row.updated_at,
-        first_move_deadline,
         shown_tokens: [None, None],
         subscribers: Vec::new(),
         timer_retry_at: None,
@@ -604,7 +658,7 @@ async fn run_actor(
         // Nothing to wait for and nobody watching: everything is stored, so the actor can stop
         // and be reloaded on the next request.
         let idle_deadline = (deadline.is_none() && live.subscribers.is_empty()).then(|| {
-            let keep = if live.status.is_over() {
+            let keep = if live.state.status.is_over() {
                 games.settings.idle_timeout.min(OVER_IDLE_TIMEOUT)
             } else {
                 games.settings.idle_timeout
@@ -683,33 +737,21 @@ enum Event {
 /// How long after a failed write a due timer (flag, first-move abort) is tried again.
 const TIMER_RETRY: Duration = Duration::from_secs(1);
 
-/// Everything an action may change, to restore it when the store write fails.
-struct Saved {
-    status: Status,
-    tokens: [Option<String>; 2],
-    meta: Meta,
-    clock: Option<Clock>,
-    result: Option<Outcome>,
-    first_move_deadline: Option<Instant>,
-    moves: usize,
-    table_over: bool,
-}
-
 impl Live {
     fn name(&self, side: Side) -> &'static str {
         self.variant.side_name(side)
     }
 
     fn ply(&self) -> usize {
-        self.table.moves().len()
+        self.state.table.moves().len()
     }
 
     fn next_deadline(&self) -> Option<Instant> {
-        if self.status != Status::Playing {
+        if self.state.status != Status::Playing {
             return None;
         }
-        let flag = self.clock.as_ref().and_then(Clock::flag_at);
-        let due = match (flag, self.first_move_deadline) {
+        let flag = self.state.clock.as_ref().and_then(Clock::flag_at);
+        let due = match (flag, self.state.first_move_deadline) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
@@ -721,7 +763,7 @@ impl Live {
         let Some(token) = token else { return Ok(None) };
         let mut found = None;
         for side in Side::BOTH {
-            if let Some(hash) = &self.tokens[side.index()]
+            if let Some(hash) = &self.state.tokens[side.index()]
                 && seat::token_matches(token, hash)
             {
                 found = Some(side);
@@ -744,82 +786,51 @@ impl Live {
         }
     }
 
-    fn save(&self) -> Saved {
-        Saved {
-            status: self.status,
-            tokens: self.tokens.clone(),
-            meta: self.meta.clone(),
-            clock: self.clock.clone(),
-            result: self.result,
-            first_move_deadline: self.first_move_deadline,
-            moves: self.ply(),
-            table_over: self.table.outcome().is_some(),
-        }
-    }
-
-    fn restore(&mut self, saved: Saved) {
-        self.status = saved.status;
-        self.tokens = saved.tokens;
-        self.meta = saved.meta;
-        self.clock = saved.clock;
-        self.result = saved.result;
-        self.first_move_deadline = saved.first_move_deadline;
-        if self.ply() != saved.moves || self.table.outcome().is_some() != saved.table_over {
-            let moves = self.table.moves()[..saved.moves].to_vec();
-            match table::open(self.variant, &self.setup, &moves) {
-                Ok(t) => self.table = t,
-                Err(e) => tracing::error!(game = %self.id, error = %e, "cannot rebuild table"),
-            }
-        }
-    }
-
-    fn row(&self, now: Instant) -> GameRow {
-        let mut meta = self.meta.clone();
-        meta.first_move_ms = self
+    /// The stored row of `state` at `now`.
+    fn row(&self, state: &State, now: Instant) -> GameRow {
+        let mut meta = state.meta.clone();
+        meta.first_move_ms = state
             .first_move_deadline
-            .filter(|_| self.status == Status::Playing)
+            .filter(|_| state.status == Status::Playing)
             .map(|d| floor_ms_of(d.saturating_duration_since(now)));
         GameRow {
             id: self.id.clone(),
             variant: self.variant.name().to_owned(),
             setup: serde_json::to_string(&self.setup).expect("setup serialises"),
-            status: self.status.name().to_owned(),
-            token_first: self.tokens[0].clone(),
-            token_second: self.tokens[1].clone(),
-            result: self.result.map(|r| {
+            status: state.status.name().to_owned(),
+            token_first: state.tokens[0].clone(),
+            token_second: state.tokens[1].clone(),
+            result: state.result.map(|r| {
                 serde_json::to_string(&StoredResult {
                     winner: r.winner.map(Side::index),
                     reason: r.reason.name().to_owned(),
                 })
                 .expect("result serialises")
             }),
-            clock: self.clock_snapshot_json(now),
+            clock: state.clock_snapshot_json(now),
             meta: serde_json::to_string(&meta).expect("meta serialises"),
             created_at: self.created_at,
             updated_at: now_ms(),
         }
     }
 
-    fn clock_snapshot_json(&self, now: Instant) -> Option<String> {
-        self.clock
-            .as_ref()
-            .map(|c| serde_json::to_string(&c.snapshot(now)).expect("snapshot serialises"))
-    }
-
-    /// Stores `extra` writes plus the game row; on failure restores `saved`.
+    /// Stores `unit` plus the row of `next`, and only then makes `next` the game's state. If
+    /// the write fails nothing changes: the state in memory is still what the store holds.
     async fn commit(
         &mut self,
         games: &Games,
-        saved: Saved,
+        next: State,
         mut unit: Vec<Write>,
         now: Instant,
     ) -> Result<(), ApiError> {
-        unit.push(Write::UpdateGame(self.row(now)));
+        unit.push(Write::UpdateGame(self.row(&next, now)));
         match games.store.write(unit).await {
-            Ok(()) => Ok(()),
+            Ok(()) => {
+                self.state = next;
+                Ok(())
+            }
             Err(e) => {
-                tracing::error!(game = %self.id, error = %e, "store write failed; change undone");
-                self.restore(saved);
+                tracing::error!(game = %self.id, error = %e, "store write failed; change dropped");
                 Err(match e {
                     StoreError::Closed => ApiError::unavailable(),
                     StoreError::Rejected(_) => {
@@ -834,7 +845,7 @@ impl Live {
     // ----- views -----
 
     fn clock_view(&self, now: Instant) -> Option<ClockView> {
-        let clock = self.clock.as_ref()?;
+        let clock = self.state.clock.as_ref()?;
         let snap = clock.snapshot(now);
         let sides = Side::BOTH
             .into_iter()
@@ -850,13 +861,13 @@ impl Live {
             .collect();
         let running = snap
             .running
-            .filter(|_| self.status == Status::Playing)
+            .filter(|_| self.state.status == Status::Playing)
             .map(|s| self.name(s).to_owned());
         Some(ClockView { running, sides })
     }
 
     fn result_view(&self) -> Option<GameResult> {
-        self.result.map(|r| GameResult {
+        self.state.result.map(|r| GameResult {
             winner: r.winner.map(|s| self.name(s).to_owned()),
             reason: r.reason.name().to_owned(),
             result: r.result().to_owned(),
@@ -871,52 +882,59 @@ impl Live {
     }
 
     fn draw_offer_view(&self) -> Option<String> {
-        self.meta
+        self.state
+            .meta
             .draw_offer
             .map(|i| self.name(side_of_index(i)).to_owned())
     }
 
     /// The view without the start and the move list (what a `move` event carries).
     fn state_view(&self, viewer: Option<Side>, now: Instant) -> GameState {
-        let to_move = self.table.to_move();
-        let playing = self.status == Status::Playing;
+        let to_move = self.state.table.to_move();
+        let playing = self.state.status == Status::Playing;
         let legal_moves = if playing && viewer == Some(to_move) {
-            self.table.legal_moves()
+            self.state.table.legal_moves()
         } else {
             Vec::new()
         };
         GameState {
             id: self.id.clone(),
             variant: self.variant.name().to_owned(),
-            status: self.status,
-            fen: self.table.fen(),
+            status: self.state.status,
+            fen: self.state.table.fen(),
             ply: self.ply() as u64,
-            to_move: (!self.status.is_over()).then(|| self.name(to_move).to_owned()),
+            to_move: (!self.state.status.is_over()).then(|| self.name(to_move).to_owned()),
             you: viewer.map(|s| self.name(s).to_owned()),
             legal_moves,
             clock: self.clock_view(now),
-            time_control: TimeControl::display_optional(self.meta.control.as_ref()),
+            time_control: TimeControl::display_optional(self.state.meta.control.as_ref()),
             result: self.result_view(),
             draw_offer: self.draw_offer_view(),
             spectators: self.spectator_count() as u64,
             seats: Side::BOTH
                 .iter()
-                .map(|&s| (self.name(s).to_owned(), self.tokens[s.index()].is_some()))
+                .map(|&s| {
+                    (
+                        self.name(s).to_owned(),
+                        self.state.tokens[s.index()].is_some(),
+                    )
+                })
                 .collect(),
             first_move_ms: self
+                .state
                 .first_move_deadline
                 .filter(|_| playing)
                 .map(|d| d.saturating_duration_since(now).as_millis() as u64),
             handicap: self.setup.handicap.clone(),
             rematch: self.rematch_view(viewer),
-            variant_fields: self.table.variant_fields(viewer),
+            variant_fields: self.state.table.variant_fields(viewer),
         }
     }
 
     fn view(&self, viewer: Option<Side>, now: Instant) -> GameView {
         GameView {
-            initial_fen: self.table.initial_fen(),
-            moves: self.table.moves().to_vec(),
+            initial_fen: self.state.table.initial_fen(),
+            moves: self.state.table.moves().to_vec(),
             state: self.state_view(viewer, now),
         }
     }
@@ -924,16 +942,16 @@ impl Live {
     fn rematch_view(&self, viewer: Option<Side>) -> RematchView {
         let requested = Side::BOTH
             .into_iter()
-            .filter(|s| self.meta.rematch[s.index()])
+            .filter(|s| self.state.meta.rematch[s.index()])
             .map(|s| self.name(s).to_owned())
             .collect();
         let mut r = RematchView {
             requested,
-            id: self.meta.next.clone(),
+            id: self.state.meta.next.clone(),
             token: None,
             side: None,
         };
-        if let (Some(me), Some(_)) = (viewer, &self.meta.next)
+        if let (Some(me), Some(_)) = (viewer, &self.state.meta.next)
             && let Some(token) = &self.shown_tokens[me.index()]
         {
             r.token = Some(seat::rematch_token(token, &self.id));
@@ -1052,7 +1070,7 @@ impl Live {
                 let _ = reply.send(self.record(games, format));
             }
             Command::Notation { style, reply } => {
-                let answer = self.table.notation(style).map_err(|e| {
+                let answer = self.state.table.notation(style).map_err(|e| {
                     ApiError::new(
                         ErrorCode::BadNotationStyle,
                         format!("{}.", capitalised(&e.to_string())),
@@ -1097,24 +1115,24 @@ impl Live {
     }
 
     async fn join(&mut self, games: &Games, now: Instant) -> Result<Joined, ApiError> {
-        if self.status.is_over() {
+        if self.state.status.is_over() {
             return Err(ApiError::new(ErrorCode::GameOver, "This game is over."));
         }
         let Some(free) = Side::BOTH
             .into_iter()
-            .find(|s| self.tokens[s.index()].is_none())
+            .find(|s| self.state.tokens[s.index()].is_none())
         else {
             return Err(ApiError::new(
                 ErrorCode::SeatTaken,
                 "Both seats of this game are taken; you can watch it.",
             ));
         };
-        let saved = self.save();
         let token = seat::new_token();
-        self.tokens[free.index()] = Some(seat::hash_token(&token));
-        self.status = Status::Playing;
-        self.first_move_deadline = Some(now + games.settings.first_move_timeout);
-        self.commit(games, saved, Vec::new(), now).await?;
+        let mut next = self.state.clone();
+        next.tokens[free.index()] = Some(seat::hash_token(&token));
+        next.status = Status::Playing;
+        next.first_move_deadline = Some(now + games.settings.first_move_timeout);
+        self.commit(games, next, Vec::new(), now).await?;
         tracing::info!(game = %self.id, side = self.name(free), "seat taken");
         self.broadcast(Event::State, now);
         Ok(Joined {
@@ -1127,11 +1145,12 @@ impl Live {
         let info = RecordInfo {
             id: self.id.clone(),
             url: format!("{}/g/{}", games.settings.public_url, self.id),
-            time_control: TimeControl::display_optional(self.meta.control.as_ref()),
+            time_control: TimeControl::display_optional(self.state.meta.control.as_ref()),
             created_at: self.created_at,
-            result: self.result,
+            result: self.state.result,
         };
         let text = self
+            .state
             .table
             .record(format, &info)
             .map_err(|e| ApiError::new(ErrorCode::UnsupportedFormat, e.to_string()))?;
@@ -1143,7 +1162,7 @@ impl Live {
     }
 
     fn ensure_playing(&self) -> Result<(), ApiError> {
-        match self.status {
+        match self.state.status {
             Status::Playing => Ok(()),
             Status::Waiting => Err(ApiError::new(
                 ErrorCode::NotStarted,
@@ -1157,8 +1176,8 @@ impl Live {
 
     /// If the side to move has run out of time by `now`, ends the game on time and says so.
     async fn settle_flag(&mut self, games: &Games, now: Instant) -> Result<(), ApiError> {
-        let flagged = self.clock.as_ref().and_then(|c| c.flagged(now));
-        if let (Some(side), Status::Playing) = (flagged, self.status) {
+        let flagged = self.state.clock.as_ref().and_then(|c| c.flagged(now));
+        if let (Some(side), Status::Playing) = (flagged, self.state.status) {
             self.end_on_time(games, side, now).await?;
             return Err(ApiError::new(
                 ErrorCode::GameOver,
@@ -1189,7 +1208,7 @@ impl Live {
                 .await
             }
             Action::Abort => {
-                if self.status.is_over() {
+                if self.state.status.is_over() {
                     return Err(ApiError::new(ErrorCode::GameOver, "This game is over."));
                 }
                 if self.ply() >= 2 {
@@ -1204,13 +1223,13 @@ impl Live {
             Action::Draw(what) => self.draw(games, side, what, now).await,
             Action::Impasse => {
                 self.ensure_playing()?;
-                if self.variant != Variant::Shogi {
+                if !self.state.table.has_impasse_declaration() {
                     return Err(ApiError::new(
                         ErrorCode::ImpasseNotAllowed,
                         format!("{} has no impasse declaration.", self.variant),
                     ));
                 }
-                if self.table.to_move() != side {
+                if self.state.table.to_move() != side {
                     return Err(ApiError::new(
                         ErrorCode::NotYourTurn,
                         "You may declare impasse only on your turn.",
@@ -1218,7 +1237,7 @@ impl Live {
                 }
                 // Condition 5: the declarer still has time (rules/shogi.md, impasse).
                 self.settle_flag(games, now).await?;
-                match self.table.declare_impasse() {
+                match self.state.table.declare_impasse() {
                     Ok(outcome) => self.finish(games, outcome, Vec::new(), now).await,
                     Err(why) => Err(ApiError::new(
                         ErrorCode::ImpasseRejected,
@@ -1238,55 +1257,55 @@ impl Live {
         now: Instant,
     ) -> Result<(), ApiError> {
         self.ensure_playing()?;
-        if self.table.to_move() != side {
+        if self.state.table.to_move() != side {
             return Err(ApiError::new(
                 ErrorCode::NotYourTurn,
                 "It is not your turn.",
             ));
         }
         self.settle_flag(games, now).await?;
-        let saved = self.save();
-        let recorded = self.table.play(text).map_err(|e| {
+        let mut next = self.state.clone();
+        let recorded = next.table.play(text).map_err(|e| {
             ApiError::new(
                 ErrorCode::IllegalMove,
                 format!("Illegal move `{text}`: {e}"),
             )
         })?;
-        let ply = self.ply();
-        if let Some(clock) = &mut self.clock {
+        let ply = next.ply();
+        if let Some(clock) = &mut next.clock {
             if ply > 2 {
                 if let Err(flag) = clock.press(now) {
-                    // Cannot happen after settle_flag; treat as a flag anyway.
-                    self.restore(saved);
+                    // Cannot happen after settle_flag; treat as a flag anyway (the move is
+                    // dropped: it was only computed on the copy).
                     self.end_on_time(games, flag.side, now).await?;
                     return Err(ApiError::new(ErrorCode::GameOver, "Your time ran out."));
                 }
             } else if ply == 2 {
                 // Clocks start once each side has made its first move.
-                clock.start(self.table.to_move(), now);
+                clock.start(next.table.to_move(), now);
             }
         }
-        self.first_move_deadline = (ply < 2).then(|| now + games.settings.first_move_timeout);
-        if self.meta.draw_offer == Some((!side).index()) {
+        next.first_move_deadline = (ply < 2).then(|| now + games.settings.first_move_timeout);
+        if next.meta.draw_offer == Some((!side).index()) {
             // Moving instead of answering declines the opponent's offer.
-            self.meta.draw_offer = None;
+            next.meta.draw_offer = None;
         }
         let append = Write::AppendMove(MoveRow {
             game_id: self.id.clone(),
             ply: ply as i64,
             text: recorded.clone(),
-            clock: self.clock_snapshot_json(now),
+            clock: next.clock_snapshot_json(now),
             at_ms: now_ms(),
         });
-        if let Some(outcome) = self.table.outcome() {
-            self.apply_end(outcome, now);
-            self.commit(games, saved, vec![append], now).await?;
-            self.broadcast(Event::Move(recorded), now);
+        let ended = next.table.outcome();
+        if let Some(outcome) = ended {
+            next.apply_end(outcome, now);
+        }
+        self.commit(games, next, vec![append], now).await?;
+        self.broadcast(Event::Move(recorded), now);
+        if ended.is_some() {
             self.broadcast(Event::End, now);
             self.log_end();
-        } else {
-            self.commit(games, saved, vec![append], now).await?;
-            self.broadcast(Event::Move(recorded), now);
         }
         Ok(())
     }
@@ -1298,7 +1317,7 @@ impl Live {
         what: DrawAction,
         now: Instant,
     ) -> Result<(), ApiError> {
-        if self.variant.family() != Family::Xiangqi {
+        if !self.state.table.allows_agreed_draws() {
             return Err(ApiError::new(
                 ErrorCode::DrawNotAllowed,
                 "Shogi has no agreed draws.",
@@ -1306,19 +1325,19 @@ impl Live {
         }
         self.ensure_playing()?;
         self.settle_flag(games, now).await?;
-        let offered_by_opponent = self.meta.draw_offer == Some((!side).index());
-        let saved = self.save();
+        let offered_by_opponent = self.state.meta.draw_offer == Some((!side).index());
+        let mut next = self.state.clone();
         match what {
             DrawAction::Offer | DrawAction::Accept if offered_by_opponent => {
                 self.finish(games, Outcome::draw(Reason::Agreement), Vec::new(), now)
                     .await
             }
             DrawAction::Offer => {
-                if self.meta.draw_offer == Some(side.index()) {
+                if self.state.meta.draw_offer == Some(side.index()) {
                     return Ok(());
                 }
-                self.meta.draw_offer = Some(side.index());
-                self.commit(games, saved, Vec::new(), now).await?;
+                next.meta.draw_offer = Some(side.index());
+                self.commit(games, next, Vec::new(), now).await?;
                 self.broadcast(Event::DrawOffer, now);
                 Ok(())
             }
@@ -1328,8 +1347,8 @@ impl Live {
             )),
             DrawAction::Accept => unreachable!("handled above"),
             DrawAction::Decline => {
-                self.meta.draw_offer = None;
-                self.commit(games, saved, Vec::new(), now).await?;
+                next.meta.draw_offer = None;
+                self.commit(games, next, Vec::new(), now).await?;
                 self.broadcast(Event::DrawOffer, now);
                 Ok(())
             }
@@ -1337,13 +1356,13 @@ impl Live {
     }
 
     async fn rematch(&mut self, games: &Games, side: Side, now: Instant) -> Result<(), ApiError> {
-        if !self.status.is_over() {
+        if !self.state.status.is_over() {
             return Err(ApiError::new(
                 ErrorCode::GameNotOver,
                 "A rematch can be asked for once the game is over.",
             ));
         }
-        if self.meta.next.is_some() || self.meta.rematch[side.index()] {
+        if self.state.meta.next.is_some() || self.state.meta.rematch[side.index()] {
             return Ok(());
         }
         // The caller's token was just checked (and so remembered) by `seat_of`.
@@ -1351,29 +1370,29 @@ impl Live {
             return Err(ApiError::internal("The seat token went missing."));
         };
         let new_seat = seat::hash_token(&seat::rematch_token(token, &self.id));
-        let saved = self.save();
-        self.meta.rematch[side.index()] = true;
-        self.meta.rematch_seats[side.index()] = Some(new_seat);
+        let mut next = self.state.clone();
+        next.meta.rematch[side.index()] = true;
+        next.meta.rematch_seats[side.index()] = Some(new_seat);
         let mut unit = Vec::new();
-        if self.meta.rematch.iter().all(|&r| r) {
+        if next.meta.rematch.iter().all(|&r| r) {
             let setup = table::rematch(self.variant, &self.setup)
                 .map_err(|e| ApiError::internal(e.to_string()))?;
             let mut hashes: [Option<String>; 2] = [None, None];
             for old in Side::BOTH {
                 hashes[self.rematch_side(old).index()] =
-                    self.meta.rematch_seats[old.index()].clone();
+                    next.meta.rematch_seats[old.index()].clone();
             }
             let next_id = seat::new_game_id();
             let new_game = NewGame {
                 variant: self.variant,
                 setup,
-                control: self.meta.control,
+                control: next.meta.control,
                 tokens: hashes,
             };
             unit.push(Write::SaveGame(new_game.row(&next_id)));
-            self.meta.next = Some(next_id);
+            next.meta.next = Some(next_id);
         }
-        self.commit(games, saved, unit, now).await?;
+        self.commit(games, next, unit, now).await?;
         self.broadcast(Event::Rematch, now);
         Ok(())
     }
@@ -1386,31 +1405,16 @@ impl Live {
         unit: Vec<Write>,
         now: Instant,
     ) -> Result<(), ApiError> {
-        let saved = self.save();
-        self.apply_end(outcome, now);
-        self.commit(games, saved, unit, now).await?;
+        let mut next = self.state.clone();
+        next.apply_end(outcome, now);
+        self.commit(games, next, unit, now).await?;
         self.broadcast(Event::End, now);
         self.log_end();
         Ok(())
     }
 
-    fn apply_end(&mut self, outcome: Outcome, now: Instant) {
-        if let Some(clock) = &mut self.clock {
-            clock.stop(now);
-        }
-        self.status = if outcome.reason == Reason::Aborted {
-            Status::Aborted
-        } else {
-            Status::Ended
-        };
-        self.result = Some(outcome);
-        self.table.end(outcome);
-        self.meta.draw_offer = None;
-        self.first_move_deadline = None;
-    }
-
     fn log_end(&self) {
-        if let Some(r) = self.result {
+        if let Some(r) = self.state.result {
             tracing::info!(game = %self.id, result = r.result(), reason = r.reason.name(), "game over");
         }
     }
@@ -1421,15 +1425,7 @@ impl Live {
         flagged: Side,
         now: Instant,
     ) -> Result<(), ApiError> {
-        let winner = !flagged;
-        // clocks-and-games.md: in the xiangqi family, a flag against a side that could never
-        // give check is a draw.
-        let outcome =
-            if self.variant.family() == Family::Xiangqi && !self.table.can_ever_check(winner) {
-                Outcome::draw(Reason::TimeoutVsInsufficient)
-            } else {
-                Outcome::win(winner, Reason::Timeout)
-            };
+        let outcome = self.state.table.flag_outcome(flagged);
         self.finish(games, outcome, Vec::new(), now).await
     }
 
@@ -1439,8 +1435,8 @@ impl Live {
     async fn expire_if_abandoned(&mut self, games: &Games, now: Instant) {
         let cutoff = now_ms().saturating_sub(duration_ms(games.settings.abandon_after));
         // Before both first moves the first-move countdown applies (an abort) instead.
-        if self.status == Status::Playing
-            && self.meta.control.is_none()
+        if self.state.status == Status::Playing
+            && self.state.meta.control.is_none()
             && self.ply() >= 2
             && self.loaded_updated_at < cutoff
         {
@@ -1451,19 +1447,19 @@ impl Live {
     }
 
     async fn on_timer(&mut self, games: &Games, now: Instant) {
-        if self.status != Status::Playing {
+        if self.state.status != Status::Playing {
             return;
         }
-        let stored = if let Some(side) = self.clock.as_ref().and_then(|c| c.flagged(now)) {
+        let stored = if let Some(side) = self.state.clock.as_ref().and_then(|c| c.flagged(now)) {
             self.end_on_time(games, side, now).await
-        } else if self.first_move_deadline.is_some_and(|d| d <= now) {
+        } else if self.state.first_move_deadline.is_some_and(|d| d <= now) {
             // clocks-and-games.md: no first move within 30 s of the game being ready → abort.
             self.finish(games, Outcome::draw(Reason::Aborted), Vec::new(), now)
                 .await
         } else {
             Ok(())
         };
-        // The change was undone if it could not be stored: try again a little later.
+        // The change was not applied if it could not be stored: try again a little later.
         self.timer_retry_at = stored.is_err().then(|| Instant::now() + TIMER_RETRY);
     }
 }

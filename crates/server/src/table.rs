@@ -264,6 +264,23 @@ pub struct Setup {
 
 /// A live game of any variant. `dyn Table` is all the rest of the server sees.
 pub trait Table: Send + Sync {
+    /// A copy, on which a change is computed before it is stored (the original stays as it is
+    /// until the store has the change).
+    fn boxed_clone(&self) -> Box<dyn Table>;
+    /// Whether the players may agree a draw (the xiangqi family; shogi has no agreed draws).
+    fn allows_agreed_draws(&self) -> bool;
+    /// Whether a player may declare impasse (shogi; not minishogi).
+    fn has_impasse_declaration(&self) -> bool;
+    /// The outcome when `flagged` runs out of time: the other side wins, unless it could never
+    /// give check (clocks-and-games.md: then a draw, `timeout-vs-insufficient`).
+    fn flag_outcome(&self, flagged: Side) -> Outcome {
+        let winner = !flagged;
+        if self.can_ever_check(winner) {
+            Outcome::win(winner, Reason::Timeout)
+        } else {
+            Outcome::draw(Reason::TimeoutVsInsufficient)
+        }
+    }
     /// The variant.
     fn variant(&self) -> Variant;
     /// The start position as everyone may see it.
@@ -395,12 +412,22 @@ fn xiangqi_tags(record: &mut Record, info: &RecordInfo) {
 }
 
 /// Jieqi: the true state lives here and leaves only through views.
+#[derive(Clone)]
 struct JieqiTable {
     game: JieqiGame,
     moves: Vec<String>,
 }
 
 impl Table for JieqiTable {
+    fn boxed_clone(&self) -> Box<dyn Table> {
+        Box::new(self.clone())
+    }
+    fn allows_agreed_draws(&self) -> bool {
+        true
+    }
+    fn has_impasse_declaration(&self) -> bool {
+        false
+    }
     fn variant(&self) -> Variant {
         Variant::Jieqi
     }
@@ -504,6 +531,7 @@ impl Table for JieqiTable {
 
 /// Xiangqi, Shogi and Minishogi: nothing is hidden, so a table is the rules game and the moves
 /// as recorded. What differs between the families is in [`OpenGame`].
+#[derive(Clone)]
 struct OpenTable<G> {
     game: G,
     moves: Vec<String>,
@@ -522,7 +550,7 @@ impl<G: OpenGame> OpenTable<G> {
 }
 
 /// The family-specific parts of an [`OpenTable`].
-trait OpenGame: jiang_rules::Game {
+trait OpenGame: jiang_rules::Game + Clone {
     /// See [`Table::can_ever_check`].
     fn can_ever_check(&self, side: Side) -> bool;
     /// Plays a move given in machine notation; returns the text recorded for it. An illegal
@@ -545,6 +573,15 @@ trait OpenGame: jiang_rules::Game {
 }
 
 impl<G: OpenGame> Table for OpenTable<G> {
+    fn boxed_clone(&self) -> Box<dyn Table> {
+        Box::new(self.clone())
+    }
+    fn allows_agreed_draws(&self) -> bool {
+        self.variant().family() == Family::Xiangqi
+    }
+    fn has_impasse_declaration(&self) -> bool {
+        self.variant() == Variant::Shogi
+    }
     fn variant(&self) -> Variant {
         self.game.position().variant()
     }
