@@ -21,6 +21,15 @@ use crate::error::{ApiError, ErrorCode};
 use crate::seat;
 use crate::store::{GameRow, MoveRow, Store, StoreError, StoredGame, Write};
 use crate::table::{self, NotationStyle, RecordFormat, RecordInfo, Setup, Table};
+mod rows;
+mod state;
+mod view;
+
+pub(crate) use rows::NewGame;
+use rows::{Load, Meta, abandoned_result, duration_ms, load_live, side_of_index};
+use state::State;
+use view::Event;
+
 use jiang_protocol::{
     ClockMessage, ClockView, CountMessage, DrawOfferMessage, GameResult, GameState, GameView,
     MoveEvent, RematchMessage, RematchView, ServerMessage, SideClock, to_sorted_json,
@@ -49,42 +58,6 @@ pub(crate) fn now_ms() -> i64 {
 
 /// Where a game stands (the protocol's status).
 pub use jiang_protocol::GameStatus as Status;
-
-/// The rest of a game's state, persisted as JSON in `games.meta`.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-struct Meta {
-    /// The time control (none: untimed).
-    #[serde(default)]
-    control: Option<TimeControl>,
-    /// The side (index) that offered a draw.
-    #[serde(default)]
-    draw_offer: Option<usize>,
-    /// Which sides (by index) asked for a rematch.
-    #[serde(default)]
-    rematch: [bool; 2],
-    /// The rematch game, once created.
-    #[serde(default)]
-    next: Option<String>,
-    /// For each side (by index) that asked for a rematch: the hash of its seat token in the
-    /// rematch game, derived from its token here (see [`seat::rematch_token`]).
-    #[serde(default)]
-    rematch_seats: [Option<String>; 2],
-    /// What was left of the first-move countdown when the row was written (its `updated_at`),
-    /// in milliseconds, so that a restart resumes the countdown instead of restarting it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    first_move_ms: Option<u64>,
-}
-
-/// A result as persisted.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct StoredResult {
-    winner: Option<usize>,
-    reason: String,
-}
-
-fn side_of_index(i: usize) -> Side {
-    if i == 0 { Side::First } else { Side::Second }
-}
 
 /// What a player can do to a game.
 #[derive(Clone, Debug)]
@@ -376,54 +349,6 @@ pub(crate) struct Preloaded {
     at: Instant,
 }
 
-/// Milliseconds in `d`, saturating.
-fn duration_ms(d: Duration) -> i64 {
-    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
-}
-
-/// The stored result of an abandoned game: no winner, reason `abandoned`.
-fn abandoned_result() -> String {
-    serde_json::to_string(&StoredResult {
-        winner: None,
-        reason: Reason::Abandoned.name().to_owned(),
-    })
-    .expect("result serialises")
-}
-
-/// The fields of a new game, before it is stored.
-pub(crate) struct NewGame {
-    pub variant: Variant,
-    pub setup: Setup,
-    pub control: Option<TimeControl>,
-    /// Token hashes per side; `None` for a free seat.
-    pub tokens: [Option<String>; 2],
-}
-
-impl NewGame {
-    /// The row to store.
-    pub(crate) fn row(&self, id: &str) -> GameRow {
-        let now = now_ms();
-        let both = self.tokens.iter().all(Option::is_some);
-        GameRow {
-            id: id.to_owned(),
-            variant: self.variant.name().to_owned(),
-            setup: serde_json::to_string(&self.setup).expect("setup serialises"),
-            status: if both { "playing" } else { "waiting" }.to_owned(),
-            token_first: self.tokens[0].clone(),
-            token_second: self.tokens[1].clone(),
-            result: None,
-            clock: None,
-            meta: serde_json::to_string(&Meta {
-                control: self.control,
-                ..Meta::default()
-            })
-            .expect("meta serialises"),
-            created_at: now,
-            updated_at: now,
-        }
-    }
-}
-
 struct Subscriber {
     id: u64,
     viewer: Option<Side>,
@@ -452,63 +377,6 @@ struct Live {
     spectators: Debounce,
 }
 
-/// A game's table state: the rules, the clock, the seats and what is stored beside them. Pure
-/// data: a change is computed on a clone and swapped in once stored (see [`Live::commit`]).
-struct State {
-    table: Box<dyn Table>,
-    status: Status,
-    /// Token hashes per side; `None` for a free seat.
-    tokens: [Option<String>; 2],
-    meta: Meta,
-    clock: Option<Clock>,
-    result: Option<Outcome>,
-    /// When the side to move must have made its first move (while fewer than two plies).
-    first_move_deadline: Option<Instant>,
-}
-
-impl Clone for State {
-    fn clone(&self) -> Self {
-        State {
-            table: self.table.boxed_clone(),
-            status: self.status,
-            tokens: self.tokens.clone(),
-            meta: self.meta.clone(),
-            clock: self.clock.clone(),
-            result: self.result,
-            first_move_deadline: self.first_move_deadline,
-        }
-    }
-}
-
-impl State {
-    fn ply(&self) -> usize {
-        self.table.moves().len()
-    }
-
-    /// Ends the game with `outcome`: the clock stops, the result is set, offers and the
-    /// first-move countdown lapse.
-    fn apply_end(&mut self, outcome: Outcome, now: Instant) {
-        if let Some(clock) = &mut self.clock {
-            clock.stop(now);
-        }
-        self.status = if outcome.reason == Reason::Aborted {
-            Status::Aborted
-        } else {
-            Status::Ended
-        };
-        self.result = Some(outcome);
-        self.table.end(outcome);
-        self.meta.draw_offer = None;
-        self.first_move_deadline = None;
-    }
-
-    fn clock_snapshot_json(&self, now: Instant) -> Option<String> {
-        self.clock
-            .as_ref()
-            .map(|c| serde_json::to_string(&c.snapshot(now)).expect("snapshot serialises"))
-    }
-}
-
 /// The most often a game sends `spectators` messages: joins and leaves within this interval
 /// are told in one message, sent at its end with the count then.
 const SPECTATORS_INTERVAL: Duration = Duration::from_millis(250);
@@ -518,96 +386,6 @@ const SPECTATORS_INTERVAL: Duration = Duration::from_millis(250);
 struct Debounce {
     sent_at: Option<Instant>,
     due: Option<Instant>,
-}
-
-enum Load {
-    Found(Box<Live>),
-    Missing,
-    Broken(String),
-}
-
-/// Builds a game's live state from its stored row as of `now`. The running clock and the
-/// first-move countdown are charged the time they ran in the node's previous `runs` after the
-/// row was written (its `updated_at`; see [`Games::resume_all`]).
-fn load_live(
-    stored: StoredGame,
-    settings: &GameSettings,
-    now: Instant,
-    runs: &[clock::Run],
-) -> Load {
-    let row = stored.row;
-    let ran = clock::ran_since(row.updated_at, runs);
-    let Ok(variant) = row.variant.parse::<Variant>() else {
-        return Load::Broken(format!("unknown variant {}", row.variant));
-    };
-    let setup: Setup = match serde_json::from_str(&row.setup) {
-        Ok(s) => s,
-        Err(e) => return Load::Broken(format!("setup: {e}")),
-    };
-    let meta: Meta = match serde_json::from_str(&row.meta) {
-        Ok(m) => m,
-        Err(e) => return Load::Broken(format!("meta: {e}")),
-    };
-    let moves: Vec<String> = stored.moves.into_iter().map(|m| m.text).collect();
-    let mut table = match table::open(variant, &setup, &moves) {
-        Ok(t) => t,
-        Err(e) => return Load::Broken(e.to_string()),
-    };
-    let Some(status) = Status::parse(&row.status) else {
-        return Load::Broken(format!("unknown status {}", row.status));
-    };
-    let result = match row
-        .result
-        .as_deref()
-        .map(serde_json::from_str::<StoredResult>)
-    {
-        None => None,
-        Some(Ok(r)) => r.reason.parse::<Reason>().ok().map(|reason| Outcome {
-            winner: r.winner.map(side_of_index),
-            reason,
-        }),
-        Some(Err(e)) => return Load::Broken(format!("result: {e}")),
-    };
-    if let Some(outcome) = result {
-        table.end(outcome);
-    }
-    let clock = meta.control.map(|control| {
-        match row
-            .clock
-            .as_deref()
-            .and_then(|c| serde_json::from_str::<ClockSnapshot>(c).ok())
-        {
-            Some(snapshot) => Clock::resume(control, &snapshot, ran, now),
-            None => Clock::new(control),
-        }
-    });
-    // A row from before the countdown was stored gets the whole countdown, as it used to.
-    let first_move_deadline = (status == Status::Playing && moves.len() < 2).then(|| {
-        let left = meta
-            .first_move_ms
-            .map_or(settings.first_move_timeout, Duration::from_millis);
-        clock::resume_countdown(left, ran, now)
-    });
-    Load::Found(Box::new(Live {
-        id: row.id,
-        variant,
-        setup,
-        state: State {
-            table,
-            status,
-            tokens: [row.token_first, row.token_second],
-            meta,
-            clock,
-            result,
-            first_move_deadline,
-        },
-        created_at: row.created_at,
-        loaded_updated_at: row.updated_at,
-        shown_tokens: [None, None],
-        subscribers: Vec::new(),
-        timer_retry_at: None,
-        spectators: Debounce::default(),
-    }))
 }
 
 /// How long the actor of a finished game with nobody watching stays in memory: only a rematch
@@ -718,22 +496,6 @@ fn fail(cmd: Command, error: ApiError) {
     }
 }
 
-/// What the actor tells subscribers after a change.
-enum Event {
-    /// Everything changed (join): a full `state`.
-    State,
-    /// A move was played.
-    Move(String),
-    /// The game ended.
-    End,
-    /// The draw offer changed.
-    DrawOffer,
-    /// The spectator count changed.
-    Spectators,
-    /// A rematch was asked for or created.
-    Rematch,
-}
-
 /// How long after a failed write a due timer (flag, first-move abort) is tried again.
 const TIMER_RETRY: Duration = Duration::from_secs(1);
 
@@ -786,34 +548,6 @@ impl Live {
         }
     }
 
-    /// The stored row of `state` at `now`.
-    fn row(&self, state: &State, now: Instant) -> GameRow {
-        let mut meta = state.meta.clone();
-        meta.first_move_ms = state
-            .first_move_deadline
-            .filter(|_| state.status == Status::Playing)
-            .map(|d| floor_ms_of(d.saturating_duration_since(now)));
-        GameRow {
-            id: self.id.clone(),
-            variant: self.variant.name().to_owned(),
-            setup: serde_json::to_string(&self.setup).expect("setup serialises"),
-            status: state.status.name().to_owned(),
-            token_first: state.tokens[0].clone(),
-            token_second: state.tokens[1].clone(),
-            result: state.result.map(|r| {
-                serde_json::to_string(&StoredResult {
-                    winner: r.winner.map(Side::index),
-                    reason: r.reason.name().to_owned(),
-                })
-                .expect("result serialises")
-            }),
-            clock: state.clock_snapshot_json(now),
-            meta: serde_json::to_string(&meta).expect("meta serialises"),
-            created_at: self.created_at,
-            updated_at: now_ms(),
-        }
-    }
-
     /// Stores `unit` plus the row of `next`, and only then makes `next` the game's state. If
     /// the write fails nothing changes: the state in memory is still what the store holds.
     async fn commit(
@@ -843,147 +577,6 @@ impl Live {
     }
 
     // ----- views -----
-
-    fn clock_view(&self, now: Instant) -> Option<ClockView> {
-        let clock = self.state.clock.as_ref()?;
-        let snap = clock.snapshot(now);
-        let sides = Side::BOTH
-            .into_iter()
-            .map(|side| {
-                let t = snap.side(side);
-                let time = SideClock {
-                    ms: t.ms,
-                    periods: t.periods,
-                    byoyomi: t.byoyomi,
-                };
-                (self.name(side).to_owned(), time)
-            })
-            .collect();
-        let running = snap
-            .running
-            .filter(|_| self.state.status == Status::Playing)
-            .map(|s| self.name(s).to_owned());
-        Some(ClockView { running, sides })
-    }
-
-    fn result_view(&self) -> Option<GameResult> {
-        self.state.result.map(|r| GameResult {
-            winner: r.winner.map(|s| self.name(s).to_owned()),
-            reason: r.reason.name().to_owned(),
-            result: r.result().to_owned(),
-        })
-    }
-
-    fn spectator_count(&self) -> usize {
-        self.subscribers
-            .iter()
-            .filter(|s| s.viewer.is_none())
-            .count()
-    }
-
-    fn draw_offer_view(&self) -> Option<String> {
-        self.state
-            .meta
-            .draw_offer
-            .map(|i| self.name(side_of_index(i)).to_owned())
-    }
-
-    /// The view without the start and the move list (what a `move` event carries).
-    fn state_view(&self, viewer: Option<Side>, now: Instant) -> GameState {
-        let to_move = self.state.table.to_move();
-        let playing = self.state.status == Status::Playing;
-        let legal_moves = if playing && viewer == Some(to_move) {
-            self.state.table.legal_moves()
-        } else {
-            Vec::new()
-        };
-        GameState {
-            id: self.id.clone(),
-            variant: self.variant.name().to_owned(),
-            status: self.state.status,
-            fen: self.state.table.fen(),
-            ply: self.ply() as u64,
-            to_move: (!self.state.status.is_over()).then(|| self.name(to_move).to_owned()),
-            you: viewer.map(|s| self.name(s).to_owned()),
-            legal_moves,
-            clock: self.clock_view(now),
-            time_control: TimeControl::display_optional(self.state.meta.control.as_ref()),
-            result: self.result_view(),
-            draw_offer: self.draw_offer_view(),
-            spectators: self.spectator_count() as u64,
-            seats: Side::BOTH
-                .iter()
-                .map(|&s| {
-                    (
-                        self.name(s).to_owned(),
-                        self.state.tokens[s.index()].is_some(),
-                    )
-                })
-                .collect(),
-            first_move_ms: self
-                .state
-                .first_move_deadline
-                .filter(|_| playing)
-                .map(|d| d.saturating_duration_since(now).as_millis() as u64),
-            handicap: self.setup.handicap.clone(),
-            rematch: self.rematch_view(viewer),
-            variant_fields: self.state.table.variant_fields(viewer),
-        }
-    }
-
-    fn view(&self, viewer: Option<Side>, now: Instant) -> GameView {
-        GameView {
-            initial_fen: self.state.table.initial_fen(),
-            moves: self.state.table.moves().to_vec(),
-            state: self.state_view(viewer, now),
-        }
-    }
-
-    fn rematch_view(&self, viewer: Option<Side>) -> RematchView {
-        let requested = Side::BOTH
-            .into_iter()
-            .filter(|s| self.state.meta.rematch[s.index()])
-            .map(|s| self.name(s).to_owned())
-            .collect();
-        let mut r = RematchView {
-            requested,
-            id: self.state.meta.next.clone(),
-            token: None,
-            side: None,
-        };
-        if let (Some(me), Some(_)) = (viewer, &self.state.meta.next)
-            && let Some(token) = &self.shown_tokens[me.index()]
-        {
-            r.token = Some(seat::rematch_token(token, &self.id));
-            r.side = Some(self.name(self.rematch_side(me)).to_owned());
-        }
-        r
-    }
-
-    fn event_text(&self, event: &Event, viewer: Option<Side>, now: Instant) -> String {
-        let ply = self.ply() as u64;
-        let message = match event {
-            Event::State => ServerMessage::State(self.view(viewer, now)),
-            Event::Move(text) => ServerMessage::Move(MoveEvent {
-                mv: text.clone(),
-                state: self.state_view(viewer, now),
-            }),
-            Event::End => ServerMessage::End(self.view(viewer, now)),
-            Event::DrawOffer => ServerMessage::DrawOffer(DrawOfferMessage {
-                ply,
-                draw_offer: self.draw_offer_view(),
-            }),
-            Event::Spectators => ServerMessage::Spectators(CountMessage {
-                ply,
-                spectators: self.spectator_count() as u64,
-            }),
-            Event::Rematch => ServerMessage::Rematch(RematchMessage {
-                ply,
-                rematch: self.rematch_view(viewer),
-            }),
-        };
-        to_sorted_json(&message)
-    }
 
     /// Sends `event` to every subscriber, each with its own view; drops the ones that are gone
     /// or too slow to keep up (they reconnect and get a fresh state).
