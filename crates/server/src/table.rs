@@ -81,6 +81,15 @@ pub enum RecordError {
     Unwritable(#[from] ShogiRecordError),
 }
 
+/// A map from `variant`'s side names to `f` of each side: the shape of every per-side field of
+/// a view.
+pub fn per_side<T>(variant: Variant, f: impl Fn(Side) -> T) -> BTreeMap<String, T> {
+    Side::BOTH
+        .into_iter()
+        .map(|side| (variant.side_name(side).to_owned(), f(side)))
+        .collect()
+}
+
 /// The record formats of a family, for error messages.
 fn formats_of(family: Family) -> &'static str {
     match family {
@@ -478,13 +487,7 @@ impl Table for JieqiTable {
     fn variant_fields(&self, viewer: Option<Side>) -> VariantFields {
         let view = self.game.view(Observer::from(viewer));
         let name = |side: Side| Variant::Jieqi.side_name(side).to_owned();
-        fn per_side<T>(f: impl Fn(Side) -> T) -> BTreeMap<String, T> {
-            Side::BOTH
-                .into_iter()
-                .map(|s| (Variant::Jieqi.side_name(s).to_owned(), f(s)))
-                .collect()
-        }
-        let captured = per_side(|side| {
+        let captured = per_side(Variant::Jieqi, |side| {
             view.captured[side.index()]
                 .iter()
                 .map(|c| Capture {
@@ -500,8 +503,10 @@ impl Table for JieqiTable {
         VariantFields {
             commitment: Some(view.commitment.to_string()),
             captured: Some(captured),
-            pool: Some(per_side(|side| view.pools[side.index()].text(side))),
-            covered: Some(per_side(|side| view.covered[side.index()])),
+            pool: Some(per_side(Variant::Jieqi, |side| {
+                view.pools[side.index()].text(side)
+            })),
+            covered: Some(per_side(Variant::Jieqi, |side| view.covered[side.index()])),
             deal: revelation.map(|r| r.deal.to_string()),
             salt: revelation.map(|r| r.salt.to_string()),
             covered_pieces: revelation.map(|r| {
@@ -699,20 +704,16 @@ impl OpenGame for shogi::Game {
     fn variant_fields(&self) -> VariantFields {
         let variant = self.position().variant();
         let impasse = (variant == Variant::Shogi).then(|| {
-            Side::BOTH
-                .into_iter()
-                .map(|side| {
-                    let p = self.impasse_points(side);
-                    let points = ImpassePoints {
-                        king_in_zone: p.king_in_zone,
-                        pieces_in_zone: p.pieces_in_zone,
-                        declaration: p.declaration,
-                        needed: p.needed,
-                        total: p.total,
-                    };
-                    (variant.side_name(side).to_owned(), points)
-                })
-                .collect()
+            per_side(variant, |side| {
+                let p = self.impasse_points(side);
+                ImpassePoints {
+                    king_in_zone: p.king_in_zone,
+                    pieces_in_zone: p.pieces_in_zone,
+                    declaration: p.declaration,
+                    needed: p.needed,
+                    total: p.total,
+                }
+            })
         });
         VariantFields {
             impasse,

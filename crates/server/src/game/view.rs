@@ -23,18 +23,14 @@ impl Live {
     pub(super) fn clock_view(&self, now: Instant) -> Option<ClockView> {
         let clock = self.state.clock.as_ref()?;
         let snap = clock.snapshot(now);
-        let sides = Side::BOTH
-            .into_iter()
-            .map(|side| {
-                let t = snap.side(side);
-                let time = SideClock {
-                    ms: t.ms,
-                    periods: t.periods,
-                    byoyomi: t.byoyomi,
-                };
-                (self.name(side).to_owned(), time)
-            })
-            .collect();
+        let sides = table::per_side(self.variant, |side| {
+            let t = snap.side(side);
+            SideClock {
+                ms: t.ms,
+                periods: t.periods,
+                byoyomi: t.byoyomi,
+            }
+        });
         let running = snap
             .running
             .filter(|_| self.state.status == Status::Playing)
