@@ -44,6 +44,17 @@ pub fn typed<T: DeserializeOwned + Serialize>(value: &Value) -> T {
     parsed
 }
 
+/// A response's JSON body (`Null` when it is not JSON), checked to be written as the API has
+/// always written it: compact, with every object's keys in sorted order.
+async fn json_answer(response: reqwest::Response) -> Value {
+    let text = response.text().await.expect("a readable body");
+    let Ok(value) = serde_json::from_str::<Value>(&text) else {
+        return Value::Null;
+    };
+    assert_eq!(text, value.to_string(), "the answer's bytes");
+    value
+}
+
 /// Checks that an error answer has the protocol's error shape.
 fn check_error_shape(status: StatusCode, value: &Value) {
     if (status.is_client_error() || status.is_server_error()) && !value.is_null() {
@@ -230,7 +241,7 @@ impl TestServer {
         }
         let response = request.send().await.expect("request");
         let status = response.status();
-        let value = response.json().await.unwrap_or(Value::Null);
+        let value = json_answer(response).await;
         check_error_shape(status, &value);
         (status, value)
     }
@@ -264,7 +275,7 @@ impl TestServer {
         }
         let response = request.send().await.expect("request");
         let status = response.status();
-        let value = response.json().await.unwrap_or(Value::Null);
+        let value = json_answer(response).await;
         check_error_shape(status, &value);
         (status, value)
     }
@@ -277,7 +288,7 @@ impl TestServer {
         }
         let response = request.send().await.expect("request");
         let status = response.status();
-        let value = response.json().await.unwrap_or(Value::Null);
+        let value = json_answer(response).await;
         check_error_shape(status, &value);
         (status, value)
     }
@@ -358,6 +369,7 @@ pub async fn next_json(socket: &mut Socket) -> Value {
         match message {
             Message::Text(text) => {
                 let value: Value = serde_json::from_str(&text).expect("JSON message");
+                assert_eq!(text.as_str(), value.to_string(), "the message's bytes");
                 typed::<ServerMessage>(&value);
                 return value;
             }
