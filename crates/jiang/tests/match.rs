@@ -32,7 +32,7 @@ fn main() -> ExitCode {
         test_engine(&kind);
         return ExitCode::SUCCESS;
     }
-    let tests: [(&str, fn()); 12] = [
+    let tests: [(&str, fn()); 13] = [
         (
             "random_movers_play_xiangqi_to_the_end",
             random_movers_play_xiangqi_to_the_end,
@@ -48,6 +48,10 @@ fn main() -> ExitCode {
         (
             "options_go_to_the_engine_they_follow",
             options_go_to_the_engine_they_follow,
+        ),
+        (
+            "repetition_is_judged_by_the_rules",
+            repetition_is_judged_by_the_rules,
         ),
         ("an_illegal_move_loses", an_illegal_move_loses),
         (
@@ -269,6 +273,16 @@ fn test_engine(kind: &str) {
                     writeln!(out, "info depth 1 score cp 0 pv {choice}").unwrap();
                     writeln!(out, "bestmove {choice}").unwrap();
                 }
+                "script" => {
+                    // Its moves in turn, from JIANG_TEST_MOVES, cycling: ply p is its
+                    // (p / 2)-th move whichever side it plays.
+                    let script = std::env::var("JIANG_TEST_MOVES").unwrap();
+                    let script: Vec<&str> = script.split(' ').collect();
+                    let played = position
+                        .split_once(" moves ")
+                        .map_or(0, |(_, m)| m.split_whitespace().count());
+                    writeln!(out, "bestmove {}", script[(played / 2) % script.len()]).unwrap();
+                }
                 "illegal" => writeln!(out, "bestmove a0a0").unwrap(),
                 "crash" => std::process::exit(3),
                 "silent" => {}
@@ -288,12 +302,22 @@ fn test_engine(kind: &str) {
 
 /// The command line of a test engine of `kind` (this executable), logging to `log`.
 fn engine(kind: &str, log: Option<&Path>, seed: u64) -> String {
+    engine_with(kind, log, seed, &[])
+}
+
+/// A `script` engine playing `moves` (space-separated) in turn.
+fn script_engine(moves: &str) -> String {
+    engine_with("script", None, 1, &[format!("JIANG_TEST_MOVES={moves}")])
+}
+
+fn engine_with(kind: &str, log: Option<&Path>, seed: u64, extra: &[String]) -> String {
     let exe = std::env::current_exe().unwrap();
     let mut words = vec![
         "env".to_owned(),
         format!("JIANG_TEST_ENGINE={kind}"),
         format!("JIANG_TEST_SEED={seed}"),
     ];
+    words.extend(extra.iter().cloned());
     if let Some(log) = log {
         words.push(format!("JIANG_TEST_LOG={}", log.display()));
     }
@@ -700,6 +724,52 @@ fn options_go_to_the_engine_they_follow() {
     // USI engines hear how the game ended, then `quit`.
     assert!(one.ends_with("gameover lose\nquit\n"), "{one}");
     assert!(two.ends_with("gameover win\nquit\n"), "{two}");
+}
+
+fn repetition_is_judged_by_the_rules() {
+    // Xiangqi: both sides shuffle a horse; the third occurrence with no offender is a draw.
+    let red = script_engine("h0g2 g2h0");
+    let black = script_engine("h9g7 g7h9");
+    let out = jiang_match(&[
+        "--variant",
+        "xiangqi",
+        "--engine",
+        &red,
+        "--engine",
+        &black,
+        "--games",
+        "1",
+    ]);
+    let report = read_report(&out, 1);
+    assert_eq!(report.games[0].result, "1/2-1/2");
+    assert_eq!(report.games[0].reason, "repetition");
+    assert_eq!(report.games[0].plies, 8);
+    assert_eq!(
+        report.score,
+        "Score of test-script (1) vs test-script (2): 0-1-0 (0.500) Elo +0 ± 0"
+    );
+    // Minishogi: the fourth occurrence loses for sente (shogi.md), whoever repeated.
+    let sente = script_engine("5e4d 4d5e");
+    let gote = script_engine("1a2b 2b1a");
+    let out = jiang_match(&[
+        "--variant",
+        "minishogi",
+        "--engine",
+        &sente,
+        "--engine",
+        &gote,
+        "--games",
+        "1",
+    ]);
+    let report = read_report(&out, 1);
+    assert_eq!(report.games[0].result, "0-1");
+    assert_eq!(report.games[0].reason, "repetition");
+    assert_eq!(report.games[0].plies, 12);
+    assert!(
+        report
+            .score
+            .starts_with("Score of test-script (1) vs test-script (2): 0-0-1 (0.000)")
+    );
 }
 
 fn an_illegal_move_loses() {

@@ -5,7 +5,7 @@
 //! a deadline and an engine that hangs or floods output never blocks the runner. The engine's
 //! standard error goes to the runner's.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::thread;
@@ -16,6 +16,8 @@ use jiang_rules::Variant;
 /// How long an engine may take to answer `uci`/`usi` and `isready` (it may allocate its
 /// hash table or load tables then).
 pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
+/// Longest engine output line read at once.
+const MAX_LINE_BYTES: u64 = 1 << 20;
 /// How long an engine may take to exit after `quit` before it is killed.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
 
@@ -144,7 +146,11 @@ impl Engine {
             let mut buffer = Vec::new();
             loop {
                 buffer.clear();
-                match reader.read_until(b'\n', &mut buffer) {
+                // A line longer than this arrives in pieces rather than filling memory.
+                match (&mut reader)
+                    .take(MAX_LINE_BYTES)
+                    .read_until(b'\n', &mut buffer)
+                {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
                         let text = String::from_utf8_lossy(&buffer).trim().to_owned();
