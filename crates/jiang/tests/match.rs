@@ -480,6 +480,11 @@ fn random_movers_play_xiangqi_to_the_end() {
         assert_eq!(record.moves().len(), line.plies);
         assert_eq!(record.tag("Red"), Some(line.first.as_str()));
         assert_eq!(record.tag("Round"), Some((i + 1).to_string().as_str()));
+        let date = record.tag("Date").unwrap();
+        assert!(
+            date.len() == 10 && date.chars().filter(|c| c.is_ascii_digit()).count() == 8,
+            "{date}"
+        );
         assert!(line.detail.is_none(), "{line:?}");
     }
     // A pair shares its opening, colours swapped.
@@ -542,6 +547,7 @@ fn random_movers_play_shogi_and_minishogi() {
             assert_eq!(outcome.result(), line.result, "{line:?}");
             assert_eq!(outcome.reason.name(), line.reason, "{line:?}");
             assert_eq!(record.sente_name.as_deref(), Some(line.first.as_str()));
+            assert!(record.start_time.is_some());
         }
     }
 }

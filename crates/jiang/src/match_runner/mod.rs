@@ -27,7 +27,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::str::FromStr;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use clap::ArgMatches;
 use jiang_rules::{Family, Reason, Side, Variant};
@@ -267,6 +267,7 @@ fn run(args: Args, matches: Option<&ArgMatches>, out: &mut impl Write) -> Result
     for index in 0..games {
         // Even games: seat 0 plays Red/sente with a new opening; odd games: swapped, same one.
         let first_seat = index % 2;
+        let started = SystemTime::now();
         let mut referee = Referee::new(args.variant, &mut OsRng.unwrap_err());
         let mut move_seconds = Vec::new();
         if let Some(Openings::Random(plies)) = args.openings {
@@ -308,6 +309,7 @@ fn run(args: Args, matches: Option<&ArgMatches>, out: &mut impl Write) -> Result
                 pgn_time_control: control.pgn(),
                 kif_time_control: control.kif(),
                 move_seconds,
+                started,
             };
             let record = referee.record(&end, &info).map_err(MatchError::Internal)?;
             let written =
@@ -449,11 +451,7 @@ fn play_game(
         Side::First => first_seat,
         Side::Second => 1 - first_seat,
     };
-    let variant = match referee {
-        Referee::Xiangqi(_) => Variant::Xiangqi,
-        Referee::Jieqi(_) => Variant::Jieqi,
-        Referee::Shogi(game) => jiang_rules::Position::variant(game.position()),
-    };
+    let variant = referee.variant();
     let protocol = Protocol::of(variant);
     // Both engines ready for a new game; one that cannot be (re)started loses it.
     for side in Side::BOTH {

@@ -10,6 +10,7 @@ use jiang_rules::xiangqi::notation::Record;
 use jiang_rules::xiangqi::{PieceKind, Position as XiangqiPosition};
 use jiang_rules::{Game as _, Outcome, Position as _, Reason, Side, Variant, shogi, xiangqi};
 use rand::CryptoRng;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A position as sent to an engine: `startpos` or a FEN/SFEN, then the moves played since.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,6 +117,8 @@ pub struct RecordInfo<'a> {
     pub kif_time_control: String,
     /// Seconds each move took, from the first move (0 for opening moves).
     pub move_seconds: Vec<u32>,
+    /// When the game started.
+    pub started: SystemTime,
 }
 
 impl Referee {
@@ -130,6 +133,15 @@ impl Referee {
             Variant::Shogi | Variant::Minishogi => Referee::Shogi(Box::new(shogi::Game::new(
                 shogi::Position::startpos(variant),
             ))),
+        }
+    }
+
+    /// The variant being played.
+    pub fn variant(&self) -> Variant {
+        match self {
+            Referee::Xiangqi(_) => Variant::Xiangqi,
+            Referee::Jieqi(_) => Variant::Jieqi,
+            Referee::Shogi(game) => game.position().variant(),
         }
     }
 
@@ -251,7 +263,9 @@ impl Referee {
     /// The game's record: PGN-style for the xiangqi family, KIF (UTF-8) for the shogi family.
     pub fn record(&self, end: &GameEnd, info: &RecordInfo<'_>) -> Result<String, String> {
         let pgn = |mut record: Record| {
+            let (y, m, d, ..) = civil_utc(info.started);
             record.set_tag("Event", "jiang match");
+            record.set_tag("Date", &format!("{y:04}.{m:02}.{d:02}"));
             record.set_tag("Round", &info.round.to_string());
             record.set_tag("Red", info.first);
             record.set_tag("Black", info.second);
@@ -276,6 +290,8 @@ impl Referee {
                 record.sente_name = Some(info.first.to_owned());
                 record.gote_name = Some(info.second.to_owned());
                 record.time_control = Some(info.kif_time_control.clone());
+                let (y, mo, d, h, mi, sec) = civil_utc(info.started);
+                record.start_time = Some(format!("{y:04}/{mo:02}/{d:02} {h:02}:{mi:02}:{sec:02}"));
                 record.move_seconds = info.move_seconds.clone();
                 record.result = end.outcome();
                 if end.outcome().is_none() {
@@ -360,6 +376,27 @@ pub fn jieqi_position(view: &JieqiView) -> Result<PositionCommand, String> {
     Ok(PositionCommand { start: fen, moves })
 }
 
+/// The UTC calendar date and time of `at`: (year, month, day, hour, minute, second), by the
+/// days-to-civil conversion of the proleptic Gregorian calendar.
+fn civil_utc(at: SystemTime) -> (i64, u32, u32, u32, u32, u32) {
+    let secs = at
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Days since 0000-03-01, in 400-year eras of 146,097 days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let rem = rem as u32;
+    (year, month, day, rem / 3600, rem / 60 % 60, rem % 60)
+}
+
 /// The pool's kinds in FEN order.
 const KINDS: [PieceKind; 6] = [
     PieceKind::Advisor,
@@ -376,6 +413,16 @@ mod tests {
     use jiang_rules::jieqi::{Deal, Salt};
     use rand::SeedableRng;
     use rand::rngs::StdRng;
+
+    #[test]
+    fn civil_dates() {
+        let at = |secs: u64| UNIX_EPOCH + std::time::Duration::from_secs(secs);
+        assert_eq!(civil_utc(at(0)), (1970, 1, 1, 0, 0, 0));
+        // 2000-02-29 12:34:56 UTC (a leap day of a century leap year).
+        assert_eq!(civil_utc(at(951_827_696)), (2000, 2, 29, 12, 34, 56));
+        // 2026-12-01 08:17:02 UTC.
+        assert_eq!(civil_utc(at(1_796_113_022)), (2026, 12, 1, 8, 17, 2));
+    }
 
     fn salt() -> Salt {
         Salt::random(&mut StdRng::seed_from_u64(7))
