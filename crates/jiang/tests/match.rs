@@ -32,7 +32,7 @@ fn main() -> ExitCode {
         test_engine(&kind);
         return ExitCode::SUCCESS;
     }
-    let tests: [(&str, fn()); 13] = [
+    let tests: [(&str, fn()); 14] = [
         (
             "random_movers_play_xiangqi_to_the_end",
             random_movers_play_xiangqi_to_the_end,
@@ -62,6 +62,10 @@ fn main() -> ExitCode {
         (
             "a_fischer_clock_is_sent_and_kept",
             a_fischer_clock_is_sent_and_kept,
+        ),
+        (
+            "a_byoyomi_clock_is_sent_to_usi_engines",
+            a_byoyomi_clock_is_sent_to_usi_engines,
         ),
         ("a_resignation_loses", a_resignation_loses),
         ("a_false_impasse_claim_loses", a_false_impasse_claim_loses),
@@ -889,6 +893,55 @@ fn a_fischer_clock_is_sent_and_kept() {
         let btime: u64 = words[4].parse().unwrap();
         assert!(wtime > 30000 && btime > 30000, "{go}");
     }
+}
+
+fn a_byoyomi_clock_is_sent_to_usi_engines() {
+    let dir = temp_dir();
+    let log = dir.path().join("one.log");
+    let a = engine("random", Some(&log), 1);
+    let b = engine("random", None, 2);
+    let out = jiang_match(&[
+        "--variant",
+        "minishogi",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--games",
+        "1",
+        "--tc",
+        "20|0.5",
+    ]);
+    let report = read_report(&out, 1);
+    assert!(report.header.contains(", tc 20|0.5, "), "{}", report.header);
+    let one = fs::read_to_string(&log).unwrap();
+    let gos: Vec<&str> = one.lines().filter(|l| l.starts_with("go ")).collect();
+    assert_eq!(gos[0], "go btime 20000 wtime 20000 byoyomi 500");
+    for go in &gos[1..] {
+        let words: Vec<&str> = go.split(' ').collect();
+        assert_eq!(
+            (words[1], words[3], words[5], words[6]),
+            ("btime", "wtime", "byoyomi", "500")
+        );
+        // The banks only go down.
+        assert!(words[2].parse::<u64>().unwrap() <= 20000, "{go}");
+    }
+    // UCI has no byo-yomi.
+    let out = jiang_match(&[
+        "--variant",
+        "xiangqi",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--tc",
+        "20|0.5",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("byo-yomi (--tc <main>|<byoyomi>) is for USI engines")
+    );
 }
 
 fn a_resignation_loses() {

@@ -1,5 +1,6 @@
-//! The match clock: a fixed time per move, or Fischer (main time plus an increment per move),
-//! kept by the runner for each engine and sent with every `go`.
+//! The match clock: a fixed time per move, Fischer (main time plus an increment per move) or
+//! byo-yomi (main time, then a fixed time per move; USI), kept by the runner for each engine
+//! and sent with every `go`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -19,14 +20,22 @@ pub enum TimeControl {
         /// Added after each move.
         increment: Duration,
     },
+    /// Each side has a bank of `main` time; once it is spent, each move must be made within
+    /// `byoyomi` (one period; USI engines only).
+    Byoyomi {
+        /// Starting bank of each side.
+        main: Duration,
+        /// The countdown each move gets once the bank is empty.
+        byoyomi: Duration,
+    },
 }
 
 /// Why a `--tc` value could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TimeControlError {
-    /// Not `<main>+<increment>` in seconds.
+    /// Not `<main>+<increment>` or `<main>|<byoyomi>` in seconds.
     #[error(
-        "`{0}` is not a time control: expected <main>+<increment> in seconds, like 60+1 or 10+0.1"
+        "`{0}` is not a time control: expected <main>+<increment> (Fischer) or <main>|<byoyomi> in seconds, like 60+1, 10+0.1 or 60|5"
     )]
     Malformed(String),
     /// A main time of zero leaves nothing to think with.
@@ -37,10 +46,10 @@ pub enum TimeControlError {
 impl FromStr for TimeControl {
     type Err = TimeControlError;
 
-    /// `60+1` (main seconds + increment seconds, decimals allowed) or `60` (no increment).
+    /// `60+1` (main seconds + increment seconds, decimals allowed), `60` (no increment) or
+    /// `60|5` (main seconds, then 5 seconds byo-yomi).
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let malformed = || TimeControlError::Malformed(text.to_owned());
-        let (main, increment) = text.split_once('+').unwrap_or((text, "0"));
         let seconds = |part: &str| -> Result<Duration, TimeControlError> {
             let value: f64 = part.trim().parse().map_err(|_| malformed())?;
             if !value.is_finite() || !(0.0..=1e7).contains(&value) {
@@ -48,6 +57,14 @@ impl FromStr for TimeControl {
             }
             Ok(Duration::from_secs_f64(value))
         };
+        if let Some((main, byoyomi)) = text.split_once('|') {
+            let (main, byoyomi) = (seconds(main)?, seconds(byoyomi)?);
+            if main.is_zero() && byoyomi.is_zero() {
+                return Err(TimeControlError::NoMainTime(text.to_owned()));
+            }
+            return Ok(TimeControl::Byoyomi { main, byoyomi });
+        }
+        let (main, increment) = text.split_once('+').unwrap_or((text, "0"));
         let main = seconds(main)?;
         let increment = seconds(increment)?;
         if main.is_zero() {
@@ -63,24 +80,32 @@ impl fmt::Display for TimeControl {
         match self {
             TimeControl::MoveTime(t) => write!(f, "movetime {} ms", t.as_millis()),
             TimeControl::Fischer { .. } => write!(f, "tc {}", self.pgn()),
+            TimeControl::Byoyomi { main, byoyomi } => {
+                write!(f, "tc {}|{}", seconds(*main), seconds(*byoyomi))
+            }
         }
     }
 }
 
 impl TimeControl {
-    /// The PGN `TimeControl` tag: `main+increment` in seconds, or `-` for a time per move.
+    /// The PGN `TimeControl` tag: `main+increment` in seconds, or `-` for a time per move
+    /// (byo-yomi is for USI engines, whose records are KIF).
     pub fn pgn(&self) -> String {
         match self {
-            TimeControl::MoveTime(_) => "-".to_owned(),
+            TimeControl::MoveTime(_) | TimeControl::Byoyomi { .. } => "-".to_owned(),
             TimeControl::Fischer { main, increment } => {
                 format!("{}+{}", seconds(*main), seconds(*increment))
             }
         }
     }
 
-    /// The KIF `持ち時間` text: `60秒+1秒`, or `1手100ミリ秒` for a time per move.
+    /// The KIF `持ち時間` text: `60秒+1秒`, `60秒+秒読み5秒`, or `1手100ミリ秒` for a time per
+    /// move.
     pub fn kif(&self) -> String {
         match self {
+            TimeControl::Byoyomi { main, byoyomi } => {
+                format!("{}秒+秒読み{}秒", seconds(*main), seconds(*byoyomi))
+            }
             TimeControl::MoveTime(t) => format!("1手{}ミリ秒", t.as_millis()),
             TimeControl::Fischer { main, increment } => {
                 format!("{}秒+{}秒", seconds(*main), seconds(*increment))
@@ -124,7 +149,7 @@ impl Clocks {
     pub fn new(control: TimeControl) -> Clocks {
         let start = match control {
             TimeControl::MoveTime(_) => Duration::ZERO,
-            TimeControl::Fischer { main, .. } => main,
+            TimeControl::Fischer { main, .. } | TimeControl::Byoyomi { main, .. } => main,
         };
         Clocks {
             control,
@@ -137,27 +162,39 @@ impl Clocks {
         match self.control {
             TimeControl::MoveTime(t) => t,
             TimeControl::Fischer { .. } => self.remaining[side.index()],
+            TimeControl::Byoyomi { byoyomi, .. } => self.remaining[side.index()] + byoyomi,
         }
     }
 
     /// Charges `side` for `used`: over its time by more than `margin` is a flag; within the
-    /// margin its bank is emptied (not made negative); then the increment is added.
+    /// margin its bank is emptied (not made negative); then the increment is added. Under
+    /// byo-yomi the time is taken from the bank first and from the countdown after
+    /// (clocks-and-games.md), so the bank only ever goes down.
     pub fn charge(&mut self, side: Side, used: Duration, margin: Duration) -> Charge {
         let allowed = self.allowed(side);
         if used > allowed + margin {
             return Charge::Flagged { allowed };
         }
-        if let TimeControl::Fischer { increment, .. } = self.control {
-            let bank = &mut self.remaining[side.index()];
-            *bank = bank.saturating_sub(used) + increment;
+        let bank = &mut self.remaining[side.index()];
+        match self.control {
+            TimeControl::MoveTime(_) => {}
+            TimeControl::Fischer { increment, .. } => *bank = bank.saturating_sub(used) + increment,
+            TimeControl::Byoyomi { .. } => *bank = bank.saturating_sub(used),
         }
         Charge::InTime
     }
 
-    /// The UCI `go` arguments (`w` = Red, the first side).
+    /// The UCI `go` arguments (`w` = Red, the first side). UCI has no byo-yomi (the runner
+    /// refuses it for UCI engines); it would be written with USI's `byoyomi` word.
     pub fn uci_go(&self) -> String {
         match self.control {
             TimeControl::MoveTime(t) => format!("go movetime {}", t.as_millis()),
+            TimeControl::Byoyomi { byoyomi, .. } => format!(
+                "go wtime {} btime {} byoyomi {}",
+                self.remaining[Side::First.index()].as_millis(),
+                self.remaining[Side::Second.index()].as_millis(),
+                byoyomi.as_millis()
+            ),
             TimeControl::Fischer { increment, .. } => format!(
                 "go wtime {} btime {} winc {} binc {}",
                 self.remaining[Side::First.index()].as_millis(),
@@ -174,6 +211,12 @@ impl Clocks {
             TimeControl::MoveTime(t) => {
                 format!("go btime 0 wtime 0 byoyomi {}", t.as_millis())
             }
+            TimeControl::Byoyomi { byoyomi, .. } => format!(
+                "go btime {} wtime {} byoyomi {}",
+                self.remaining[Side::First.index()].as_millis(),
+                self.remaining[Side::Second.index()].as_millis(),
+                byoyomi.as_millis()
+            ),
             TimeControl::Fischer { increment, .. } => format!(
                 "go btime {} wtime {} binc {} winc {}",
                 self.remaining[Side::First.index()].as_millis(),
@@ -248,6 +291,35 @@ mod tests {
         assert_eq!(
             clocks.charge(Side::First, ms(1301), ms(100)),
             Charge::Flagged { allowed: ms(1200) }
+        );
+    }
+
+    #[test]
+    fn byoyomi_spends_the_bank_then_the_countdown() {
+        let control: TimeControl = "1|0.5".parse().unwrap();
+        assert_eq!(
+            control,
+            TimeControl::Byoyomi {
+                main: ms(1000),
+                byoyomi: ms(500)
+            }
+        );
+        assert_eq!(control.to_string(), "tc 1|0.5");
+        assert_eq!(control.kif(), "1秒+秒読み0.5秒");
+        assert!("0|0".parse::<TimeControl>().is_err());
+        assert!("1|x".parse::<TimeControl>().is_err());
+        let mut clocks = Clocks::new(control);
+        assert_eq!(clocks.usi_go(), "go btime 1000 wtime 1000 byoyomi 500");
+        assert_eq!(clocks.allowed(Side::First), ms(1500));
+        // Sente uses 1.2 s: the bank, then 0.2 s of the countdown; in time.
+        assert_eq!(clocks.charge(Side::First, ms(1200), ms(50)), Charge::InTime);
+        assert_eq!(clocks.usi_go(), "go btime 0 wtime 1000 byoyomi 500");
+        // From now on each sente move has the countdown alone, which resets every move.
+        assert_eq!(clocks.charge(Side::First, ms(540), ms(50)), Charge::InTime);
+        assert_eq!(clocks.allowed(Side::First), ms(500));
+        assert_eq!(
+            clocks.charge(Side::First, ms(551), ms(50)),
+            Charge::Flagged { allowed: ms(500) }
         );
     }
 

@@ -70,8 +70,9 @@ pub struct Args {
     #[arg(long, env = "JIANG_MATCH_MOVETIME", value_name = "MS",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub movetime: Option<u64>,
-    /// Fischer clock: `<main>+<increment>` in seconds, e.g. `60+1`.
-    #[arg(long, env = "JIANG_MATCH_TC", value_name = "MAIN+INC")]
+    /// Fischer clock `<main>+<increment>` in seconds (e.g. `60+1`), or byo-yomi
+    /// `<main>|<byoyomi>` (e.g. `60|5`; shogi and minishogi).
+    #[arg(long, env = "JIANG_MATCH_TC", value_name = "MAIN+INC|MAIN|BYOYOMI")]
     pub tc: Option<TimeControl>,
     /// `random:<plies>`: each pair of games starts with that many random legal plies.
     #[arg(long, env = "JIANG_MATCH_OPENINGS", value_name = "random:PLIES")]
@@ -186,6 +187,12 @@ fn run(args: Args, matches: Option<&ArgMatches>, out: &mut impl Write) -> Result
         (Some(_), Some(_)) => {
             return Err(MatchError::Usage(
                 "give --movetime or --tc, not both".to_owned(),
+            ));
+        }
+        (_, Some(TimeControl::Byoyomi { .. })) if args.variant.family() == Family::Xiangqi => {
+            return Err(MatchError::Usage(
+                "byo-yomi (--tc <main>|<byoyomi>) is for USI engines (shogi, minishogi); UCI has none"
+                    .to_owned(),
             ));
         }
         (_, Some(tc)) => tc,
