@@ -710,6 +710,8 @@ fn options_go_to_the_engine_they_follow() {
         &a,
         "--option",
         "Skill Level=3",
+        "--name",
+        "One",
         "--engine",
         &b,
         "--option",
@@ -719,7 +721,10 @@ fn options_go_to_the_engine_they_follow() {
         "--games",
         "1",
     ]);
-    read_report(&out, 1);
+    // Engine 1 shows under the name given; both resign at once, so engine 1 (sente) loses.
+    let report = read_report(&out, 1);
+    report.check_score("One", "test-resign");
+    assert_eq!(report.games[0].result, "0-1");
     let one = fs::read_to_string(&logs[0]).unwrap();
     let two = fs::read_to_string(&logs[1]).unwrap();
     // The variant (the engines list UCI_Variant), then the user's options, then isready.

@@ -62,6 +62,9 @@ pub struct Args {
     /// moves, 0 (ICCS, the default) or 1 (Fairy-Stockfish's UCI coordinates).
     #[arg(long = "first-rank", value_name = "0|1", value_parser = clap::value_parser!(u8).range(0..=1))]
     pub first_ranks: Vec<u8>,
+    /// For the engine given just before it: the name to show instead of its `id name`.
+    #[arg(long = "name", value_name = "NAME")]
+    pub names: Vec<String>,
     /// Games to play (pairs with the same opening, colours swapped).
     #[arg(long, env = "JIANG_MATCH_GAMES", default_value_t = 2,
           value_parser = clap::value_parser!(u32).range(1..))]
@@ -237,7 +240,7 @@ fn run(args: Args, matches: Option<&ArgMatches>, out: &mut impl Write) -> Result
     let margin = Duration::from_millis(args.timeout_margin);
 
     let mut seats = Vec::with_capacity(2);
-    for (i, spec) in specs.into_iter().enumerate() {
+    for (i, (spec, name)) in specs.into_iter().enumerate() {
         let engine =
             Engine::start(&spec, args.variant).map_err(|source| MatchError::EngineStart {
                 index: i + 1,
@@ -245,7 +248,7 @@ fn run(args: Args, matches: Option<&ArgMatches>, out: &mut impl Write) -> Result
                 source,
             })?;
         seats.push(Seat {
-            name: engine.name().to_owned(),
+            name: name.unwrap_or_else(|| engine.name().to_owned()),
             spec,
             engine: Some(engine),
         });
@@ -353,9 +356,12 @@ fn line(out: &mut impl Write, text: &str) -> io::Result<()> {
     out.flush()
 }
 
-/// The two engines with their options, in command-line order: each `--option` and
-/// `--first-rank` belongs to the `--engine` before it.
-fn engine_specs(args: &Args, matches: Option<&ArgMatches>) -> Result<Vec<EngineSpec>, MatchError> {
+/// The two engines with their options and chosen names, in command-line order: each
+/// `--option`, `--first-rank` and `--name` belongs to the `--engine` before it.
+fn engine_specs(
+    args: &Args,
+    matches: Option<&ArgMatches>,
+) -> Result<Vec<(EngineSpec, Option<String>)>, MatchError> {
     if args.engines.len() != 2 {
         return Err(MatchError::Usage(format!(
             "a match needs exactly two --engine commands, not {}",
@@ -409,7 +415,14 @@ fn engine_specs(args: &Args, matches: Option<&ArgMatches>) -> Result<Vec<EngineS
     {
         specs[owner("--first-rank", at)?].first_rank = rank;
     }
-    Ok(specs)
+    let mut names = vec![None, None];
+    for (name, at) in args.names.iter().zip(indices("names", args.names.len())) {
+        if name.trim().is_empty() {
+            return Err(MatchError::Usage("--name must not be empty".to_owned()));
+        }
+        names[owner("--name", at)?] = Some(name.trim().to_owned());
+    }
+    Ok(specs.into_iter().zip(names).collect())
 }
 
 /// Plays random legal plies (never one that ends the game); returns them as played.
