@@ -32,7 +32,7 @@ fn main() -> ExitCode {
         test_engine(&kind);
         return ExitCode::SUCCESS;
     }
-    let tests: [(&str, fn()); 14] = [
+    let tests: [(&str, fn()); 15] = [
         (
             "random_movers_play_xiangqi_to_the_end",
             random_movers_play_xiangqi_to_the_end,
@@ -52,6 +52,10 @@ fn main() -> ExitCode {
         (
             "repetition_is_judged_by_the_rules",
             repetition_is_judged_by_the_rules,
+        ),
+        (
+            "an_engine_numbering_ranks_from_one_plays_with_first_rank_1",
+            an_engine_numbering_ranks_from_one_plays_with_first_rank_1,
         ),
         ("an_illegal_move_loses", an_illegal_move_loses),
         (
@@ -207,10 +211,14 @@ fn current_fen(variant: Variant, rest: &str) -> String {
         }
         game.position().fen()
     }
-    let (start, moves) = match rest.split_once(" moves ") {
-        Some((start, moves)) => (start, moves.split_whitespace().collect()),
+    let (start, moves): (&str, Vec<String>) = match rest.split_once(" moves ") {
+        Some((start, moves)) => (
+            start,
+            moves.split_whitespace().map(from_engine_ranks).collect(),
+        ),
         None => (rest.trim_end_matches(" moves"), Vec::new()),
     };
+    let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
     let start = start
         .strip_prefix("fen ")
         .or_else(|| start.strip_prefix("sfen "))
@@ -218,6 +226,34 @@ fn current_fen(variant: Variant, rest: &str) -> String {
     match variant {
         Variant::Xiangqi | Variant::Jieqi => replay::<xiangqi::Game>(variant, start, &moves),
         Variant::Shogi | Variant::Minishogi => replay::<shogi::Game>(variant, start, &moves),
+    }
+}
+
+/// `JIANG_TEST_FIRST_RANK=1`: the engine numbers xiangqi ranks from 1, as Fairy-Stockfish
+/// does under UCI (`h3e3` for ICCS `h2e2`).
+fn ranks_from_one() -> bool {
+    std::env::var("JIANG_TEST_FIRST_RANK").is_ok_and(|v| v == "1")
+}
+
+/// Shifts both ranks of a xiangqi coordinate move by `by` (ranks may have two digits).
+fn shift_ranks(mv: &str, by: i32) -> String {
+    let mut out = String::new();
+    let mut rest = mv;
+    for _ in 0..2 {
+        let digits = rest[1..].chars().take_while(char::is_ascii_digit).count();
+        let rank: i32 = rest[1..1 + digits].parse().unwrap();
+        out.push_str(&format!("{}{}", &rest[..1], rank + by));
+        rest = &rest[1 + digits..];
+    }
+    out + rest
+}
+
+/// A move as the runner sent it, in ICCS.
+fn from_engine_ranks(mv: &str) -> String {
+    if ranks_from_one() {
+        shift_ranks(mv, -1)
+    } else {
+        mv.to_owned()
     }
 }
 
@@ -273,7 +309,13 @@ fn test_engine(kind: &str) {
                         oracle = Some((variant, MovesOracle::start(variant)));
                     }
                     let moves = oracle.as_mut().unwrap().1.legal_moves(&fen);
-                    let choice = moves.choose(&mut rng).map_or("resign", |m| m.as_str());
+                    let mut choice = moves
+                        .choose(&mut rng)
+                        .map_or("resign", |m| m.as_str())
+                        .to_owned();
+                    if ranks_from_one() {
+                        choice = shift_ranks(&choice, 1);
+                    }
                     writeln!(out, "info depth 1 score cp 0 pv {choice}").unwrap();
                     writeln!(out, "bestmove {choice}").unwrap();
                 }
@@ -785,6 +827,47 @@ fn repetition_is_judged_by_the_rules() {
             .score
             .starts_with("Score of test-script (1) vs test-script (2): 0-0-1 (0.000)")
     );
+}
+
+fn an_engine_numbering_ranks_from_one_plays_with_first_rank_1() {
+    let dir = temp_dir();
+    let pgn = dir.path().join("games.pgn");
+    let log = dir.path().join("fairy.log");
+    let fairy = engine_with(
+        "random",
+        Some(&log),
+        7,
+        &["JIANG_TEST_FIRST_RANK=1".to_owned()],
+    );
+    let iccs = engine("random", None, 8);
+    let out = jiang_match(&[
+        "--variant",
+        "xiangqi",
+        "--engine",
+        &fairy,
+        "--first-rank",
+        "1",
+        "--engine",
+        &iccs,
+        "--games",
+        "2",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    let report = read_report(&out, 2);
+    report.check_score("test-random (1)", "test-random (2)");
+    for g in &report.games {
+        // Ended by the rules: no forfeit, no time loss (those carry a detail).
+        assert!(g.detail.is_none(), "{g:?}");
+    }
+    // In game 2 it plays Black: it is sent Red's first move with ranks numbered from 1.
+    let sent = fs::read_to_string(&log).unwrap();
+    let second_game_first_move = pgn_records(&pgn)[1].moves()[0].to_string();
+    let expected = format!(
+        "position startpos moves {}",
+        shift_ranks(&second_game_first_move, 1)
+    );
+    assert!(sent.contains(&expected), "{expected}\n{sent}");
 }
 
 fn an_illegal_move_loses() {
