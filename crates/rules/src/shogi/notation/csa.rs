@@ -174,6 +174,14 @@ pub fn write_csa(record: &ShogiRecord) -> Result<String, RecordError> {
         out.push('\n');
         out.push_str(&format!("'{}\n", result_comment(outcome)));
     } else if let Some(other) = &record.other_end {
+        if let Some(illegal) = &record.illegal_move {
+            // The illegal move itself when it is CSA text, else as a comment.
+            if illegal.starts_with(['+', '-']) {
+                out.push_str(&format!("{}\n", one_line(illegal)));
+            } else {
+                out.push_str(&format!("'反則手:{}\n", one_line(illegal)));
+            }
+        }
         if other.starts_with('%') {
             out.push_str(&format!("{}\n", one_line(other)));
         }
@@ -284,6 +292,7 @@ pub fn read_csa(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
     let mut perpetual_noted = false;
     let mut special: Option<String> = None;
     let mut seconds = Vec::new();
+    let mut illegal_by: Option<Side> = None;
     for (line, s) in &statements {
         let line = *line;
         if let Some(body) = s.strip_prefix('\'') {
@@ -349,11 +358,25 @@ pub fn read_csa(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
             continue;
         }
         let ply = record.moves.len() + 1;
-        let mv = read_move(current, s, size).map_err(|source| RecordError::Move {
-            line,
-            ply,
-            source,
-        })?;
+        let mv = match read_move(current, s, size) {
+            Ok(mv) => mv,
+            // A game lost by an illegal move: the move stands last, followed at most by
+            // times, comments and the `%` end. Keep the moves before it and mark the loss.
+            Err(NotationError::NoSuchMove(_) | NotationError::WrongSide(_))
+                if statements
+                    .iter()
+                    .filter(|(l, _)| *l > line)
+                    .all(|(_, t)| t.starts_with(['\'', 'T', '%'])) =>
+            {
+                record.illegal_move = Some(s.clone());
+                illegal_by = Some(current.turn());
+                special = Some("%ILLEGAL_MOVE".to_owned());
+                continue;
+            }
+            Err(source) => {
+                return Err(RecordError::Move { line, ply, source });
+            }
+        };
         record.moves.push(mv.to_string());
         current.play(mv);
     }
@@ -370,6 +393,12 @@ pub fn read_csa(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
         Some(outcome) => record.result = Some(outcome),
         None => {
             let (result, other) = derive_result(&end, special, perpetual_noted);
+            record.end_winner = other.as_deref().and_then(|word| match word {
+                "%+ILLEGAL_ACTION" => Some(Side::Second),
+                "%-ILLEGAL_ACTION" => Some(Side::First),
+                "%ILLEGAL_MOVE" => Some(!illegal_by.unwrap_or(end.turn())),
+                _ => None,
+            });
             record.result = result;
             record.other_end = other;
         }
@@ -449,7 +478,8 @@ fn read_setup_line(
             for (i, cell) in cells.chunks(3).enumerate() {
                 let sq = Square::new(size - i as u8, rank).expect("on board");
                 let text: String = cell.iter().collect();
-                let piece = if text.trim() == "*" {
+                // Some writers pad empty squares with `.` instead of `*`.
+                let piece = if matches!(text.trim(), "*" | "." | "") {
                     None
                 } else {
                     let side = match cell[0] {

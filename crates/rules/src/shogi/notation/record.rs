@@ -69,6 +69,12 @@ pub struct ShogiRecord {
     /// An end read from a record that Jiang has no reason for (反則負け, 不戦勝,
     /// `%ILLEGAL_MOVE`, …), kept verbatim; `result` is then `None`.
     pub other_end: Option<String>,
+    /// With `other_end`: the winner the record names, if it names one (`…後手の反則負け`, an
+    /// illegal last move, `%+ILLEGAL_ACTION`).
+    pub end_winner: Option<Side>,
+    /// A last move that is not legal (a game lost by an illegal move), kept as written; the
+    /// moves stop before it and `other_end` marks the loss.
+    pub illegal_move: Option<String>,
 }
 
 impl ShogiRecord {
@@ -86,6 +92,8 @@ impl ShogiRecord {
             move_seconds: Vec::new(),
             result: None,
             other_end: None,
+            end_winner: None,
+            illegal_move: None,
         }
     }
 
@@ -113,19 +121,42 @@ impl ShogiRecord {
     }
 }
 
-/// Decodes record bytes: UTF-8 (with or without a byte-order mark), else Shift_JIS (KIF files
-/// with the `.kif` extension and older CSA files are Shift_JIS).
+/// Decodes record bytes: UTF-8 (with or without a byte-order mark), else the encoding the
+/// text declares (`encoding=Shift_JIS` / `EUC-JP` on a `#KIF` or `'CSA` first line), else
+/// whichever of Shift_JIS and EUC-JP (older CSA files from Unix servers) decodes without
+/// errors into more Japanese text.
 pub fn decode_record_text(bytes: &[u8]) -> Result<String, RecordError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if let Ok(text) = std::str::from_utf8(bytes) {
         return Ok(text.to_owned());
     }
-    let (text, had_errors) = encoding_rs::SHIFT_JIS.decode_without_bom_handling(bytes);
-    if had_errors {
-        Err(RecordError::Encoding)
-    } else {
-        Ok(text.into_owned())
-    }
+    let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    let declared = String::from_utf8_lossy(first_line).to_ascii_lowercase();
+    let candidates: &[&'static encoding_rs::Encoding] =
+        if declared.contains("encoding=euc-jp") || declared.contains("encoding=euc_jp") {
+            &[encoding_rs::EUC_JP]
+        } else if declared.contains("encoding=shift_jis") || declared.contains("encoding=sjis") {
+            &[encoding_rs::SHIFT_JIS]
+        } else {
+            &[encoding_rs::SHIFT_JIS, encoding_rs::EUC_JP]
+        };
+    candidates
+        .iter()
+        .filter_map(|enc| {
+            let (text, had_errors) = enc.decode_without_bom_handling(bytes);
+            (!had_errors).then(|| {
+                let score = text.chars().filter(|&c| is_japanese(c)).count();
+                (score, text.into_owned())
+            })
+        })
+        .max_by_key(|(score, _)| *score)
+        .map(|(_, text)| text)
+        .ok_or(RecordError::Encoding)
+}
+
+/// Kana, CJK ideographs and full-width forms: what a real record's non-ASCII text is made of.
+fn is_japanese(c: char) -> bool {
+    matches!(c, '\u{3000}'..='\u{30FF}' | '\u{4E00}'..='\u{9FFF}' | '\u{FF01}'..='\u{FF5E}')
 }
 
 /// The start position and every move of `record`, each with the position it is played in.
