@@ -1,6 +1,7 @@
 //! `jiang`: the server (`jiang serve`, the default) and the tools for players and engine
 //! authors. This file only reads the command line and hands over.
 
+mod convert;
 mod loadtest;
 mod tools;
 
@@ -53,6 +54,8 @@ enum Command {
     },
     /// Load a running server: many games played over WebSocket; prints moves/s and latency.
     Loadtest(loadtest::Args),
+    /// Convert a record (format and variant detected) to another format: stdin → stdout.
+    Convert(convert::Args),
 }
 
 /// `jiang serve` flags, each with an environment fallback.
@@ -171,6 +174,7 @@ fn main() -> ExitCode {
             None => tools::moves(variant, io::stdin().lock(), &mut out),
         },
         Command::Outcome { variant } => tools::outcome(variant, io::stdin().lock(), &mut out),
+        Command::Convert(args) => convert::run(&args, &mut out),
         Command::Serve(_) => unreachable!("handled above"),
         Command::Loadtest(_) => unreachable!("handled above"),
     };

@@ -9,6 +9,7 @@
 
 mod bits;
 mod game;
+pub mod import;
 pub mod jieqi;
 mod outcome;
 mod record_clock;

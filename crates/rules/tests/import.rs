@@ -1,0 +1,146 @@
+//! Import with format and variant detection, and export in every format of a family: each
+//! written text is detected and read back as the same game.
+
+use jiang_rules::import::{ExportFormat, ImportError, SourceFormat, export, import};
+use jiang_rules::{Variant, shogi, xiangqi};
+
+/// A game of `variant` of up to 60 random legal moves, as an imported record.
+fn random_game(variant: Variant, seed: u64) -> jiang_rules::import::Imported {
+    let mut state = seed | 1;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut moves = Vec::new();
+    match variant {
+        Variant::Xiangqi | Variant::Jieqi => {
+            let mut game = xiangqi::Game::new(xiangqi::Position::start(variant));
+            for _ in 0..60 {
+                if game.outcome().is_some() {
+                    break;
+                }
+                let legal = game.position().legal_moves();
+                let mv = legal[next(legal.len())];
+                game.play(mv).unwrap();
+                moves.push(mv.to_string());
+            }
+        }
+        Variant::Shogi | Variant::Minishogi => {
+            let mut game = shogi::Game::new(shogi::Position::startpos(variant));
+            for _ in 0..60 {
+                if game.outcome().is_some() {
+                    break;
+                }
+                let legal = game.position().legal_moves();
+                let mv = legal[next(legal.len())];
+                game.play(mv).unwrap();
+                moves.push(mv.to_string());
+            }
+        }
+    }
+    let line = format!("position startpos moves {}", moves.join(" "));
+    import(line.as_bytes(), Some(variant)).unwrap()
+}
+
+#[test]
+fn every_export_format_is_detected_and_read_back() {
+    let formats: [(Variant, &[ExportFormat]); 4] = [
+        (
+            Variant::Xiangqi,
+            &[ExportFormat::Pgn, ExportFormat::PgnWxf, ExportFormat::Usi],
+        ),
+        (Variant::Jieqi, &[ExportFormat::Pgn, ExportFormat::Usi]),
+        (
+            Variant::Shogi,
+            &[
+                ExportFormat::Kif,
+                ExportFormat::Ki2,
+                ExportFormat::Csa,
+                ExportFormat::Usi,
+            ],
+        ),
+        (
+            Variant::Minishogi,
+            &[
+                ExportFormat::Kif,
+                ExportFormat::Ki2,
+                ExportFormat::Csa,
+                ExportFormat::Usi,
+            ],
+        ),
+    ];
+    for (variant, formats) in formats {
+        for seed in 1..6 {
+            let game = random_game(variant, seed);
+            for &format in formats {
+                let text = export(&game, format).unwrap();
+                // Detected without being told the variant (Jieqi PGN has its Variant tag;
+                // a Jieqi position line needs the variant).
+                let told =
+                    (variant == Variant::Jieqi && format == ExportFormat::Usi).then_some(variant);
+                let back = import(text.as_bytes(), told)
+                    .unwrap_or_else(|e| panic!("{variant} {format}: {e}\n{text}"));
+                assert_eq!(back.variant(), variant, "{format}\n{text}");
+                assert_eq!(back.start(), game.start(), "{variant} {format}");
+                assert_eq!(back.moves(), game.moves(), "{variant} {format}\n{text}");
+                assert_eq!(back.result(), game.result(), "{variant} {format}\n{text}");
+            }
+            // The final position formats give the position after the moves.
+            let fen_format = match variant.family() {
+                jiang_rules::Family::Xiangqi => ExportFormat::Fen,
+                jiang_rules::Family::Shogi => ExportFormat::Sfen,
+            };
+            let fen = export(&game, fen_format).unwrap();
+            let position = import(fen.as_bytes(), Some(variant)).unwrap();
+            assert_eq!(position.format, SourceFormat::Position);
+            assert!(position.moves().is_empty());
+            assert_eq!(position.start(), fen.trim());
+            // The other family's formats are refused with a reason.
+            let other = match variant.family() {
+                jiang_rules::Family::Xiangqi => ExportFormat::Kif,
+                jiang_rules::Family::Shogi => ExportFormat::Pgn,
+            };
+            assert!(export(&game, other).is_err());
+        }
+    }
+}
+
+#[test]
+fn detection_and_errors_say_what_and_where() {
+    assert_eq!(import(b"  \n", None), Err(ImportError::Empty));
+    let unknown = import(b"hello world\n", None).unwrap_err();
+    assert_eq!(
+        (unknown.code(), unknown.line()),
+        ("unknown_format", Some(1))
+    );
+    let kif = "手合割：平手\n   1 ７六歩(77)\n   2 ７五歩(76)\n   3 ２六歩(27)\n";
+    let e = import(kif.as_bytes(), None).unwrap_err();
+    assert_eq!((e.code(), e.line()), ("bad_move", Some(3)));
+    let pgn = "[Variant \"xiangqi\"]\n\n1. h2e2 h9g7\n2. h2h9 *\n";
+    let e = import(pgn.as_bytes(), None).unwrap_err();
+    assert_eq!((e.code(), e.line()), ("bad_move", Some(4)));
+    let e = import(pgn.as_bytes(), Some(Variant::Shogi)).unwrap_err();
+    assert_eq!(e.code(), "bad_move"); // read as the PGN it is, then the move fails
+    let good = "[Variant \"xiangqi\"]\n\n1. h2e2 h9g7 *\n";
+    let e = import(good.as_bytes(), Some(Variant::Shogi)).unwrap_err();
+    assert_eq!(e.code(), "wrong_variant");
+    let e = import(b"position startpos moves 7g7f 7g7f", None).unwrap_err();
+    assert_eq!(e.code(), "bad_position");
+    // Time-up and other terminations other programs write.
+    let pgn = "[Result \"0-1\"]\n[Termination \"time forfeit\"]\n\n1. h2e2 0-1\n";
+    let game = import(pgn.as_bytes(), None).unwrap();
+    assert_eq!(
+        game.result(),
+        Some(jiang_rules::Outcome::win(
+            jiang_rules::Side::Second,
+            jiang_rules::Reason::Timeout
+        ))
+    );
+    // Shift_JIS KIF is detected after decoding.
+    let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode("先手：羽生\n   1 ７六歩(77)\n");
+    let game = import(&sjis, None).unwrap();
+    assert_eq!(game.format, SourceFormat::Kif);
+    assert_eq!(game.headers()[0], ("sente".to_owned(), "羽生".to_owned()));
+}
