@@ -112,6 +112,7 @@ impl fmt::Display for ExportFormat {
 }
 
 /// A game read from a record, in its family's record type.
+#[allow(clippy::large_enum_variant)] // one per import: size does not matter
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ImportedRecord {
     /// Xiangqi or Jieqi.
