@@ -64,6 +64,10 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/notation", get(notation))
         .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route(
+            "/api/import",
+            post(crate::import::handler).layer(DefaultBodyLimit::max(crate::import::MAX_IMPORT)),
+        )
         .fallback(api_not_found)
         .layer(middleware::from_fn_with_state(state.clone(), rate_limit))
         .layer(DefaultBodyLimit::max(MAX_BODY));

@@ -8,6 +8,7 @@ pub mod clock;
 pub mod error;
 pub mod game;
 mod http;
+mod import;
 pub mod pages;
 pub mod ratelimit;
 pub mod seat;

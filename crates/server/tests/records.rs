@@ -121,3 +121,135 @@ async fn shogi_records_carry_move_times_and_the_time_control() {
     assert_eq!(read.moves, ["7g7f", "3c3d", "2g2f"]);
     s.stop().await;
 }
+
+#[tokio::test]
+async fn import_reads_json_uploads_and_raw_bytes_in_any_encoding() {
+    let s = TestServer::start().await;
+    let kif = "手合割：香落ち\n下手：羽生\n上手：Bob\n手数----指手---------消費時間--\n   1 ５四歩(53)   ( 0:03/00:00:03)\n   2 ７六歩(77)   ( 0:05/00:00:05)\n   3 投了\nまで2手で下手の勝ち\n";
+    let expect = |v: &serde_json::Value| {
+        assert_eq!(v["format"], "kif", "{v}");
+        assert_eq!(v["variant"], "shogi", "{v}");
+        assert_eq!(
+            v["start"],
+            "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+        );
+        assert_eq!(v["moves"], json!(["5c5d", "7g7f"]));
+        assert_eq!(
+            v["result"],
+            json!({"winner": "sente", "reason": "resignation"})
+        );
+        assert_eq!(v["move_seconds"], json!([3, 5]));
+        assert!(
+            v["headers"]
+                .as_array()
+                .unwrap()
+                .contains(&json!(["sente", "羽生"])),
+            "{v}"
+        );
+        assert!(
+            v["headers"]
+                .as_array()
+                .unwrap()
+                .contains(&json!(["handicap", "lance"])),
+            "{v}"
+        );
+    };
+    // JSON.
+    let (status, v) = s.post("/api/import", None, json!({"text": kif})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    expect(&v);
+    // Raw Shift_JIS and EUC-JP bytes.
+    for encoding in [encoding_rs::SHIFT_JIS, encoding_rs::EUC_JP] {
+        let (bytes, _, _) = encoding.encode(kif);
+        let v: serde_json::Value = s
+            .http
+            .post(s.url("/api/import"))
+            .header("content-type", "application/octet-stream")
+            .body(bytes.into_owned())
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        expect(&v);
+    }
+    // A file upload (Shift_JIS .kif) with a variant part.
+    let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode(kif);
+    let mut body = b"--XyZ\r\nContent-Disposition: form-data; name=\"variant\"\r\n\r\nshogi\r\n--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"game.kif\"\r\nContent-Type: application/octet-stream\r\n\r\n".to_vec();
+    body.extend_from_slice(&bytes);
+    body.extend_from_slice(b"\r\n--XyZ--\r\n");
+    let response = s
+        .http
+        .post(s.url("/api/import"))
+        .header("content-type", "multipart/form-data; boundary=XyZ")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    expect(&response.json().await.unwrap());
+    // A xiangqi PGN with WXF moves.
+    let pgn = "[Game \"Chinese Chess\"]\n[Result \"1-0\"]\n[Format \"WXF\"]\n\n1. C2.5 H8+7 2. H2+3 1-0\n";
+    let (status, v) = s.post("/api/import", None, json!({"text": pgn})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["moves"], json!(["h2e2", "h9g7", "h0g2"]));
+    assert_eq!(v["winner"], "red");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn import_errors_are_typed_with_the_line() {
+    let s = TestServer::start().await;
+    let cases = [
+        (
+            json!({"text": "   1 ７六歩(77)\n   2 ７五歩(76)\n   3 ２六歩(27)\n"}),
+            "bad_move",
+            Some(2),
+        ),
+        (
+            json!({"text": "[Variant \"xiangqi\"]\n\n1. h2e2 h2h9 *\n"}),
+            "bad_move",
+            Some(3),
+        ),
+        (json!({"text": "hello"}), "unknown_format", Some(1)),
+        (json!({"text": ""}), "empty_record", None),
+        (
+            json!({"text": "1. h2e2 *", "variant": "shogi"}),
+            "wrong_variant",
+            None,
+        ),
+        (
+            json!({"text": "1. h2e2 *", "variant": "chess"}),
+            "bad_variant",
+            None,
+        ),
+        (json!({"record": "1. h2e2 *"}), "missing_text", None),
+    ];
+    for (body, code, line) in cases {
+        let (status, v) = s.post("/api/import", None, body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {v}");
+        assert_eq!(v["error"]["code"], code, "{body}: {v}");
+        assert!(
+            v["error"]["message"].as_str().unwrap().ends_with('.'),
+            "{v}"
+        );
+        assert_eq!(
+            v["error"]["line"].as_u64(),
+            line.map(|l: usize| l as u64),
+            "{body}: {v}"
+        );
+    }
+    // Bigger than 1 MiB: 413.
+    let big = "a".repeat((1 << 20) + 10);
+    let response = s
+        .http
+        .post(s.url("/api/import"))
+        .header("content-type", "text/plain")
+        .body(big)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    s.stop().await;
+}
