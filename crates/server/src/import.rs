@@ -26,7 +26,7 @@ pub(crate) async fn handler(
 ) -> Response {
     match run(query.as_deref(), &headers, body) {
         Ok(value) => (StatusCode::OK, axum::Json(value)).into_response(),
-        Err(response) => response,
+        Err((status, body)) => (status, axum::Json(body)).into_response(),
     }
 }
 
@@ -34,12 +34,12 @@ fn run(
     query: Option<&str>,
     headers: &HeaderMap,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
-) -> Result<Value, Response> {
+) -> Result<Value, (StatusCode, Value)> {
     let bytes = body.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::too_large(MAX_IMPORT).into_response()
+            api(ApiError::too_large(MAX_IMPORT))
         } else {
-            ApiError::bad_request("bad_body", rejection.body_text()).into_response()
+            api(ApiError::bad_request("bad_body", rejection.body_text()))
         }
     })?;
     let content_type = headers
@@ -55,11 +55,10 @@ fn run(
         .map(|(_, v)| v.to_owned());
     let record: Vec<u8> = if content_type.starts_with("application/json") {
         let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
-            ApiError::bad_request(
+            api(ApiError::bad_request(
                 "malformed_json",
                 format!("The body is not valid JSON: {e}."),
-            )
-            .into_response()
+            ))
         })?;
         if let Some(v) = value.get("variant").and_then(Value::as_str) {
             variant_name = Some(v.to_owned());
@@ -68,11 +67,10 @@ fn run(
             .get("text")
             .and_then(Value::as_str)
             .ok_or_else(|| {
-                ApiError::bad_request(
+                api(ApiError::bad_request(
                     "missing_text",
                     "The JSON body needs a `text` field holding the record.",
-                )
-                .into_response()
+                ))
             })?
             .as_bytes()
             .to_vec()
@@ -83,8 +81,10 @@ fn run(
             .next()
             .map(|b| b.trim_matches('"').to_owned())
             .ok_or_else(|| {
-                ApiError::bad_request("bad_body", "The multipart body has no boundary.")
-                    .into_response()
+                api(ApiError::bad_request(
+                    "bad_body",
+                    "The multipart body has no boundary.",
+                ))
             })?;
         // The boundary's case matters: take it from the original header.
         let original = headers
@@ -110,11 +110,10 @@ fn run(
             .or_else(|| parts.iter().find(|(name, _, _)| name == "text"))
             .map(|(_, _, body)| body.clone())
             .ok_or_else(|| {
-                ApiError::bad_request(
+                api(ApiError::bad_request(
                     "missing_text",
                     "The upload has no file part (nor a `text` part).",
-                )
-                .into_response()
+                ))
             })?
     } else {
         bytes.to_vec()
@@ -122,11 +121,10 @@ fn run(
     let variant = match variant_name.as_deref().filter(|v| !v.is_empty()) {
         None => None,
         Some(name) => Some(name.parse::<Variant>().map_err(|_| {
-            ApiError::bad_request(
+            api(ApiError::bad_request(
                 "bad_variant",
                 format!("Unknown variant `{name}`: expected xiangqi, jieqi, shogi or minishogi."),
-            )
-            .into_response()
+            ))
         })?),
     };
     let game = import(&record, variant).map_err(|e| {
@@ -134,9 +132,14 @@ fn run(
         if let Some(line) = e.line() {
             body["error"]["line"] = json!(line);
         }
-        (StatusCode::BAD_REQUEST, axum::Json(body)).into_response()
+        (StatusCode::BAD_REQUEST, body)
     })?;
     Ok(game_json(&game))
+}
+
+/// An API error as the status and body `run` fails with.
+fn api(e: ApiError) -> (StatusCode, Value) {
+    (e.status, e.body())
 }
 
 fn capitalised(text: &str) -> String {
