@@ -438,7 +438,7 @@ fn csa_uses_the_standard_words() {
     );
     assert!(csa.contains("\n%TORYO\n"));
     for (name, word) in [
-        ("checkmate", "%TSUMI"),
+        ("checkmate", "%TORYO"),
         ("repetition", "%SENNICHITE"),
         ("perpetual-check", "%+ILLEGAL_ACTION"),
         ("timeout", "%TIME_UP"),

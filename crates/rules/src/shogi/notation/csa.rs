@@ -72,7 +72,10 @@ fn removals(start: &Position) -> Option<Vec<(Square, PieceKind)>> {
 fn end_word(outcome: &Outcome) -> String {
     match outcome.reason {
         Reason::Resignation => "%TORYO".into(),
-        Reason::Checkmate | Reason::Stalemate => "%TSUMI".into(),
+        // A mate is recorded as game servers record it, the mated side resigning: readers
+        // such as cshogi give no winner for `%TSUMI`. Import reads a `%TORYO` in a position
+        // without legal moves as the mate (or stalemate) it is.
+        Reason::Checkmate | Reason::Stalemate => "%TORYO".into(),
         Reason::Timeout | Reason::TimeoutVsInsufficient => "%TIME_UP".into(),
         Reason::Repetition => "%SENNICHITE".into(),
         Reason::PerpetualCheck | Reason::PerpetualChase => match outcome.winner {
@@ -615,8 +618,10 @@ fn derive_result(
     };
     let to_move = end.turn();
     let outcome = match word.as_str() {
-        "%TORYO" => Some(Outcome::win(!to_move, Reason::Resignation)),
-        "%TSUMI" => Some(Outcome::win(
+        "%TORYO" if !end.legal_moves().is_empty() => {
+            Some(Outcome::win(!to_move, Reason::Resignation))
+        }
+        "%TORYO" | "%TSUMI" => Some(Outcome::win(
             !to_move,
             if end.is_check() {
                 Reason::Checkmate

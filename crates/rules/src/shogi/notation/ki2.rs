@@ -1,15 +1,20 @@
 //! KI2 records (棋譜ファイル KI2 形式): the KIF header, then moves in the JSA notation of
-//! printed records, without origins or times, several to a line:
+//! printed records, without origins or times:
 //!
 //! ```text
 //! 手合割：平手
 //! 先手：Alice
 //! 後手：Bob
 //!
-//! ▲７六歩    △３四歩    ▲２六歩    △８四歩    ▲２五歩    △８五歩
-//! ▲７八金    △３二金
-//! まで8手で後手の勝ち
+//! ▲７六歩
+//! △３四歩
+//! ▲５八金左
+//! まで3手で先手の勝ち
 //! ```
+//!
+//! Jiang writes one move a line, as cshogi does: desktop programs accept it, and cshogi's
+//! reader loses its place on lines holding several moves. Reading accepts any number of
+//! moves a line.
 //!
 //! Moves carry the relative words (右/左/直, 上/引/寄), 不成, and 打 only where a board move
 //! could be meant. KI2 has no special move lines: the end is the summary line alone, in the
@@ -22,15 +27,12 @@ use super::error::RecordError;
 use super::japanese::{self, Flavour};
 use super::kif::{
     derive_result, end_words, only_end_lines, read_header, record_from_header, summary_winner,
-    width, write_header,
+    write_header,
 };
 use super::record::{
     ShogiRecord, decode_record_text, parse_result_comment, replay, result_comment, side_label,
 };
 use super::{facts, legal_facts};
-
-/// Moves per line, as Kifu for Windows writes them.
-const MOVES_PER_LINE: usize = 6;
 
 /// Writes `record` as a KI2 record (UTF-8 text, `\n` line ends; save as `.ki2u`, or encode as
 /// Shift_JIS for `.ki2`).
@@ -43,8 +45,7 @@ pub fn write_ki2(record: &ShogiRecord) -> Result<String, RecordError> {
     write_header(record, &replay.start, &mut out);
     out.push('\n');
     let mut previous: Option<Move> = None;
-    let mut line = String::new();
-    for (i, (pos, mv)) in replay.steps.iter().enumerate() {
+    for (pos, mv) in &replay.steps {
         let (_, legal) = legal_facts(pos);
         let text = japanese::write(
             &legal,
@@ -53,14 +54,8 @@ pub fn write_ki2(record: &ShogiRecord) -> Result<String, RecordError> {
             previous.map(Move::to),
             Flavour::Ki2,
         );
-        line.push_str(&text);
-        if (i + 1) % MOVES_PER_LINE == 0 || i + 1 == replay.steps.len() {
-            out.push_str(line.trim_end());
-            out.push('\n');
-            line.clear();
-        } else {
-            line.push_str(&" ".repeat(12usize.saturating_sub(width(&text)).max(1)));
-        }
+        out.push_str(&text);
+        out.push('\n');
         previous = Some(*mv);
     }
     let n = replay.steps.len();

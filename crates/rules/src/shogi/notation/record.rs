@@ -2,32 +2,34 @@
 //! the moves, and the mapping of Jiang's outcomes to the formats' result words.
 //!
 //! ## Outcomes in records
-//! KIF ends the move list with a "special move" of the side to move and a summary line; CSA
-//! with a `%` word of the side to move. Jiang maps its reasons as follows:
+//! KIF ends the move list with a "special move" of the side to move and the summary line
+//! `まで{n}手で…` in the plain form every reader parses (python-shogi, cshogi, Kifu for
+//! Windows): `{winner}の勝ち` for every win, else `千日手`, `持将棋` or `中断`. KI2 has the summary
+//! alone; CSA a `%` word. Jiang maps its reasons as follows:
 //!
-//! | reason | KIF move | KIF summary (`まで{n}手で…`) | CSA |
+//! | reason | KIF move | KIF/KI2 summary | CSA |
 //! |---|---|---|---|
 //! | resignation | 投了 | `{winner}の勝ち` | `%TORYO` |
-//! | checkmate, stalemate | 詰み | `{winner}の勝ち` | `%TSUMI` |
-//! | timeout | 切れ負け | `時間切れにより{winner}の勝ち` | `%TIME_UP` |
+//! | checkmate, stalemate | 詰み | `{winner}の勝ち` | `%TORYO` (no legal move left; `%TSUMI` read too) |
+//! | timeout | 切れ負け | `{winner}の勝ち` | `%TIME_UP` |
 //! | repetition (draw) | 千日手 | `千日手` | `%SENNICHITE` |
-//! | repetition (Minishogi: sente loses) | 千日手 | `千日手により{winner}の勝ち` | `%SENNICHITE` |
-//! | perpetual-check | 反則勝ち | `連続王手の千日手により{winner}の勝ち` | `%+ILLEGAL_ACTION` / `%-ILLEGAL_ACTION` |
-//! | impasse | 入玉勝ち | `入玉により{winner}の勝ち` | `%KACHI` |
+//! | repetition (Minishogi: sente loses) | 千日手 | `{winner}の勝ち` | `%SENNICHITE` |
+//! | perpetual-check | 反則勝ち / 反則負け | `{winner}の勝ち` | `%+ILLEGAL_ACTION` / `%-ILLEGAL_ACTION` |
+//! | impasse | 入玉勝ち | `{winner}の勝ち` | `%KACHI` |
 //! | move-limit | 持将棋 | `持将棋` | `%JISHOGI` |
-//! | insufficient-material (bare kings), agreement | 持将棋 | `引き分け` | `%HIKIWAKE` |
+//! | insufficient-material (bare kings), agreement, timeout-vs-insufficient | 持将棋 | `持将棋` | `%HIKIWAKE` |
 //! | aborted | 中断 | `中断` | `%CHUDAN` |
 //!
-//! Perpetual check: the game ends after the checker's move, so the side to move is the
-//! victim, who wins. KIF's 反則勝ち ("the side to move wins: the previous move was a foul") says
-//! exactly that, where 反則負け would name the victim as the loser. CSA V2.2 has no
+//! The special move speaks for the side to move. Perpetual check: when the checker's move
+//! completes the fourth occurrence the victim is to move and wins (反則勝ち); when the victim's
+//! own move completes it the checker is to move and loses (反則負け). CSA V2.2 has no
 //! perpetual-check word: `%SENNICHITE` would be read as a draw by every other program, so
 //! Jiang writes `%+ILLEGAL_ACTION` (sente committed the foul) or `%-ILLEGAL_ACTION`, the V2.2
 //! words that name the offender, with a comment `'連続王手の千日手`; `%OUTE_SENNICHITE` (used
 //! by some servers) is accepted on import.
 //!
 //! Sennichite in Minishogi is a loss for sente (shogi.md), which neither format can say with
-//! its word alone: the KIF summary says who won; CSA readers only see `%SENNICHITE`.
+//! its word alone: the KIF/KI2 summary says who won; CSA readers only see `%SENNICHITE`.
 //!
 //! Both formats get one extra comment line with Jiang's exact outcome (`#jiang-result: 0-1
 //! perpetual-check` in KIF, `'jiang-result: …` in CSA), which import trusts over the words
