@@ -960,6 +960,14 @@ fn handicap_names_read_and_write_without_diagrams() {
             "2sgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
         ),
         (
+            "右七枚落ち",
+            "3gkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ),
+        (
+            "左七枚落ち",
+            "2sgkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ),
+        (
             "八枚落ち",
             "3gkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
         ),

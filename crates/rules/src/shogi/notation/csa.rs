@@ -568,7 +568,7 @@ fn finish_setup(
     }
     Position::from_sfen(variant, &view.sfen(1)).map_err(|e| RecordError::StartPosition {
         line,
-        message: e.to_string(),
+        message: super::record::start_position_message(&e.to_string()),
     })
 }
 

@@ -41,7 +41,7 @@ const MINISHOGI_NAME: &str = "5五将棋";
 /// Handicap names that KIF writers use for starts Jiang has no preset for (python-shogi,
 /// cshogi and Kifu for Windows know them), with their start SFEN. Jiang's own presets are
 /// [`HANDICAPS`].
-const OTHER_HANDICAPS: [(&str, &str); 4] = [
+const OTHER_HANDICAPS: [(&str, &str); 6] = [
     (
         "右香落ち",
         "1nsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
@@ -57,6 +57,15 @@ const OTHER_HANDICAPS: [(&str, &str); 4] = [
     (
         "左五枚落ち",
         "1nsgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    // Left and right are the handicap giver's (gote's right is the 9 file).
+    (
+        "右七枚落ち",
+        "3gkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "左七枚落ち",
+        "2sgkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
     ),
 ];
 
@@ -497,7 +506,7 @@ fn start_position(header: &Header) -> Result<(Variant, Position), RecordError> {
         let pos = Position::from_sfen(variant, &view.sfen(1)).map_err(|e| {
             RecordError::StartPosition {
                 line,
-                message: e.to_string(),
+                message: super::record::start_position_message(&e.to_string()),
             }
         })?;
         return Ok((variant, pos));

@@ -479,7 +479,11 @@ fn read_move(position: &Position, token: &str) -> Result<Move, String> {
     if names_points {
         return Err(iccs_error.to_string());
     }
-    let mv = if token.is_ascii() {
+    // WXF may come in full-width forms (`Ｃ２＝５`, as wxf.ca writes it).
+    let wxf_like = token
+        .chars()
+        .all(|c| c.is_ascii() || ('\u{FF01}'..='\u{FF5E}').contains(&c));
+    let mv = if wxf_like {
         parse_wxf(position, token)
     } else {
         parse_chinese(position, token)
@@ -492,6 +496,21 @@ fn read_move(position: &Position, token: &str) -> Result<Move, String> {
         ));
     }
     Ok(mv)
+}
+
+/// Reads `token` as two four-character WXF or Chinese moves written without a space.
+fn glued_pair(position: &Position, token: &str) -> Option<Vec<Move>> {
+    let chars: Vec<char> = token.chars().collect();
+    if chars.len() != 8 {
+        return None;
+    }
+    let first: String = chars[..4].iter().collect();
+    let second: String = chars[4..].iter().collect();
+    let a = read_move(position, &first).ok()?;
+    let mut after = position.clone();
+    after.play(a);
+    let b = read_move(&after, &second).ok()?;
+    Some(vec![a, b])
 }
 
 impl FromStr for Record {
@@ -563,14 +582,21 @@ impl FromStr for Record {
                 result = Some((line, token));
                 continue;
             }
-            let mv = read_move(&position, &token).map_err(|why| RecordError::Move {
-                line,
-                ply: record.moves.len() + 1,
-                token: token.clone(),
-                why,
-            })?;
-            position.play(mv);
-            record.moves.push(mv);
+            let moves = match read_move(&position, &token) {
+                Ok(mv) => vec![mv],
+                // Two moves written without a space (`Ｃ２＝５Ｈ８＋７`, `炮二平五马８进７`, as
+                // wxf.ca's exports do): read as Red's and Black's halves.
+                Err(why) => glued_pair(&position, &token).ok_or_else(|| RecordError::Move {
+                    line,
+                    ply: record.moves.len() + 1,
+                    token: token.clone(),
+                    why,
+                })?,
+            };
+            for mv in moves {
+                position.play(mv);
+                record.moves.push(mv);
+            }
         }
         if let Some((line, token)) = result {
             match tag("Result") {
