@@ -890,8 +890,12 @@ proptest! {
     fn record_readers_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200), text in "\\PC{0,200}") {
         let _ = read_kif(&bytes);
         let _ = read_csa(&bytes);
+        let _ = read_ki2(&bytes);
+        let _ = jiang_rules::import::import(&bytes, None);
         let _ = read_kif(text.as_bytes());
         let _ = read_csa(text.as_bytes());
+        let _ = read_ki2(text.as_bytes());
+        let _ = jiang_rules::import::import(text.as_bytes(), None);
     }
 
     #[test]
@@ -902,6 +906,8 @@ proptest! {
             let mangled: String = chars[..at].iter().collect::<String>() + &junk + &chars[at..].iter().collect::<String>();
             let _ = read_kif(mangled.as_bytes());
             let _ = read_csa(mangled.as_bytes());
+            let _ = read_ki2(mangled.as_bytes());
+            let _ = jiang_rules::import::import(mangled.as_bytes(), None);
         }
         let csa = "V2.2\nPI82HI\n-\n-3334FU\n+7776FU\n%TORYO\n";
         let at = cut.min(csa.len());
