@@ -1,5 +1,6 @@
 //! Records of any family brought in and written out: the format and variant of a text are
-//! detected (PGN, KIF, KI2, CSA, a FEN/SFEN line, or a USI/UCCI `position …` line), the game
+//! detected (PGN, KIF, KI2, CSA, a FEN/SFEN line, or a USI/UCCI `position …` line; UTF-8,
+//! GBK for Chinese PGN, Shift_JIS or EUC-JP), the game
 //! is read with the family's reader, and it can be written in any format of its family.
 //!
 //! ```
@@ -430,7 +431,10 @@ fn detect(text: &str) -> Result<SourceFormat, ImportError> {
 /// record's variant; it also chooses the reader of a bare FEN/SFEN or position line (else
 /// Xiangqi or Jieqi FEN, then Shogi or Minishogi SFEN, whichever parses).
 pub fn import(bytes: &[u8], variant: Option<Variant>) -> Result<Imported, ImportError> {
-    let text = decode_record_text(bytes).map_err(|_| ImportError::Encoding)?;
+    let text = match chinese_text(bytes) {
+        Some(text) => text,
+        None => decode_record_text(bytes).map_err(|_| ImportError::Encoding)?,
+    };
     let format = detect(&text)?;
     let record = match format {
         SourceFormat::Kif => ImportedRecord::Shogi(read_kif(text.as_bytes())?),
@@ -450,6 +454,21 @@ pub fn import(bytes: &[u8], variant: Option<Variant>) -> Result<Imported, Import
         });
     }
     Ok(imported)
+}
+
+/// Bytes that are not UTF-8 but decode as GBK (GB18030) into Chinese move text: the
+/// encoding of XQBase's and most Chinese sites' PGN files. `None` otherwise (then the
+/// Japanese encodings are tried).
+fn chinese_text(bytes: &[u8]) -> Option<String> {
+    if std::str::from_utf8(bytes).is_ok() {
+        return None;
+    }
+    let (text, had_errors) = encoding_rs::GB18030.decode_without_bom_handling(bytes);
+    let verbs = text
+        .chars()
+        .filter(|c| matches!(c, '进' | '退' | '平'))
+        .count();
+    (!had_errors && verbs >= 2).then(|| text.into_owned())
 }
 
 /// Reads a PGN; a forced Jieqi variant without a `Variant` tag is added as one.

@@ -178,3 +178,26 @@ fn import_never_panics_on_mangled_real_records() {
         }
     }
 }
+
+/// XQBase and Chinese sites save PGN in GBK; Japanese records in Shift_JIS or EUC-JP: each is
+/// told apart and read.
+#[test]
+fn gbk_pgn_and_japanese_encodings_are_told_apart() {
+    let pgn = "[Game \"Chinese Chess\"]\n[Event \"全国象棋个人赛\"]\n[Red \"胡荣华\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ *\n";
+    let (gbk, _, _) = encoding_rs::GBK.encode(pgn);
+    let game = import(&gbk, None).unwrap();
+    assert_eq!(game.moves(), ["h2e2", "h9g7", "h0g2", "i9h9"]);
+    assert!(
+        game.headers()
+            .contains(&("Red".to_owned(), "胡荣华".to_owned()))
+    );
+    let kif = "先手：羽生善治\n後手：谷川浩司\n   1 ７六歩(77)\n   2 ３四歩(33)\n";
+    for encoding in [encoding_rs::SHIFT_JIS, encoding_rs::EUC_JP] {
+        let (bytes, _, _) = encoding.encode(kif);
+        let game = import(&bytes, None).unwrap();
+        assert_eq!(
+            game.headers()[1],
+            ("gote".to_owned(), "谷川浩司".to_owned())
+        );
+    }
+}
