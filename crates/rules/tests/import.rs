@@ -167,7 +167,7 @@ fn import_never_panics_on_mangled_real_records() {
     for family in ["shogi", "xiangqi"] {
         for entry in std::fs::read_dir(format!("{dir}/{family}")).unwrap() {
             let bytes = std::fs::read(entry.unwrap().path()).unwrap();
-            for cut in (0..bytes.len()).step_by(211) {
+            for cut in (0..bytes.len()).step_by(607) {
                 for j in junk {
                     let mut mangled = bytes[..cut].to_vec();
                     mangled.extend_from_slice(j.as_bytes());
@@ -199,5 +199,55 @@ fn gbk_pgn_and_japanese_encodings_are_told_apart() {
             game.headers()[1],
             ("gote".to_owned(), "谷川浩司".to_owned())
         );
+    }
+}
+
+/// Every way a xiangqi-family game ends names the right result in the PGN and reads back
+/// as the same outcome.
+#[test]
+fn every_xiangqi_ending_reads_back_from_pgn() {
+    use jiang_rules::xiangqi::notation::{MoveFormat, Record, Script};
+    use jiang_rules::{Outcome, Reason, Side};
+    let start = jiang_rules::xiangqi::Position::start(Variant::Xiangqi);
+    let decisive = [
+        Reason::Checkmate,
+        Reason::Stalemate,
+        Reason::Resignation,
+        Reason::Timeout,
+        Reason::PerpetualCheck,
+        Reason::PerpetualChase,
+    ];
+    let drawn = [
+        Reason::Repetition,
+        Reason::MoveLimit,
+        Reason::InsufficientMaterial,
+        Reason::Agreement,
+        Reason::TimeoutVsInsufficient,
+    ];
+    let mut outcomes: Vec<Outcome> = Vec::new();
+    for reason in decisive {
+        outcomes.push(Outcome::win(Side::First, reason));
+        outcomes.push(Outcome::win(Side::Second, reason));
+    }
+    outcomes.extend(drawn.map(Outcome::draw));
+    for outcome in outcomes {
+        let mut record = Record::new(start.clone());
+        record.set_outcome(outcome);
+        for format in [
+            MoveFormat::Iccs,
+            MoveFormat::Wxf,
+            MoveFormat::Chinese(Script::Simplified),
+        ] {
+            let text = record.to_text(format);
+            let want = match outcome.winner {
+                Some(Side::First) => "1-0",
+                Some(Side::Second) => "0-1",
+                None => "1/2-1/2",
+            };
+            assert!(text.contains(&format!("[Result \"{want}\"]")), "{text}");
+            let game = import(text.as_bytes(), None).unwrap();
+            assert_eq!(game.result(), Some(outcome), "{text}");
+            assert_eq!(game.winner(), outcome.winner);
+        }
     }
 }
