@@ -596,14 +596,13 @@ fn usi_line(text: &str, variant: Option<Variant>) -> Result<ImportedRecord, Impo
             message: format!("`{setup}`: expected startpos, fen <FEN> or sfen <SFEN>"),
         });
     };
-    // `startpos` of an unnamed variant: Xiangqi for UCCI-looking moves, else Shogi.
+    // `startpos` of an unnamed variant: Shogi for USI moves (`7g7f`, `P*5e`: a file digit
+    // first), else Xiangqi (ICCS: a file letter first). Minishogi needs the variant given.
     let variant = variant.or_else(|| {
         (fen == "startpos").then(|| {
-            let usi = moves.first().is_some_and(|m| {
-                m.contains('*')
-                    || m.as_bytes().get(1).is_some_and(u8::is_ascii_digit)
-                        && m.as_bytes().get(3).is_some_and(u8::is_ascii_lowercase)
-            });
+            let usi = moves
+                .first()
+                .is_some_and(|m| m.contains('*') || m.starts_with(|c: char| c.is_ascii_digit()));
             if usi {
                 Variant::Shogi
             } else {

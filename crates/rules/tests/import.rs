@@ -128,6 +128,13 @@ fn detection_and_errors_say_what_and_where() {
     assert_eq!(e.code(), "wrong_variant");
     let e = import(b"position startpos moves 7g7f 7g7f", None).unwrap_err();
     assert_eq!(e.code(), "bad_position");
+    // `startpos` is told by its moves: USI for shogi, ICCS for xiangqi.
+    let shogi = import(b"position startpos moves 7g7f 3c3d", None).unwrap();
+    assert_eq!(shogi.variant(), Variant::Shogi);
+    let xiangqi = import(b"startpos moves h2e2 h9g7", None).unwrap();
+    assert_eq!(xiangqi.variant(), Variant::Xiangqi);
+    let mini = import(b"position startpos moves 5e4d", Some(Variant::Minishogi)).unwrap();
+    assert_eq!(mini.moves(), ["5e4d"]);
     // Time-up and other terminations other programs write.
     let pgn = "[Result \"0-1\"]\n[Termination \"time forfeit\"]\n\n1. h2e2 0-1\n";
     let game = import(pgn.as_bytes(), None).unwrap();
