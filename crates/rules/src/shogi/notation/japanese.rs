@@ -32,8 +32,8 @@ pub(crate) enum Flavour {
     Display,
     /// For KIF move lines: no mark, 打 on every drop, origin in parentheses `(77)`. The
     /// origin singles the move out, so no relative words (右/左/直/上/引/寄) and no 不成 are
-    /// written: Kifu for Windows, ShogiGUI and the readers built on them (python-shogi,
-    /// cshogi) expect `５八金(49)` and `２三銀(34)`.
+    /// written: the KIF specification (柿木, kif_format.html) notes no 不成, and the readers
+    /// built on it (python-shogi, cshogi) expect `５八金(49)` and `２三銀(34)`.
     Kif,
     /// For KI2 move lines: `▲`/`△` mark, the JSA relative words, 不成, 打 only when
     /// needed; no origin.
