@@ -104,6 +104,10 @@ def cycle(moves, times):
 GAMES = [
     ("shogi resignation, 不成, 同, two golds", "shogi", {},
      ["7g7f", "3c3d", "6i5h", "4a3b", ("wait", 1.1), "8h3c", "2b3c", ("resign", "first")]),
+    ("shogi resignation by the side not to move", "shogi", {},
+     ["7g7f", ("resign", "first")]),
+    ("xiangqi resignation by the side not to move", "xiangqi", {},
+     ["h2e2", ("resign", "first")]),
     ("shogi checkmate", "shogi", {"fen": "4k4/9/4P4/9/9/9/9/9/4K4 b G 1"}, ["G*5b"]),
     ("shogi timeout", "shogi", {"clock": {"main": 1}}, ["7g7f", "3c3d", ("wait", 1.6)]),
     ("shogi sennichite", "shogi", {}, cycle(["2h3h", "8b7b", "3h2h", "7b8b"], 3)),

@@ -120,6 +120,15 @@ fn every_ending() -> Vec<(&'static str, ShogiRecord)> {
         record(Variant::Shogi, Some(victim_sfen), &victim_checks, by_victim),
     ));
     out.push((
+        "resignation by the side not to move",
+        record(
+            Variant::Shogi,
+            None,
+            &opening,
+            Some(Outcome::win(Side::First, Reason::Resignation)),
+        ),
+    ));
+    out.push((
         "timeout",
         record(
             Variant::Shogi,
@@ -300,10 +309,10 @@ fn every_ending_names_the_right_winner_in_every_format() {
         }
         // The KIF special move speaks for the side to move at the end.
         let kif = write_kif(&rec).unwrap();
-        let special = line(&kif, &format!("{} ", n + 1))
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
+        let special = kif
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{} ", n + 1)))
+            .map_or("", |l| l.split_whitespace().nth(1).unwrap_or(""))
             .to_owned();
         let mut end = Position::from_sfen(rec.variant, &rec.start_sfen).unwrap();
         for m in &rec.moves {

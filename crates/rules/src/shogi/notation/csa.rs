@@ -69,9 +69,15 @@ fn removals(start: &Position) -> Option<Vec<(Square, PieceKind)>> {
 }
 
 /// The `%` word for `outcome`, and whether a perpetual-check comment goes with it.
-fn end_word(outcome: &Outcome) -> String {
+fn end_word(outcome: &Outcome, to_move: Side) -> String {
     match outcome.reason {
-        Reason::Resignation => "%TORYO".into(),
+        // `%TORYO` is the side to move's. A player who resigned while the opponent was to
+        // move is named by the V2.2 word that names the loser instead, with a `'投了`
+        // comment, so that every reader finds the right winner.
+        Reason::Resignation => match outcome.winner {
+            Some(winner) if winner == to_move => format!("%{}ILLEGAL_ACTION", sign(!winner)),
+            _ => "%TORYO".into(),
+        },
         // A mate is recorded as game servers record it, the mated side resigning: readers
         // such as cshogi give no winner for `%TSUMI`. Import reads a `%TORYO` in a position
         // without legal moves as the mate (or stalemate) it is.
@@ -173,7 +179,11 @@ pub fn write_csa(record: &ShogiRecord) -> Result<String, RecordError> {
         if outcome.reason == Reason::PerpetualCheck {
             out.push_str("'連続王手の千日手\n");
         }
-        out.push_str(&end_word(outcome));
+        let word = end_word(outcome, replay.end.turn());
+        if outcome.reason == Reason::Resignation && word != "%TORYO" {
+            out.push_str("'投了\n");
+        }
+        out.push_str(&word);
         out.push('\n');
         out.push_str(&format!("'{}\n", result_comment(outcome)));
     } else if let Some(other) = &record.other_end {
@@ -293,6 +303,7 @@ pub fn read_csa(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
     let mut pos: Option<Position> = None;
     let mut comment_result = None;
     let mut perpetual_noted = false;
+    let mut resignation_noted = false;
     let mut special: Option<String> = None;
     let mut seconds = Vec::new();
     let mut illegal_by: Option<Side> = None;
@@ -305,6 +316,7 @@ pub fn read_csa(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
                 record.time_control = Some(tc.trim().to_owned());
             }
             perpetual_noted |= body.contains("連続王手") || body.contains("OUTE_SENNICHITE");
+            resignation_noted |= body.trim() == "投了";
             continue;
         }
         if s.starts_with('V') && pos.is_none() {
@@ -395,7 +407,17 @@ pub fn read_csa(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
     match comment_result {
         Some(outcome) => record.result = Some(outcome),
         None => {
-            let (result, other) = derive_result(&end, special, perpetual_noted);
+            let (result, other) = match special.as_deref() {
+                Some(word @ ("%+ILLEGAL_ACTION" | "%-ILLEGAL_ACTION")) if resignation_noted => {
+                    let loser = if word.starts_with("%+") {
+                        Side::First
+                    } else {
+                        Side::Second
+                    };
+                    (Some(Outcome::win(!loser, Reason::Resignation)), None)
+                }
+                _ => derive_result(&end, special, perpetual_noted),
+            };
             record.end_winner = other.as_deref().and_then(|word| match word {
                 "%+ILLEGAL_ACTION" => Some(Side::Second),
                 "%-ILLEGAL_ACTION" => Some(Side::First),

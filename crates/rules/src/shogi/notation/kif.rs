@@ -255,8 +255,14 @@ pub fn write_kif(record: &ShogiRecord) -> Result<String, RecordError> {
     if let Some(outcome) = &record.result {
         let (word, summary) = end_words(outcome, labelled, replay.end.turn());
         let side = replay.end.turn().index();
-        out.push_str(&move_line(n + 1, word, 0, totals[side]));
-        out.push('\n');
+        // A special move is the side to move's: a player who resigned while the opponent
+        // was to move has none, and the summary line alone names the winner.
+        let resigned_off_turn =
+            outcome.reason == Reason::Resignation && outcome.winner == Some(replay.end.turn());
+        if !resigned_off_turn {
+            out.push_str(&move_line(n + 1, word, 0, totals[side]));
+            out.push('\n');
+        }
         if outcome.reason == Reason::PerpetualCheck {
             out.push_str("*連続王手の千日手\n");
         }

@@ -9,7 +9,7 @@
 //!
 //! | reason | KIF move | KIF/KI2 summary | CSA |
 //! |---|---|---|---|
-//! | resignation | 投了 | `{winner}の勝ち` | `%TORYO` |
+//! | resignation | 投了 | `{winner}の勝ち` | `%TORYO`; by the side not to move `%±ILLEGAL_ACTION` naming the loser, with `'投了` |
 //! | checkmate, stalemate | 詰み | `{winner}の勝ち` | `%TORYO` (no legal move left; `%TSUMI` read too) |
 //! | timeout | 切れ負け | `{winner}の勝ち` | `%TIME_UP` |
 //! | repetition (draw) | 千日手 | `千日手` | `%SENNICHITE` |
