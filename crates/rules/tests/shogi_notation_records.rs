@@ -1023,6 +1023,10 @@ fn imports_sealed_moves_euc_jp_padded_boards_and_illegal_endings() {
     let rec = read_kif(sealed.as_bytes()).unwrap();
     assert_eq!(rec.moves, ["7g7f", "3c3d"]);
     assert_eq!(rec.result.map(|o| o.winner), Some(Some(Side::Second)));
+    // `Time-up` as some sites write the special move.
+    let time_up = "   1 ７六歩(77)\n   2 Time-up\nまで1手で先手の勝ち\n";
+    let rec = read_kif(time_up.as_bytes()).unwrap();
+    assert_eq!(rec.result, Some(Outcome::win(Side::First, Reason::Timeout)));
     // EUC-JP CSA (older Unix servers), without an encoding line.
     let csa = "V2.2\nN+中原誠\nN-米長邦雄\nPI\n+\n+7776FU\n%TORYO\n";
     let (euc, _, _) = encoding_rs::EUC_JP.encode(csa);

@@ -754,6 +754,16 @@ fn read_moves(
             special = Some((line_no, (*word).to_owned()));
             continue;
         }
+        // English special moves some sites write: `Time-up`, `Resign`.
+        let english = match bare.to_ascii_lowercase().as_str() {
+            "time-up" | "timeup" | "time up" => Some("切れ負け"),
+            "resign" | "resigns" => Some("投了"),
+            _ => None,
+        };
+        if let Some(word) = english {
+            special = Some((line_no, word.to_owned()));
+            continue;
+        }
         let mv = match japanese_move(&pos, text, previous) {
             Ok(mv) => mv,
             // A game lost by an illegal move: the move stands last, followed at most by the
