@@ -33,7 +33,8 @@ fn sfen_parts(sfen: &str) -> (String, String, Vec<(char, u32)>) {
 
 /// Records no third-party reader reads (cshogi's KI2 reader loses its place on lines with
 /// several moves), each with a record of the same game in another format.
-const SAME_GAME: [(&str, &str); 5] = [
+const SAME_GAME: [(&str, &str); 6] = [
+    ("jkf-ki2-fork.ki2", "jkf-kif-fork.kif"),
     ("es-ki2-sjis.ki2", "es-kif-sjis.kif"),
     ("jkf-ki2-8mai.ki2", "jkf-kif-8mai.kif"),
     ("jkf-ki2-8mai.ki2u", "jkf-kif-8mai.kif"),
