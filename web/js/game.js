@@ -513,8 +513,11 @@ export function gamePage(main, id) {
     }
     btn('flip', t('action.flip'));
     btn('copy-fen', t(fam() === 'shogi' ? 'action.copySfen' : 'action.copyFen'));
-    const formats = fam() === 'shogi' ? ['kif', 'csa', 'sfen'] : ['pgn', 'fen'];
-    acts.push(`<span class="downloads">${t('action.download')} ${formats.map((f) => `<a href="/api/games/${id}/record?format=${f}" download>${f.toUpperCase()}</a>`).join(' ')}</span>`);
+    // [query, label]: the record formats of docs/api.md (PGN also with WXF moves, not for Jieqi).
+    const formats = fam() === 'shogi'
+      ? [['kif', 'KIF'], ['ki2', 'KI2'], ['csa', 'CSA'], ['sfen', 'SFEN']]
+      : [['pgn', 'PGN'], ...(view.variant === 'jieqi' ? [] : [['pgn&moves=wxf', 'PGN (WXF)']]), ['fen', 'FEN']];
+    acts.push(`<span class="downloads">${t('action.download')} ${formats.map(([f, label]) => `<a href="/api/games/${id}/record?format=${f}" download>${label}</a>`).join(' ')}</span>`);
     $('.actions').innerHTML = acts.join('');
     if (rm.id) $('.actions').insertAdjacentHTML('afterbegin', `<a class="button primary to-rematch" href="/g/${rm.id}">${t('action.toRematch')}</a>`);
 

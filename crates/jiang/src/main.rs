@@ -1,6 +1,7 @@
 //! `jiang`: the server (`jiang serve`, the default) and the tools for players and engine
 //! authors. This file only reads the command line and hands over.
 
+mod convert;
 mod match_runner;
 mod tools;
 
@@ -57,6 +58,8 @@ enum Command {
     /// Play two UCI/USI engines against each other, refereed by Jiang's rules; prints each
     /// game and, last, the score and Elo difference.
     Match(match_runner::Args),
+    /// Convert a record (format and variant detected) to another format: stdin → stdout.
+    Convert(convert::Args),
 }
 
 /// `jiang serve` flags, each with an environment fallback.
@@ -265,6 +268,7 @@ fn main() -> ExitCode {
             None => tools::moves(variant, io::stdin().lock(), &mut out),
         },
         Command::Outcome { variant } => tools::outcome(variant, io::stdin().lock(), &mut out),
+        Command::Convert(args) => convert::run(&args, &mut out),
         Command::Serve(_) => unreachable!("handled above"),
         Command::Loadtest(_) => unreachable!("handled above"),
         Command::Match(_) => unreachable!("handled above"),

@@ -25,6 +25,9 @@ pub enum ToolError {
     /// The start position given with `--fen` is not valid.
     #[error("bad position: {0}")]
     BadPosition(String),
+    /// A record could not be read (`jiang convert`): what and where.
+    #[error("bad record: {0}")]
+    BadRecord(String),
     /// Reading or writing failed.
     #[error(transparent)]
     Io(#[from] io::Error),

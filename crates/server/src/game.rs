@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use jiang_rules::{Family, Outcome, Reason, Side, Variant};
+use jiang_rules::{Family, Outcome, Reason, RecordClock, Side, Variant};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -106,6 +106,10 @@ struct Meta {
     /// in milliseconds, so that a restart resumes the countdown instead of restarting it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     first_move_ms: Option<u64>,
+    /// When the second player joined (milliseconds since the epoch): where the first move's
+    /// time in the records starts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    started_at: Option<i64>,
 }
 
 /// A result as persisted.
@@ -497,6 +501,9 @@ struct Live {
     /// The row's `updated_at` when it was loaded (ms since the Unix epoch): the abandonment
     /// rule's "no change since".
     loaded_updated_at: i64,
+    /// When each move was accepted (milliseconds since the epoch), one per move: the move
+    /// times of the records.
+    move_at_ms: Vec<i64>,
     /// When the side to move must have made its first move (while fewer than two plies).
     first_move_deadline: Option<Instant>,
     /// The seat tokens players have shown this actor, by side: in memory only, never stored,
@@ -549,6 +556,7 @@ fn load_live(
         Ok(m) => m,
         Err(e) => return Load::Broken(format!("meta: {e}")),
     };
+    let move_at_ms: Vec<i64> = stored.moves.iter().map(|m| m.at_ms).collect();
     let moves: Vec<String> = stored.moves.into_iter().map(|m| m.text).collect();
     let mut table = match table::open(variant, &setup, &moves) {
         Ok(t) => t,
@@ -601,6 +609,7 @@ fn load_live(
         result,
         created_at: row.created_at,
         loaded_updated_at: row.updated_at,
+        move_at_ms,
         first_move_deadline,
         shown_tokens: [None, None],
         subscribers: Vec::new(),
@@ -817,6 +826,7 @@ impl Live {
         self.clock = saved.clock;
         self.result = saved.result;
         self.first_move_deadline = saved.first_move_deadline;
+        self.move_at_ms.truncate(saved.moves);
         if self.ply() != saved.moves || self.table.outcome().is_some() != saved.table_over {
             let moves = self.table.moves()[..saved.moves].to_vec();
             match table::open(self.variant, &self.setup, &moves) {
@@ -1199,6 +1209,7 @@ impl Live {
         let token = seat::new_token();
         self.tokens[free.index()] = Some(seat::hash_token(&token));
         self.status = Status::Playing;
+        self.meta.started_at = Some(now_ms());
         self.first_move_deadline = Some(now + games.settings.first_move_timeout);
         self.commit(games, saved, Vec::new(), now).await?;
         tracing::info!(game = %self.id, side = self.name(free), "seat taken");
@@ -1210,10 +1221,27 @@ impl Live {
     }
 
     fn record(&self, games: &Games, format: RecordFormat) -> Result<RecordFile, ApiError> {
+        // Each move's time: from the previous move, the first from when the game started.
+        let mut last = self.meta.started_at.unwrap_or(self.created_at);
+        let move_ms = self
+            .move_at_ms
+            .iter()
+            .map(|&at| {
+                let spent = u64::try_from(at - last).unwrap_or(0);
+                last = at;
+                spent
+            })
+            .collect();
         let info = RecordInfo {
             id: self.id.clone(),
             url: format!("{}/g/{}", games.settings.public_url, self.id),
-            time_control: TimeControl::display_optional(self.meta.control.as_ref()),
+            clock: self.meta.control.as_ref().map(|c| RecordClock {
+                main_ms: c.main.as_millis() as u64,
+                increment_ms: c.increment.as_millis() as u64,
+                byoyomi_ms: c.byoyomi.as_millis() as u64,
+                periods: c.periods,
+            }),
+            move_ms,
             created_at: self.created_at,
             result: self.result,
         };
@@ -1351,12 +1379,14 @@ impl Live {
             // Moving instead of answering declines the opponent's offer.
             self.meta.draw_offer = None;
         }
+        let at_ms = now_ms();
+        self.move_at_ms.push(at_ms);
         let append = Write::AppendMove(MoveRow {
             game_id: self.id.clone(),
             ply: ply as i64,
             text: recorded.clone(),
             clock: self.clock_snapshot_json(now),
-            at_ms: now_ms(),
+            at_ms,
         });
         if let Some(outcome) = self.table.outcome() {
             self.apply_end(outcome, now);

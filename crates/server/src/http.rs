@@ -81,6 +81,10 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/notation", get(notation))
         .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route(
+            "/api/import",
+            post(crate::import::handler).layer(DefaultBodyLimit::max(crate::import::MAX_IMPORT)),
+        )
         .fallback(api_not_found)
         .layer(middleware::from_fn_with_state(state.clone(), rate_limit))
         .layer(DefaultBodyLimit::max(MAX_BODY));
@@ -511,23 +515,45 @@ async fn record(
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let requested = query
-        .as_deref()
-        .unwrap_or("")
-        .split('&')
-        .filter_map(|kv| kv.split_once('='))
-        .find(|(k, _)| *k == "format")
-        .map(|(_, v)| v.to_owned());
-    let format = match requested {
+    let param = |name: &str| {
+        query
+            .as_deref()
+            .unwrap_or("")
+            .split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.to_owned())
+    };
+    let format = match param("format") {
         None => None,
         Some(name) => Some(
             serde_json::from_value::<RecordFormat>(json!(name)).map_err(|_| {
                 ApiError::bad_request(
                     "unsupported_format",
-                    format!("Unknown record format `{name}`: expected pgn, kif, csa, fen or sfen."),
+                    format!(
+                        "Unknown record format `{name}`: expected pgn, kif, ki2, csa, fen or sfen."
+                    ),
                 )
             })?,
         ),
+    };
+    // `moves=iccs|wxf|chinese` picks the PGN movetext.
+    let format = match (format, param("moves")) {
+        (_, None) => format,
+        (None | Some(RecordFormat::Pgn), Some(moves)) => {
+            Some(RecordFormat::pgn_with_moves(&moves).ok_or_else(|| {
+                ApiError::bad_request(
+                    "bad_moves",
+                    format!("Unknown PGN move notation `{moves}`: expected iccs, wxf or chinese."),
+                )
+            })?)
+        }
+        (Some(_), Some(_)) => {
+            return Err(ApiError::bad_request(
+                "bad_moves",
+                "`moves` applies to the pgn format only.",
+            ));
+        }
     };
     let file = state
         .games

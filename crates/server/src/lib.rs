@@ -10,6 +10,7 @@ pub mod error;
 pub mod game;
 mod heartbeat;
 mod http;
+mod import;
 pub mod origin;
 pub mod pages;
 pub mod ratelimit;

@@ -7,10 +7,14 @@
 //! impasse declaration.
 
 use jiang_rules::jieqi::{Deal, JieqiGame, Observer, Salt};
-use jiang_rules::shogi::notation::{ShogiRecord, write_csa, write_kif};
+use jiang_rules::shogi::notation::{ShogiRecord, write_csa, write_ki2, write_kif};
 use jiang_rules::shogi::notation::{WesternStyle, japanese_line, western};
-use jiang_rules::xiangqi::notation::{Record, Script, Style as XiangqiStyle, move_list};
-use jiang_rules::{Family, IllegalMove, Outcome, Position, Side, Variant, shogi, xiangqi};
+use jiang_rules::xiangqi::notation::{
+    MoveFormat, Record, Script, Style as XiangqiStyle, move_list,
+};
+use jiang_rules::{
+    Family, IllegalMove, Outcome, Position, RecordClock, Side, Variant, shogi, xiangqi,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
@@ -35,10 +39,18 @@ pub enum SetupError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RecordFormat {
-    /// PGN-style record (xiangqi family).
+    /// PGN-style record (xiangqi family), ICCS moves with `[Format "ICCS"]`.
     Pgn,
-    /// KIF (shogi family).
+    /// PGN-style record with WXF moves (`?format=pgn&moves=wxf`; Jieqi stays ICCS).
+    #[serde(skip)]
+    PgnWxf,
+    /// PGN-style record with Chinese moves (`?format=pgn&moves=chinese`; Jieqi stays ICCS).
+    #[serde(skip)]
+    PgnChinese,
+    /// KIF (shogi family), UTF-8.
     Kif,
+    /// KI2 (shogi family), UTF-8.
+    Ki2,
     /// CSA (shogi family).
     Csa,
     /// The current position as FEN (xiangqi family).
@@ -48,23 +60,48 @@ pub enum RecordFormat {
 }
 
 impl RecordFormat {
-    /// The file extension of a download.
+    /// The file extension of a download. Jiang writes KIF and KI2 as UTF-8, and UTF-8 KIF is
+    /// `.kifu` (`.ki2u`) by the convention of Kifu for Windows, ShogiGUI and cshogi, which
+    /// read a `.kif` file as Shift_JIS: UTF-8 keeps every player name, where Shift_JIS cannot
+    /// hold many.
     pub fn extension(self) -> &'static str {
         match self {
-            RecordFormat::Pgn => "pgn",
-            RecordFormat::Kif => "kif",
+            RecordFormat::Pgn | RecordFormat::PgnWxf | RecordFormat::PgnChinese => "pgn",
+            RecordFormat::Kif => "kifu",
+            RecordFormat::Ki2 => "ki2u",
             RecordFormat::Csa => "csa",
             RecordFormat::Fen => "fen",
             RecordFormat::Sfen => "sfen",
         }
     }
 
-    /// The content type of a download. KIF is traditionally Shift_JIS; Jiang writes UTF-8 and
-    /// says so.
+    /// The content type of a download; every record is UTF-8 and says so.
     pub fn content_type(self) -> &'static str {
         match self {
-            RecordFormat::Pgn => "application/x-chess-pgn; charset=utf-8",
+            RecordFormat::Pgn | RecordFormat::PgnWxf | RecordFormat::PgnChinese => {
+                "application/x-chess-pgn; charset=utf-8"
+            }
             _ => "text/plain; charset=utf-8",
+        }
+    }
+
+    /// The PGN flavour named by the `moves` query parameter (`iccs`, `wxf`, `chinese`).
+    pub fn pgn_with_moves(moves: &str) -> Option<RecordFormat> {
+        match moves {
+            "iccs" => Some(RecordFormat::Pgn),
+            "wxf" => Some(RecordFormat::PgnWxf),
+            "chinese" => Some(RecordFormat::PgnChinese),
+            _ => None,
+        }
+    }
+
+    /// The movetext format of a PGN flavour, `None` for the other formats.
+    fn move_format(self) -> Option<MoveFormat> {
+        match self {
+            RecordFormat::Pgn => Some(MoveFormat::Iccs),
+            RecordFormat::PgnWxf => Some(MoveFormat::Wxf),
+            RecordFormat::PgnChinese => Some(MoveFormat::Chinese(Script::Simplified)),
+            _ => None,
         }
     }
 }
@@ -177,8 +214,10 @@ pub struct RecordInfo {
     pub id: String,
     /// Link to the game.
     pub url: String,
-    /// Time control display string (`10+5`, `∞`).
-    pub time_control: String,
+    /// The clock settings, `None` for an untimed game.
+    pub clock: Option<RecordClock>,
+    /// Milliseconds each move took, one per move played, when known (empty otherwise).
+    pub move_ms: Vec<u64>,
     /// When the game was created, milliseconds since the epoch.
     pub created_at: i64,
     /// The result, if the game is over.
@@ -326,7 +365,7 @@ fn fen_only(variant: Variant, format: RecordFormat, fen: String) -> Result<Strin
             format.extension(),
             match variant.family() {
                 Family::Xiangqi => "pgn or fen",
-                Family::Shogi => "kif, csa or sfen",
+                Family::Shogi => "kif, ki2, csa or sfen",
             }
         )),
     }
@@ -337,7 +376,10 @@ fn xiangqi_tags(record: &mut Record, info: &RecordInfo) {
     record.set_tag("Event", "Jiang game");
     record.set_tag("Site", &info.url);
     record.set_tag("Date", &format!("{y:04}.{m:02}.{d:02}"));
-    record.set_tag("TimeControl", &info.time_control);
+    record.set_tag("TimeControl", &RecordClock::pgn(info.clock.as_ref()));
+    if let Some(byoyomi) = info.clock.as_ref().and_then(RecordClock::pgn_byoyomi) {
+        record.set_tag("Byoyomi", &byoyomi);
+    }
     if let Some(outcome) = info.result {
         record.set_outcome(outcome);
     }
@@ -443,13 +485,14 @@ impl Table for JieqiTable {
         extras
     }
     fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String> {
-        if format != RecordFormat::Pgn {
+        let Some(moves) = format.move_format() else {
             return fen_only(self.variant(), format, self.fen());
-        }
-        // Public information only until the end; then the deal and salt tags too.
+        };
+        // Public information only until the end; then the deal and salt tags too. Always
+        // ICCS: only it carries the reveals.
         let mut record = self.game.record();
         xiangqi_tags(&mut record, info);
-        Ok(record.to_string())
+        Ok(record.to_text(moves))
     }
     fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
         // The public game only: covered pieces are named as their point's piece, and ICCS
@@ -582,10 +625,10 @@ impl OpenGame for xiangqi::Game {
         _moves: &[String],
         _outcome: Option<Outcome>,
     ) -> Option<Result<String, String>> {
-        (format == RecordFormat::Pgn).then(|| {
+        format.move_format().map(|moves| {
             let mut record = Record::from_game(self);
             xiangqi_tags(&mut record, info);
-            Ok(record.to_string())
+            Ok(record.to_text(moves))
         })
     }
     fn notation(
@@ -633,7 +676,10 @@ impl OpenGame for shogi::Game {
         moves: &[String],
         outcome: Option<Outcome>,
     ) -> Option<Result<String, String>> {
-        if !matches!(format, RecordFormat::Kif | RecordFormat::Csa) {
+        if !matches!(
+            format,
+            RecordFormat::Kif | RecordFormat::Ki2 | RecordFormat::Csa
+        ) {
             return None;
         }
         let (y, mo, d, h, mi, s) = civil(info.created_at);
@@ -641,11 +687,20 @@ impl OpenGame for shogi::Game {
         record.start_sfen = self.start().fen();
         record.handicap = self.handicap();
         record.start_time = Some(format!("{y:04}/{mo:02}/{d:02} {h:02}:{mi:02}:{s:02}"));
-        record.time_control = Some(info.time_control.clone());
+        record.time_control = info.clock.as_ref().map(RecordClock::kif);
         record.moves = moves.to_vec();
+        // Whole seconds, rounded down, as KIF's and CSA's time columns count them.
+        if info.move_ms.len() == moves.len() {
+            record.move_seconds = info
+                .move_ms
+                .iter()
+                .map(|&ms| u32::try_from(ms / 1000).unwrap_or(u32::MAX))
+                .collect();
+        }
         record.result = info.result.or(outcome);
         let written = match format {
             RecordFormat::Kif => write_kif(&record),
+            RecordFormat::Ki2 => write_ki2(&record),
             _ => write_csa(&record),
         };
         Some(written.map_err(|e| format!("The record cannot be written: {e}.")))

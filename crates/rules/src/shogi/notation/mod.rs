@@ -4,8 +4,8 @@
 //!   rules: [`japanese`], [`parse_japanese`];
 //! - Western (Hodges) move text (`P-76`, `Bx33+`, `S*45`, `G69-58`, or `P-7f`): [`western`],
 //!   [`parse_western`];
-//! - KIF and CSA game records through one [`ShogiRecord`]: [`write_kif`], [`read_kif`],
-//!   [`write_csa`], [`read_csa`]. Records are written as UTF-8 ([`write_kif_shift_jis`] for
+//! - KIF, KI2 and CSA game records through one [`ShogiRecord`]: [`write_kif`], [`read_kif`],
+//!   [`write_ki2`], [`read_ki2`], [`write_csa`], [`read_csa`]. Records are written as UTF-8 ([`write_kif_shift_jis`] for
 //!   a `.kif` file); reading accepts UTF-8 and Shift_JIS.
 //!
 //! USI and SFEN, the machine notations, live with [`super::Position`] and [`super::Move`].
@@ -14,6 +14,7 @@ mod csa;
 mod error;
 mod japanese;
 mod kanji;
+mod ki2;
 mod kif;
 mod record;
 mod view;
@@ -21,6 +22,7 @@ mod western;
 
 pub use csa::{read_csa, write_csa};
 pub use error::{NotationError, RecordError};
+pub use ki2::{read_ki2, write_ki2};
 pub use kif::{read_kif, write_kif, write_kif_shift_jis};
 pub use record::{ShogiRecord, decode_record_text};
 pub use western::WesternStyle;

@@ -21,6 +21,9 @@
 //!   destination file.
 //! - WXF letters are written K A E H R C P; input also accepts B, N (and G for the general),
 //!   `=` for `.`, any letter case and full-width forms.
+//! - Advisors and elephants are always named by their file (`A4+5`, `象７退５`): the direction
+//!   tells two on one file apart (WXF convention); only when it does not (revealed Jieqi
+//!   pieces) are they written front/rear.
 //! - Like pieces on one file (WXF tandem rules, Asian/World Xiangqi Federation): two are
 //!   `+C`/`-C` (the front and rear; the official order `C+`/`C-` is accepted on input); three
 //!   soldiers `+P`, `P3` (the middle one keeps its file), `-P`; four `++`, `+P`, `-P`, `--`;
@@ -41,7 +44,7 @@ mod describe;
 mod record;
 mod spell;
 
-pub use record::{Record, RecordError};
+pub use record::{MoveFormat, Record, RecordError};
 pub use spell::Script;
 
 use super::{Move, Position};
@@ -68,18 +71,52 @@ fn candidates(position: &Position) -> Vec<(Move, super::Square, super::Square)> 
         .collect()
 }
 
-/// The WXF text of `mv`, a legal move in `position` (`C2.5`, `H8+7`, `+C.5`).
+/// The WXF text of `mv`, a legal move in `position` (`C2.5`, `H8+7`, `+C.5`, `A4+5`).
 pub fn wxf(position: &Position, mv: Move) -> String {
-    describe(&board(position), mv.from(), mv.to())
-        .map(|d| spell::wxf(&d))
-        .unwrap_or_else(|| mv.iccs())
+    spelled(position, mv, spell::wxf, |text| parse_wxf(position, text))
 }
 
-/// The Chinese text of `mv`, a legal move in `position` (`炮二平五`, `马８进７`), in `script`.
+/// The Chinese text of `mv`, a legal move in `position` (`炮二平五`, `马８进７`, `象７退５`), in
+/// `script`.
 pub fn chinese(position: &Position, mv: Move, script: Script) -> String {
-    describe(&board(position), mv.from(), mv.to())
-        .map(|d| spell::chinese(&d, script))
-        .unwrap_or_else(|| mv.iccs())
+    spelled(
+        position,
+        mv,
+        |d| spell::chinese(d, script),
+        |text| parse_chinese(position, text),
+    )
+}
+
+/// Spells `mv` with `spell`. Advisors and elephants follow the WXF convention: two on one
+/// file are named by their file like a lone piece (`A4+5`, `象７退５`, not `+A+5`, `前象退５`),
+/// because the direction of the move already tells them apart (an advisor or elephant can
+/// only go forward from the rear point and back from the front one). When it does not (a
+/// revealed Jieqi advisor or elephant moves freely), `read` finds the plain spelling
+/// ambiguous and front/rear is written instead. ICCS when `from` is empty.
+fn spelled(
+    position: &Position,
+    mv: Move,
+    spell: impl Fn(&describe::Description) -> String,
+    read: impl Fn(&str) -> Result<Move, NotationError>,
+) -> String {
+    let Some(d) = describe(&board(position), mv.from(), mv.to()) else {
+        return mv.iccs();
+    };
+    let by_file = matches!(
+        d.kind,
+        super::PieceKind::Advisor | super::PieceKind::Elephant
+    ) && d.origin.count == 2
+        && !d.origin.other_tandem_file;
+    if by_file {
+        let mut alone = d;
+        alone.origin.count = 1;
+        alone.origin.index = 0;
+        let text = spell(&alone);
+        if read(&text).is_ok_and(|m| m.from() == mv.from() && m.to() == mv.to()) {
+            return text;
+        }
+    }
+    spell(&d)
 }
 
 /// A move notation for display.
