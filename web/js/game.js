@@ -339,7 +339,12 @@ export function gamePage(main, id) {
     const bottom = (mySeat === 'second') !== flipped ? 'second' : 'first';
     const last = ply > 0 ? splitMove(view.variant, view.moves[ply - 1]) : null;
     const myTurn = live && view.status === 'playing' && you && view.to_move === you;
+    // Jieqi after the end: the pieces still face down, as the server's final view names them.
+    const atEnd = shownPly === null || shownPly >= view.moves.length;
+    const endRevealed = atEnd ? Object.keys(view.covered_pieces || {}).filter((sq) => pos.board.has(sq)) : [];
     board.update({
+      endRevealed,
+      endRevealedNote: t('jieqi.endRevealed'),
       pos,
       orientation: bottom,
       lastMove: last ? { from: last.from || null, to: last.to } : null,
@@ -349,7 +354,7 @@ export function gamePage(main, id) {
       style: pieceStyle(),
       label,
     });
-    board.svg.setAttribute('aria-label', t('aria.board', { game: t('variant.' + view.variant) }));
+    board.svg.setAttribute('aria-label', t('aria.board.' + view.variant));
     renderPlayers(bottom);
     renderMoves(ply);
     renderPanel(myTurn);
@@ -552,6 +557,8 @@ export function gamePage(main, id) {
     }
     if (view.commitment) html += `<p class="commitment"><span>${t('jieqi.commitment')}</span> <code>${view.commitment}</code></p>`;
     if (view.deal) html += `<p class="commitment"><span>${t('jieqi.deal')}</span> <code>${view.deal}</code> <code>${view.salt || ''}</code></p>`;
+    if (Object.keys(view.covered_pieces || {}).length)
+      html += `<p class="end-reveal-legend"><svg class="mini end-revealed" viewBox="-50 -50 100 100" aria-hidden="true">${pieceSvg('jieqi', 'R', pieceStyle())}</svg> ${t('jieqi.endRevealedLegend')}</p>`;
     box.innerHTML = html;
   }
 
