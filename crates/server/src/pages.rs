@@ -1,7 +1,8 @@
 //! The front end: `web/` embedded with rust-embed (read from disk in debug builds).
 //!
 //! `/`, `/g/{id}` and `/rules/{variant}` all answer `web/app.html` with `{{lang}}`,
-//! `{{version}}` and `{{commit}}` filled in; `/static/{path}` serves `web/{path}`.
+//! `{{description}}` (the page's meta description in that language), `{{version}}` and
+//! `{{commit}}` filled in; `/static/{path}` serves `web/{path}`.
 
 use axum::Router;
 use axum::extract::Path;
@@ -44,6 +45,7 @@ async fn app(headers: HeaderMap) -> Response {
     );
     let html = String::from_utf8_lossy(&file.data)
         .replace("{{lang}}", lang)
+        .replace("{{description}}", &escape_attribute(&description(lang)))
         .replace("{{version}}", env!("CARGO_PKG_VERSION"))
         .replace("{{commit}}", COMMIT);
     (
@@ -55,6 +57,32 @@ async fn app(headers: HeaderMap) -> Response {
         html,
     )
         .into_response()
+}
+
+/// The meta description in `lang`: the locale's `meta.description`, else the English one (a
+/// search engine shows it under the link, so it should be in the reader's language).
+fn description(lang: &str) -> String {
+    let read = |lang: &str| -> Option<String> {
+        let file = Web::get(&format!("locales/{lang}.json"))?;
+        let catalogue: serde_json::Value = serde_json::from_slice(&file.data).ok()?;
+        Some(catalogue.get("meta.description")?.as_str()?.to_owned())
+    };
+    read(lang).or_else(|| read("en")).unwrap_or_default()
+}
+
+/// `text` made safe inside a double-quoted HTML attribute.
+fn escape_attribute(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// The UI language: the `lang` cookie if it names one, else the best match of
@@ -170,5 +198,24 @@ mod tests {
         assert_eq!(negotiate(None, Some("de, es;q=0.3, vi;q=0.8")), "vi");
         assert_eq!(negotiate(None, Some("de")), "en");
         assert_eq!(negotiate(None, None), "en");
+    }
+
+    #[test]
+    fn every_language_has_its_own_meta_description() {
+        let english = description("en");
+        assert!(english.starts_with("Play Xiangqi"), "{english}");
+        for lang in LANGUAGES.iter().filter(|l| **l != "en") {
+            let text = description(lang);
+            assert!(!text.is_empty() && text != english, "{lang}: {text}");
+        }
+        assert_eq!(description("xx"), english, "an unknown language falls back to English");
+    }
+
+    #[test]
+    fn attributes_are_escaped() {
+        assert_eq!(
+            escape_attribute(r#"a "b" <c> & d"#),
+            "a &quot;b&quot; &lt;c&gt; &amp; d"
+        );
     }
 }
