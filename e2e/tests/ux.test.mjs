@@ -163,9 +163,10 @@ test('jieqi: pieces turned over only because the game ended look apart, explaine
     assert.match(await square.getAttribute('aria-label'), /still face down when the game ended/);
     assert.equal(await p.locator('svg.board [data-square="e2"] title').count(), 0);
     // Stepping back into the game shows no such marks (the pieces were covered then).
-    await p.locator('.moves button[data-ply="1"]').click();
+    await p.locator('[data-step="home"]').click();
     await p.waitForFunction(() => document.querySelectorAll('svg.board [data-end-revealed]').length === 0);
-    await p.keyboard.press('End');
+    await p.waitForFunction(() => document.querySelectorAll('svg.board [data-piece="X"]').length === 15);
+    await p.locator('[data-step="end"]').click();
     await p.waitForFunction((n) => document.querySelectorAll('svg.board [data-end-revealed]').length === n, ended.length);
   }
   await a.screenshot({ path: path.join(artifacts, 'jieqi-end.png') });

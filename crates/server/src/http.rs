@@ -17,8 +17,8 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio::sync::watch;
-use tower_http::compression::predicate::{Predicate, SizeAbove};
 use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{Predicate, SizeAbove};
 
 use crate::clock::TimeControl;
 use crate::error::ApiError;
@@ -97,7 +97,7 @@ pub(crate) fn router(state: AppState) -> Router {
 }
 
 /// Responses smaller than this are sent as they are: compressing them saves next to nothing.
-const COMPRESS_MIN_BYTES: u16 = 256;
+pub(crate) const COMPRESS_MIN_BYTES: u16 = 256;
 
 /// gzip or brotli, as the client's `Accept-Encoding` prefers, for text responses
 /// ([`compressible`]) of at least [`COMPRESS_MIN_BYTES`]; everything else, and every client
@@ -117,12 +117,14 @@ fn compressible(status: StatusCode, _: Version, headers: &HeaderMap, _: &Extensi
     if status == StatusCode::SWITCHING_PROTOCOLS || status == StatusCode::NOT_MODIFIED {
         return false;
     }
-    let Some(content_type) = headers
+    headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-    else {
-        return false;
-    };
+        .is_some_and(is_compressible_type)
+}
+
+/// Whether a `Content-Type` is text that compresses well (see [`compressible`]).
+pub(crate) fn is_compressible_type(content_type: &str) -> bool {
     let essence = content_type
         .split(';')
         .next()

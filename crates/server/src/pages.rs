@@ -4,7 +4,11 @@
 //! `{{description}}` (the page's meta description in that language), `{{version}}` and
 //! `{{commit}}` filled in; `/static/{path}` serves `web/{path}`.
 
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex};
+
 use axum::Router;
+use axum::body::Bytes;
 use axum::extract::Path;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -149,6 +153,78 @@ fn content_type(path: &str) -> &'static str {
     }
 }
 
+/// Brotli at its best quality for the embedded text assets: 16% smaller than the quality 4
+/// used on the fly (the whole of `web/`: 181 KB at quality 4, 152 KB at 11), for about 1 s of
+/// CPU once per process. Computed on first request, keyed by the file's SHA-256 (in debug
+/// builds `web/` is read from disk, so an edited file gets a new entry).
+static PRECOMPRESSED: LazyLock<Mutex<HashMap<[u8; 32], Bytes>>> = LazyLock::new(Default::default);
+
+/// The brotli quality of [`PRECOMPRESSED`] (the highest).
+pub const PRECOMPRESS_QUALITY: i32 = 11;
+/// The brotli window of [`PRECOMPRESSED`] (log2 bytes; 22 is brotli's default).
+pub const PRECOMPRESS_WINDOW: i32 = 22;
+
+/// `data` compressed with brotli at [`PRECOMPRESS_QUALITY`] and [`PRECOMPRESS_WINDOW`].
+pub fn brotli_best(data: &[u8]) -> Vec<u8> {
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: PRECOMPRESS_QUALITY,
+        lgwin: PRECOMPRESS_WINDOW,
+        ..Default::default()
+    };
+    let mut out = Vec::with_capacity(data.len() / 3);
+    // Writing to a Vec cannot fail.
+    let _ = brotli::BrotliCompress(&mut &data[..], &mut out, &params);
+    out
+}
+
+/// The asset's bytes as [`brotli_best`] made them, from the cache or compressed now (on a
+/// blocking thread: a large file takes tens of milliseconds).
+async fn precompressed(hash: [u8; 32], data: Bytes) -> Bytes {
+    if let Some(hit) = PRECOMPRESSED
+        .lock()
+        .ok()
+        .and_then(|c| c.get(&hash).cloned())
+    {
+        return hit;
+    }
+    let compressed = tokio::task::spawn_blocking(move || Bytes::from(brotli_best(&data)))
+        .await
+        .unwrap_or_default();
+    if let Ok(mut cache) = PRECOMPRESSED.lock() {
+        cache.insert(hash, compressed.clone());
+    }
+    compressed
+}
+
+/// The `q` the client's `Accept-Encoding` gives `coding` (0 when not listed; `*` counts).
+fn accepted_quality(headers: &HeaderMap, coding: &str) -> f32 {
+    let mut star = 0.0;
+    for value in headers.get_all(header::ACCEPT_ENCODING) {
+        for item in value.to_str().unwrap_or("").split(',') {
+            let mut parts = item.split(';');
+            let name = parts.next().unwrap_or("").trim();
+            let q = parts
+                .find_map(|p| p.trim().strip_prefix("q="))
+                .and_then(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            if name.eq_ignore_ascii_case(coding) {
+                return q;
+            }
+            if name == "*" {
+                star = q;
+            }
+        }
+    }
+    star
+}
+
+/// Whether to send the precompressed brotli bytes: the client accepts brotli at least as
+/// much as gzip (what the compression layer would choose too).
+fn wants_brotli(headers: &HeaderMap) -> bool {
+    let br = accepted_quality(headers, "br");
+    br > 0.0 && br >= accepted_quality(headers, "gzip")
+}
+
 async fn asset(Path(path): Path<String>, headers: HeaderMap) -> Response {
     let safe = !path.is_empty()
         && !path.starts_with('/')
@@ -160,29 +236,54 @@ async fn asset(Path(path): Path<String>, headers: HeaderMap) -> Response {
     let Some(file) = file else {
         return (StatusCode::NOT_FOUND, "not found\n").into_response();
     };
-    let etag = format!("\"{}\"", hex::encode(&file.metadata.sha256_hash()[..12]));
+    let hash = file.metadata.sha256_hash();
+    let content_type = content_type(&path);
+    let brotli = crate::http::is_compressible_type(content_type)
+        && file.data.len() >= usize::from(crate::http::COMPRESS_MIN_BYTES)
+        && wants_brotli(&headers);
+    // Each representation has its own tag (RFC 9110, 8.8.3); gzip made on the fly by the
+    // compression layer keeps the identity tag.
+    let etag = format!(
+        "\"{}{}\"",
+        hex::encode(&hash[..12]),
+        if brotli { "-br" } else { "" }
+    );
     let etag_value = HeaderValue::from_str(&etag).expect("hex etag");
     if headers
         .get(header::IF_NONE_MATCH)
         .is_some_and(|v| v.as_bytes() == etag.as_bytes())
     {
-        return (StatusCode::NOT_MODIFIED, [(header::ETAG, etag_value)]).into_response();
+        return (
+            StatusCode::NOT_MODIFIED,
+            [
+                (header::ETAG, etag_value),
+                (header::VARY, HeaderValue::from_static("Accept-Encoding")),
+            ],
+        )
+            .into_response();
     }
-    (
-        [
-            (
-                header::CONTENT_TYPE,
-                HeaderValue::from_static(content_type(&path)),
-            ),
-            (
-                header::CACHE_CONTROL,
-                HeaderValue::from_static("public, max-age=300, must-revalidate"),
-            ),
-            (header::ETAG, etag_value),
-        ],
-        file.data.into_owned(),
-    )
-        .into_response()
+    let common = [
+        (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
+        (
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("public, max-age=300, must-revalidate"),
+        ),
+        (header::ETAG, etag_value),
+    ];
+    if brotli {
+        let body = precompressed(hash, Bytes::from(file.data.into_owned())).await;
+        // The compression layer leaves a response that already has a Content-Encoding alone.
+        return (
+            common,
+            [
+                (header::CONTENT_ENCODING, HeaderValue::from_static("br")),
+                (header::VARY, HeaderValue::from_static("Accept-Encoding")),
+            ],
+            body,
+        )
+            .into_response();
+    }
+    (common, file.data.into_owned()).into_response()
 }
 
 #[cfg(test)]
@@ -208,7 +309,32 @@ mod tests {
             let text = description(lang);
             assert!(!text.is_empty() && text != english, "{lang}: {text}");
         }
-        assert_eq!(description("xx"), english, "an unknown language falls back to English");
+        assert_eq!(
+            description("xx"),
+            english,
+            "an unknown language falls back to English"
+        );
+    }
+
+    #[test]
+    fn brotli_is_chosen_as_the_compression_layer_would() {
+        let wants = |accept: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(
+                header::ACCEPT_ENCODING,
+                HeaderValue::from_str(accept).unwrap(),
+            );
+            wants_brotli(&headers)
+        };
+        assert!(wants("gzip, deflate, br"));
+        assert!(wants("br"));
+        assert!(wants("*"));
+        assert!(!wants("gzip"));
+        assert!(!wants("br;q=0, gzip"));
+        assert!(!wants("br;q=0.5, gzip;q=0.8"));
+        assert!(wants("gzip;q=0.5, br"));
+        assert!(!wants("identity"));
+        assert!(!wants_brotli(&HeaderMap::new()));
     }
 
     #[test]

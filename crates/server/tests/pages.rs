@@ -60,7 +60,10 @@ async fn the_meta_description_is_in_the_negotiated_language() {
         let response = request.send().await.unwrap();
         assert_eq!(response.status(), StatusCode::OK, "{path}");
         let html = response.text().await.unwrap();
-        assert!(html.contains(&format!(r#"<html lang="{lang}">"#)), "{path} {accept:?}");
+        assert!(
+            html.contains(&format!(r#"<html lang="{lang}">"#)),
+            "{path} {accept:?}"
+        );
         let expected = locale_description(lang);
         assert_eq!(meta_description(&html), expected, "{path} {accept:?}");
         if lang != "en" {
@@ -135,12 +138,26 @@ async fn text_responses_are_compressed_as_the_client_asks() {
         assert_eq!(encoding, None, "{path}: no Accept-Encoding, no compression");
         let (_, encoding, vary, br) = fetch(&s, path, Some("gzip, deflate, br")).await;
         assert_eq!(encoding.as_deref(), Some("br"), "{path}: brotli preferred");
-        assert!(vary.to_ascii_lowercase().contains("accept-encoding"), "{path}: {vary}");
-        assert_eq!(unbrotli(&br), identity, "{path}: brotli gives the same bytes");
+        assert!(
+            vary.to_ascii_lowercase().contains("accept-encoding"),
+            "{path}: {vary}"
+        );
+        assert_eq!(
+            unbrotli(&br),
+            identity,
+            "{path}: brotli gives the same bytes"
+        );
+        if path.starts_with("/static/") {
+            // Embedded assets: precompressed once at brotli's best quality.
+            assert_eq!(br, jiang_server::pages::brotli_best(&identity), "{path}");
+        }
         let (_, encoding, _, gz) = fetch(&s, path, Some("gzip")).await;
         assert_eq!(encoding.as_deref(), Some("gzip"), "{path}");
         assert_eq!(gunzip(&gz), identity, "{path}: gzip gives the same bytes");
-        assert!(br.len() < identity.len() && gz.len() < identity.len(), "{path}");
+        assert!(
+            br.len() < identity.len() && gz.len() < identity.len(),
+            "{path}"
+        );
         // Refusing both (q=0) gets the identity bytes.
         let (_, encoding, _, plain) = fetch(&s, path, Some("gzip;q=0, br;q=0, identity")).await;
         assert_eq!(encoding, None, "{path}");
@@ -156,25 +173,34 @@ async fn text_responses_are_compressed_as_the_client_asks() {
     let (status, encoding, _, body) = fetch(&s, "/healthz", Some("gzip, br")).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(encoding, None, "{}", String::from_utf8_lossy(&body));
-    // A 304 has no body to compress.
-    let etag = s
-        .http
-        .get(s.url("/static/js/game.js"))
-        .send()
-        .await
-        .unwrap()
-        .headers()["etag"]
-        .clone();
-    let response = s
-        .http
-        .get(s.url("/static/js/game.js"))
-        .header(ACCEPT_ENCODING, "br")
-        .header("if-none-match", etag)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::NOT_MODIFIED);
-    assert!(response.headers().get(CONTENT_ENCODING).is_none());
+    // Each representation has its own tag, and revalidates to a 304 without a body.
+    let server = &s;
+    let etag = |accept: &'static str| async move {
+        server
+            .http
+            .get(server.url("/static/js/game.js"))
+            .header(ACCEPT_ENCODING, accept)
+            .send()
+            .await
+            .unwrap()
+            .headers()["etag"]
+            .clone()
+    };
+    let (identity_tag, br_tag) = (etag("identity").await, etag("br").await);
+    assert_ne!(identity_tag, br_tag);
+    for (accept, tag) in [("identity", &identity_tag), ("br", &br_tag)] {
+        let response = s
+            .http
+            .get(s.url("/static/js/game.js"))
+            .header(ACCEPT_ENCODING, accept)
+            .header("if-none-match", tag)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::NOT_MODIFIED, "{accept}");
+        assert!(response.headers().get(CONTENT_ENCODING).is_none());
+        assert!(response.bytes().await.unwrap().is_empty());
+    }
     s.stop().await;
 }
 
