@@ -173,3 +173,79 @@ test('jieqi: pieces turned over only because the game ended look apart, explaine
   await a.context().close();
   await b.context().close();
 });
+
+test('turn alerts: the title, a chime (on by default, off in settings) and a notification while hidden', async () => {
+  const a = await (await newContext(browser)).newPage();
+  const ctx = await newContext(browser);
+  await ctx.grantPermissions(['notifications'], { origin: server.url });
+  // Record what the page asks of WebAudio and of the Notification API (both still run), and let
+  // the test say when the tab counts as hidden (a headless tab is always visible).
+  await ctx.addInitScript(() => {
+    window.__tones = [];
+    const create = AudioContext.prototype.createOscillator;
+    AudioContext.prototype.createOscillator = function () {
+      const o = create.call(this);
+      const start = o.start.bind(o);
+      o.start = (...args) => {
+        window.__tones.push(o.frequency.value);
+        return start(...args);
+      };
+      return o;
+    };
+    window.__notes = [];
+    const Real = window.Notification;
+    window.Notification = class extends Real {
+      constructor(title, options) {
+        super(title, options);
+        window.__notes.push({ title, body: options?.body, tag: options?.tag });
+      }
+      static get permission() {
+        return Real.permission;
+      }
+      static requestPermission() {
+        return Real.requestPermission();
+      }
+    };
+    window.__hidden = false;
+    Object.defineProperty(Document.prototype, 'visibilityState', { configurable: true, get: () => (window.__hidden ? 'hidden' : 'visible') });
+  });
+  const b = await ctx.newPage();
+  const game = await createGame(a, { variant: 'xiangqi', side: 'red' });
+  await a.goto(`${server.url}/g/${game.id}`);
+  await b.goto(`${server.url}/g/${game.id}`);
+  await b.locator('button.take-seat').click();
+  await b.locator('.join').waitFor({ state: 'hidden' });
+  await a.waitForFunction(() => document.title.startsWith('Your move — Jiang'));
+  // The chime is on by default; notifications are turned on in the settings.
+  await b.locator('.settings summary').click();
+  assert.equal(await b.locator('[name=turnSound]').isChecked(), true);
+  await b.locator('[name=turnNotify]').check();
+  await b.waitForFunction(() => localStorage.getItem('jiang.turnNotify') === '1');
+  await b.evaluate(() => (window.__hidden = true));
+  const tonesBefore = await b.evaluate(() => window.__tones.length);
+
+  await a.locator('svg.board [data-square="h2"]').click();
+  await a.locator('svg.board [data-square="e2"]').click();
+  await b.waitForFunction(() => document.title === 'Your move · C2.5 — Jiang — Xiangqi');
+  await a.waitForFunction(() => document.title === 'C2.5 — Jiang — Xiangqi');
+  await b.waitForFunction((n) => window.__tones.length >= n + 2, tonesBefore);
+  assert.deepEqual(await b.evaluate((n) => window.__tones.slice(n), tonesBefore), [660, 990]);
+  assert.deepEqual(await b.evaluate(() => window.__notes), [{ title: 'Your move', body: 'Xiangqi: C2.5', tag: `jiang-${game.id}` }]);
+
+  // Visible again, chime off: the title still says it, nothing else happens.
+  await b.evaluate(() => (window.__hidden = false));
+  await b.locator('[name=turnSound]').uncheck();
+  assert.equal(await b.evaluate(() => localStorage.getItem('jiang.turnSound')), '0');
+  const tones = await b.evaluate(() => window.__tones.length);
+  await b.locator('svg.board [data-square="h9"]').click();
+  await b.locator('svg.board [data-square="g7"]').click();
+  await a.waitForFunction(() => document.title === 'Your move · H8+7 — Jiang — Xiangqi');
+  await a.locator('svg.board [data-square="h0"]').click();
+  await a.locator('svg.board [data-square="g2"]').click();
+  await b.waitForFunction(() => document.title === 'Your move · H2+3 — Jiang — Xiangqi');
+  await b.waitForTimeout(300);
+  assert.equal(await b.evaluate(() => window.__tones.length), tones, 'no chime when turned off');
+  assert.equal(await b.evaluate(() => window.__notes.length), 1, 'no notification while visible');
+  await a.context().close();
+  await ctx.close();
+});
