@@ -155,9 +155,10 @@ fn content_type(path: &str) -> &'static str {
 
 /// Brotli at its best quality for the embedded text assets: 16% smaller than the quality 4
 /// used on the fly (the whole of `web/`: 181 KB at quality 4, 152 KB at 11), for about 1 s of
-/// CPU once per process. Computed on first request, keyed by the file's SHA-256 (in debug
-/// builds `web/` is read from disk, so an edited file gets a new entry).
-static PRECOMPRESSED: LazyLock<Mutex<HashMap<[u8; 32], Bytes>>> = LazyLock::new(Default::default);
+/// CPU once per process. Keyed by the file's SHA-256 (in debug builds `web/` is read from
+/// disk, so an edited file gets a new entry); `None` while being computed.
+static PRECOMPRESSED: LazyLock<Mutex<HashMap<[u8; 32], Option<Bytes>>>> =
+    LazyLock::new(Default::default);
 
 /// The brotli quality of [`PRECOMPRESSED`] (the highest).
 pub const PRECOMPRESS_QUALITY: i32 = 11;
@@ -177,23 +178,26 @@ pub fn brotli_best(data: &[u8]) -> Vec<u8> {
     out
 }
 
-/// The asset's bytes as [`brotli_best`] made them, from the cache or compressed now (on a
-/// blocking thread: a large file takes tens of milliseconds).
-async fn precompressed(hash: [u8; 32], data: Bytes) -> Bytes {
-    if let Some(hit) = PRECOMPRESSED
-        .lock()
-        .ok()
-        .and_then(|c| c.get(&hash).cloned())
-    {
-        return hit;
+/// The asset's bytes as [`brotli_best`] made them, if they are ready. The first request for
+/// a file starts compressing it on a blocking thread (a large file takes tens of milliseconds,
+/// more in a debug build) and gets `None`: no request waits for it; meanwhile the compression
+/// layer compresses on the fly.
+fn precompressed(hash: [u8; 32], data: &[u8]) -> Option<Bytes> {
+    let mut cache = PRECOMPRESSED.lock().ok()?;
+    match cache.get(&hash) {
+        Some(ready) => ready.clone(),
+        None => {
+            cache.insert(hash, None);
+            let data = data.to_vec();
+            tokio::task::spawn_blocking(move || {
+                let compressed = Bytes::from(brotli_best(&data));
+                if let Ok(mut cache) = PRECOMPRESSED.lock() {
+                    cache.insert(hash, Some(compressed));
+                }
+            });
+            None
+        }
     }
-    let compressed = tokio::task::spawn_blocking(move || Bytes::from(brotli_best(&data)))
-        .await
-        .unwrap_or_default();
-    if let Ok(mut cache) = PRECOMPRESSED.lock() {
-        cache.insert(hash, compressed.clone());
-    }
-    compressed
 }
 
 /// The `q` the client's `Accept-Encoding` gives `coding` (0 when not listed; `*` counts).
@@ -238,15 +242,20 @@ async fn asset(Path(path): Path<String>, headers: HeaderMap) -> Response {
     };
     let hash = file.metadata.sha256_hash();
     let content_type = content_type(&path);
-    let brotli = crate::http::is_compressible_type(content_type)
+    let brotli = if crate::http::is_compressible_type(content_type)
         && file.data.len() >= usize::from(crate::http::COMPRESS_MIN_BYTES)
-        && wants_brotli(&headers);
+        && wants_brotli(&headers)
+    {
+        precompressed(hash, &file.data)
+    } else {
+        None
+    };
     // Each representation has its own tag (RFC 9110, 8.8.3); gzip made on the fly by the
     // compression layer keeps the identity tag.
     let etag = format!(
         "\"{}{}\"",
         hex::encode(&hash[..12]),
-        if brotli { "-br" } else { "" }
+        if brotli.is_some() { "-br" } else { "" }
     );
     let etag_value = HeaderValue::from_str(&etag).expect("hex etag");
     if headers
@@ -270,8 +279,7 @@ async fn asset(Path(path): Path<String>, headers: HeaderMap) -> Response {
         ),
         (header::ETAG, etag_value),
     ];
-    if brotli {
-        let body = precompressed(hash, Bytes::from(file.data.into_owned())).await;
+    if let Some(body) = brotli {
         // The compression layer leaves a response that already has a Content-Encoding alone.
         return (
             common,
