@@ -5,6 +5,7 @@ import { createBoard, aspect, pieceSvg } from './board.js';
 import { familyOf, sidesOf, parse, write, splitMove, checkedKing, impasse, handicapCredit } from './position.js';
 import { formatGame, parseTyped, revealNote, STYLES } from './notation.js';
 import { navigate } from './main.js';
+import { turnAlerts, turnSoundOn, setTurnSound, turnNotifyOn, setTurnNotify, chime } from './alerts.js';
 
 const store = {
   get: (k, d) => localStorage.getItem('jiang.' + k) ?? d,
@@ -70,6 +71,7 @@ export function gamePage(main, id) {
   const sn = (side) => sideName(side, view?.handicap);
   let view = null;
   let token = tokenFor(id);
+  const alerts = turnAlerts(id);
   let board = null;
   let shownPly = null; // null = live
   let formatted = null;
@@ -141,6 +143,9 @@ export function gamePage(main, id) {
       <label>${t('game.pieces')} <select name="pieces"><option value="traditional">${t('pieces.traditional')}</option><option value="western">${t('pieces.western')}</option></select></label>
       <label>${t('game.notation')} <select name="notation"></select></label>
       <label class="check"><input type="checkbox" name="sound"> ${t('game.sound')}</label>
+      <label class="check"><input type="checkbox" name="turnSound"> ${t('game.turnSound')}</label>
+      <label class="check"><input type="checkbox" name="turnNotify"> ${t('game.turnNotify')}</label>
+      <p class="hint notify-denied" hidden>${t('game.notifyDenied')}</p>
     </details>
     <p class="spectators" aria-live="off"></p>
   </aside>
@@ -244,8 +249,23 @@ export function gamePage(main, id) {
     const settings = $('.settings');
     settings.querySelector('[name=pieces]').value = pieceStyle();
     settings.querySelector('[name=sound]').checked = store.get('sound', '0') === '1';
-    settings.addEventListener('change', (e) => {
+    settings.querySelector('[name=turnSound]').checked = turnSoundOn();
+    settings.querySelector('[name=turnNotify]').checked = turnNotifyOn();
+    settings.addEventListener('change', async (e) => {
       const el = e.target;
+      if (el.name === 'turnSound') {
+        setTurnSound(el.checked);
+        if (el.checked) chime();
+        return;
+      }
+      if (el.name === 'turnNotify') {
+        el.dataset.asked = el.checked ? '1' : '';
+        const on = await setTurnNotify(el.checked);
+        el.checked = on;
+        // Asked for but refused by the browser: say so (the checkbox stays off).
+        settings.querySelector('.notify-denied').hidden = on || !el.dataset.asked || typeof Notification === 'undefined' || Notification.permission !== 'denied';
+        return;
+      }
       if (el.name === 'pieces') store.set('pieces', el.value);
       if (el.name === 'notation') store.set('notation.' + fam(), el.value);
       if (el.name === 'sound') {
@@ -339,7 +359,12 @@ export function gamePage(main, id) {
     const bottom = (mySeat === 'second') !== flipped ? 'second' : 'first';
     const last = ply > 0 ? splitMove(view.variant, view.moves[ply - 1]) : null;
     const myTurn = live && view.status === 'playing' && you && view.to_move === you;
+    // Jieqi after the end: the pieces still face down, as the server's final view names them.
+    const atEnd = shownPly === null || shownPly >= view.moves.length;
+    const endRevealed = atEnd ? Object.keys(view.covered_pieces || {}).filter((sq) => pos.board.has(sq)) : [];
     board.update({
+      endRevealed,
+      endRevealedNote: t('jieqi.endRevealed'),
       pos,
       orientation: bottom,
       lastMove: last ? { from: last.from || null, to: last.to } : null,
@@ -349,7 +374,7 @@ export function gamePage(main, id) {
       style: pieceStyle(),
       label,
     });
-    board.svg.setAttribute('aria-label', t('aria.board', { game: t('variant.' + view.variant) }));
+    board.svg.setAttribute('aria-label', t('aria.board.' + view.variant));
     renderPlayers(bottom);
     renderMoves(ply);
     renderPanel(myTurn);
@@ -555,6 +580,8 @@ export function gamePage(main, id) {
     }
     if (view.commitment) html += `<p class="commitment"><span>${t('jieqi.commitment')}</span> <code>${view.commitment}</code></p>`;
     if (view.deal) html += `<p class="commitment"><span>${t('jieqi.deal')}</span> <code>${view.deal}</code> <code>${view.salt || ''}</code></p>`;
+    if (Object.keys(view.covered_pieces || {}).length)
+      html += `<p class="end-reveal-legend"><svg class="mini end-revealed" viewBox="-50 -50 100 100" aria-hidden="true">${pieceSvg('jieqi', 'R', pieceStyle())}</svg> ${t('jieqi.endRevealedLegend')}</p>`;
     box.innerHTML = html;
   }
 
@@ -573,8 +600,13 @@ export function gamePage(main, id) {
       performance.mark('jiang:drawn');
       performance.measure(firstDraw ? 'jiang:board-first' : 'jiang:board', 'jiang:state', 'jiang:drawn');
     }
-    document.title = `Jiang — ${t('variant.' + view.variant)}`;
-    if (prevPly !== undefined && view.moves.length > prevPly && store.get('sound', '0') === '1') beep(520, 0.05);
+    const ply = view.moves.length;
+    const chimed = alerts.update({
+      variantName: t('variant.' + view.variant),
+      myTurn: view.status === 'playing' && !!view.you && view.to_move === view.you,
+      lastMove: ply ? format().texts[ply - 1] : '',
+    });
+    if (!chimed && prevPly !== undefined && ply > prevPly && store.get('sound', '0') === '1') beep(520, 0.05);
   }
 
   async function refresh() {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, RawQuery, Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{Extensions, HeaderMap, HeaderValue, StatusCode, Version, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -17,6 +17,8 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio::sync::watch;
+use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{Predicate, SizeAbove};
 
 use crate::clock::TimeControl;
 use crate::error::ApiError;
@@ -95,6 +97,49 @@ pub(crate) fn router(state: AppState) -> Router {
         // Added last, so that it reaches every route above.
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
+        .layer(compression())
+}
+
+/// Responses smaller than this are sent as they are: compressing them saves next to nothing.
+pub(crate) const COMPRESS_MIN_BYTES: u16 = 256;
+
+/// gzip or brotli, as the client's `Accept-Encoding` prefers, for text responses
+/// ([`compressible`]) of at least [`COMPRESS_MIN_BYTES`]; everything else, and every client
+/// that accepts neither, gets the identity bytes. Brotli runs at quality 4 (tower-http's
+/// default: fast enough to do on every response).
+fn compression() -> CompressionLayer<impl Predicate> {
+    CompressionLayer::new()
+        .gzip(true)
+        .br(true)
+        .compress_when(SizeAbove::new(COMPRESS_MIN_BYTES).and(compressible))
+}
+
+/// Whether a response is text worth compressing: HTML, JavaScript, CSS, JSON, SVG or plain
+/// text with a body. Never a WebSocket upgrade (`101`; the socket's frames are not HTTP
+/// bodies), a `304`, or an already compressed format (PNG, fonts, audio).
+fn compressible(status: StatusCode, _: Version, headers: &HeaderMap, _: &Extensions) -> bool {
+    if status == StatusCode::SWITCHING_PROTOCOLS || status == StatusCode::NOT_MODIFIED {
+        return false;
+    }
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(is_compressible_type)
+}
+
+/// Whether a `Content-Type` is text that compresses well (see [`compressible`]).
+pub(crate) fn is_compressible_type(content_type: &str) -> bool {
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    (essence.starts_with("text/") && essence != "text/event-stream")
+        || matches!(
+            essence.as_str(),
+            "application/json" | "application/javascript" | "image/svg+xml"
+        )
 }
 
 /// 200 `{"status": "ok"}` when a write can be committed now (the last commit, or a tiny probe
