@@ -498,11 +498,11 @@ async fn notation(
             ),
         )
     })?;
-    let moves = state
+    let history = state
         .games
         .ask(&id, |reply| Command::Notation { style, reply })
         .await?;
-    Ok(Json(json!({ "style": style.name(), "moves": moves })))
+    Ok(Json(json!(history)))
 }
 
 /// `GET /api/games/{id}/record?format=…` (default: pgn for the xiangqi family, kif for shogi).
