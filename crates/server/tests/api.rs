@@ -986,6 +986,10 @@ async fn jieqi_views_hide_what_only_the_captor_may_know() {
         for key in ["id", "commitment", "you", "legal_moves", "first_move_ms"] {
             v.as_object_mut().unwrap().remove(key);
         }
+        // The names of the legal moves go, like the moves, to the seat to move only.
+        if let Some(hints) = v.get_mut("hints").and_then(Value::as_object_mut) {
+            hints.remove("legal_names");
+        }
         v
     };
     for ((_, _, _, _, _, red_view, black_view, spectator), (black_event, spectator_event)) in
@@ -1017,6 +1021,9 @@ async fn jieqi_views_hide_what_only_the_captor_may_know() {
                 assert_eq!(public(&games[i].6), public(&games[j].6));
                 assert_eq!(public(&events[i].0), public(&events[j].0));
                 assert_eq!(public(&events[i].1), public(&events[j].1));
+                // Black, to move, is told the same names whatever the deal.
+                assert_eq!(games[i].6["hints"], games[j].6["hints"]);
+                assert_eq!(events[i].0["hints"], events[j].0["hints"]);
                 compared += 1;
             }
         }
