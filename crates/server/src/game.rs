@@ -193,7 +193,7 @@ pub(crate) enum Command {
     },
     Notation {
         style: NotationStyle,
-        reply: Reply<Vec<String>>,
+        reply: Reply<crate::hints::History>,
     },
     Subscribe {
         token: Option<String>,
@@ -958,6 +958,7 @@ impl Live {
         );
         v.insert("you".into(), json!(viewer.map(|s| self.name(s))));
         v.insert("legal_moves".into(), json!(legal_moves));
+        v.insert("hints".into(), json!(self.table.hints(&legal_moves)));
         v.insert("clock".into(), self.clock_json(now));
         v.insert(
             "time_control".into(),
@@ -1150,7 +1151,7 @@ impl Live {
                 let _ = reply.send(self.record(games, format));
             }
             Command::Notation { style, reply } => {
-                let answer = self.table.notation(style).map_err(|e| {
+                let answer = self.table.history(style).map_err(|e| {
                     ApiError::bad_request(
                         "bad_notation_style",
                         format!("{}.", capitalised(&e.to_string())),

@@ -519,8 +519,9 @@ async fn draw_action(
 }
 
 /// `GET /api/games/{id}/notation?style=…`: every move of the game in a human notation,
-/// computed by the rules crate (exact where the web client's formatter only approximates).
-/// The same for every viewer: only public information goes into it.
+/// computed by the rules crate, with the positions the game went through (the web client's
+/// move list and its steps back). The same for every viewer: only public information goes
+/// into it.
 async fn notation(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -547,11 +548,11 @@ async fn notation(
             ),
         )
     })?;
-    let moves = state
+    let history = state
         .games
         .ask(&id, |reply| Command::Notation { style, reply })
         .await?;
-    Ok(Json(json!({ "style": style.name(), "moves": moves })))
+    Ok(Json(json!(history)))
 }
 
 /// `GET /api/games/{id}/record?format=…` (default: pgn for the xiangqi family, kif for shogi).

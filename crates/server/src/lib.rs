@@ -9,6 +9,7 @@ pub mod clock;
 pub mod error;
 pub mod game;
 mod heartbeat;
+pub mod hints;
 mod http;
 mod import;
 pub mod origin;

@@ -18,6 +18,8 @@ use jiang_rules::{
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+use crate::hints::{self, Hints, History};
+
 /// Why a table could not be set up.
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
@@ -282,6 +284,25 @@ pub trait Table: Send + Sync {
     /// Every move played, written in `style` (public information only: the same for every
     /// viewer), or why this style does not fit this variant.
     fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily>;
+    /// The view's `hints` for a viewer whose `legal_moves` (the view's: empty unless the
+    /// viewer is to move) are given: the checked king, the legal moves' human names and, in
+    /// shogi, whether impasse may be declared. Public information and the viewer's own only.
+    fn hints(&self, legal_moves: &[String]) -> Hints;
+    /// The move list in `style` with the positions the game went through (public positions),
+    /// or why this style does not fit this variant.
+    fn history(&self, style: NotationStyle) -> Result<History, WrongFamily> {
+        let moves = self.notation(style)?;
+        let (positions, notes) = self.positions(style);
+        Ok(History {
+            style: style.name(),
+            moves,
+            notes,
+            positions,
+        })
+    }
+    /// The start and every position after it as [`History::positions`] shows them, and for
+    /// Jieqi the reveal notes of the moves in `style`.
+    fn positions(&self, style: NotationStyle) -> (Vec<hints::ShownPosition>, Option<Vec<String>>);
 }
 
 /// Creates a new game's set-up: the start from `fen`, a `handicap` name or the variant's
@@ -499,6 +520,32 @@ impl Table for JieqiTable {
         // carries only reveals already made. Never the deal.
         xiangqi_move_list(self.variant(), self.game.public_game(), style)
     }
+    fn hints(&self, legal_moves: &[String]) -> Hints {
+        // The public position only: a covered piece is named by its point, never the deal.
+        let position = self.game.position();
+        let names = if legal_moves.is_empty() {
+            Vec::new()
+        } else {
+            hints::xiangqi_names(position)
+        };
+        Hints::new(hints::xiangqi_check(position), legal_moves, names, None)
+    }
+    fn positions(&self, style: NotationStyle) -> (Vec<hints::ShownPosition>, Option<Vec<String>>) {
+        let game = self.game.public_game();
+        let positions = game.positions().map(|p| hints::xiangqi_shown(&p)).collect();
+        let style = match style {
+            NotationStyle::Wxf => XiangqiStyle::Wxf,
+            NotationStyle::Chinese => XiangqiStyle::Chinese(Script::Simplified),
+            NotationStyle::ChineseTraditional => XiangqiStyle::Chinese(Script::Traditional),
+            _ => XiangqiStyle::Iccs,
+        };
+        let notes = game
+            .moves()
+            .iter()
+            .map(|&mv| xiangqi::notation::reveal_note(mv, style))
+            .collect();
+        (positions, Some(notes))
+    }
 }
 
 /// Xiangqi, Shogi and Minishogi: nothing is hidden, so a table is the rules game and the moves
@@ -538,6 +585,14 @@ trait OpenGame: jiang_rules::Game {
     ) -> Option<Result<String, String>>;
     /// See [`Table::notation`]; `moves` as recorded.
     fn notation(&self, style: NotationStyle, moves: &[String]) -> Result<Vec<String>, WrongFamily>;
+    /// The checked king of the current position, if any.
+    fn check(&self) -> Option<String>;
+    /// The human names of the current position's legal moves, keyed by machine text.
+    fn legal_names(&self) -> Vec<(String, Vec<String>)>;
+    /// See [`Hints::can_declare_impasse`], for the side to move.
+    fn can_declare_impasse(&self) -> Option<bool>;
+    /// See [`Table::positions`] (no notes: nothing is revealed outside Jieqi).
+    fn shown_positions(&self) -> Vec<hints::ShownPosition>;
 }
 
 impl<G: OpenGame> Table for OpenTable<G> {
@@ -606,6 +661,21 @@ impl<G: OpenGame> Table for OpenTable<G> {
     fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
         self.game.notation(style, &self.moves)
     }
+    fn hints(&self, legal_moves: &[String]) -> Hints {
+        let names = if legal_moves.is_empty() {
+            Vec::new()
+        } else {
+            self.game.legal_names()
+        };
+        let can_declare = self
+            .game
+            .can_declare_impasse()
+            .map(|can| can && !legal_moves.is_empty());
+        Hints::new(self.game.check(), legal_moves, names, can_declare)
+    }
+    fn positions(&self, _style: NotationStyle) -> (Vec<hints::ShownPosition>, Option<Vec<String>>) {
+        (self.game.shown_positions(), None)
+    }
 }
 
 impl OpenGame for xiangqi::Game {
@@ -637,6 +707,18 @@ impl OpenGame for xiangqi::Game {
         _moves: &[String],
     ) -> Result<Vec<String>, WrongFamily> {
         xiangqi_move_list(Variant::Xiangqi, self, style)
+    }
+    fn check(&self) -> Option<String> {
+        hints::xiangqi_check(self.position())
+    }
+    fn legal_names(&self) -> Vec<(String, Vec<String>)> {
+        hints::xiangqi_names(self.position())
+    }
+    fn can_declare_impasse(&self) -> Option<bool> {
+        None
+    }
+    fn shown_positions(&self) -> Vec<hints::ShownPosition> {
+        self.positions().map(|p| hints::xiangqi_shown(&p)).collect()
     }
 }
 
@@ -723,6 +805,20 @@ impl OpenGame for shogi::Game {
             .zip(self.moves())
             .map(|(pos, mv)| western(&pos, mv, western_style))
             .collect())
+    }
+    fn check(&self) -> Option<String> {
+        hints::shogi_check(self.position())
+    }
+    fn legal_names(&self) -> Vec<(String, Vec<String>)> {
+        hints::shogi_names(self.position(), self.moves().last().copied())
+    }
+    fn can_declare_impasse(&self) -> Option<bool> {
+        // Minishogi has no impasse rule (shogi.md).
+        (self.position().variant() == Variant::Shogi)
+            .then(|| shogi::Game::can_declare_impasse(self).is_ok())
+    }
+    fn shown_positions(&self) -> Vec<hints::ShownPosition> {
+        self.positions().map(|p| hints::shogi_shown(&p)).collect()
     }
 }
 

@@ -143,6 +143,50 @@ pub fn move_list(game: &super::Game, style: Style) -> Vec<String> {
         .collect()
 }
 
+/// Jieqi: the note a move list adds after a move's WXF or Chinese text to show the piece its
+/// reveal turned over (` (R)`, `（车）` in the mover's character), or `""` when the move
+/// revealed nothing. ICCS needs none: its suffix already says it (`h2e2R`). Public
+/// information: a reveal is seen by everyone.
+pub fn reveal_note(mv: Move, style: Style) -> String {
+    match (mv.reveal(), style) {
+        (None, _) | (_, Style::Iccs) => String::new(),
+        (Some(piece), Style::Wxf) => format!(" ({})", spell::wxf_letter(piece.kind)),
+        (Some(piece), Style::Chinese(script)) => {
+            format!(
+                "（{}）",
+                spell::chinese_piece(piece.kind, piece.side, script)
+            )
+        }
+    }
+}
+
+/// Every legal move of `position` with the texts WXF and Chinese write for it (WXF, then
+/// simplified, then traditional characters, without repeats), in generation order: what a
+/// move typed by a person is matched against. Jieqi moves come without their reveal, as a
+/// player sends them, and name a covered piece by its point only, so nothing hidden shows.
+pub fn legal_move_names(position: &Position) -> Vec<(Move, Vec<String>)> {
+    let board = board(position);
+    position
+        .legal_moves_unrevealed()
+        .into_iter()
+        .map(|mv| {
+            let mut names = Vec::with_capacity(3);
+            if let Some(d) = describe(&board, mv.from(), mv.to()) {
+                for name in [
+                    spell::wxf(&d),
+                    spell::chinese(&d, Script::Simplified),
+                    spell::chinese(&d, Script::Traditional),
+                ] {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+            }
+            (mv, names)
+        })
+        .collect()
+}
+
 /// The legal move that the WXF text names in `position`, or why there is none.
 ///
 /// In Jieqi a move of a covered piece comes back without its reveal, as a player sends it
@@ -205,4 +249,76 @@ pub enum NotationError {
         /// The ICCS moves it could mean.
         candidates: String,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+    use crate::xiangqi::PieceKind;
+
+    fn names_of(position: &Position, iccs: &str) -> Vec<String> {
+        legal_move_names(position)
+            .into_iter()
+            .find(|(mv, _)| mv.iccs() == iccs)
+            .map(|(_, names)| names)
+            .unwrap_or_else(|| panic!("{iccs} is not legal here"))
+    }
+
+    #[test]
+    fn legal_move_names_give_every_human_notation_once() {
+        let start = Position::start(Variant::Xiangqi);
+        let all = legal_move_names(&start);
+        assert_eq!(all.len(), start.legal_moves_unrevealed().len());
+        // The cannon's character is the same in both scripts: written once.
+        assert_eq!(names_of(&start, "h2e2"), ["C2.5", "炮二平五"]);
+        assert_eq!(names_of(&start, "h0g2"), ["H2+3", "马二进三", "傌二進三"]);
+        let black = start.after(
+            start
+                .find_move("h2".parse().unwrap(), "e2".parse().unwrap(), None)
+                .unwrap(),
+        );
+        assert_eq!(names_of(&black, "h9g7"), ["H8+7", "马８进７", "馬８進７"]);
+    }
+
+    #[test]
+    fn jieqi_names_a_covered_piece_by_its_point_only() {
+        // Whatever a covered piece is, its names are those of its point's piece.
+        let start = Position::start(Variant::Jieqi);
+        assert_eq!(names_of(&start, "h2e2"), ["C2.5", "炮二平五"]);
+        assert_eq!(names_of(&start, "a3a4"), ["P9+1", "兵九进一", "兵九進一"]);
+        for (_, names) in legal_move_names(&start) {
+            for name in names {
+                assert!(!name.contains('(') && !name.contains('（'), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn reveal_notes_name_the_revealed_piece_in_the_movers_characters() {
+        let start = Position::start(Variant::Jieqi);
+        let (h2, e2) = ("h2".parse().unwrap(), "e2".parse().unwrap());
+        let reveal = start.find_move(h2, e2, Some(PieceKind::Horse)).unwrap();
+        assert_eq!(reveal_note(reveal, Style::Wxf), " (H)");
+        assert_eq!(
+            reveal_note(reveal, Style::Chinese(Script::Simplified)),
+            "（马）"
+        );
+        assert_eq!(
+            reveal_note(reveal, Style::Chinese(Script::Traditional)),
+            "（傌）"
+        );
+        assert_eq!(reveal_note(reveal, Style::Iccs), "");
+        let black = start.after(reveal);
+        let (b7, b4) = ("b7".parse().unwrap(), "b4".parse().unwrap());
+        let chariot = black.find_move(b7, b4, Some(PieceKind::Chariot)).unwrap();
+        assert_eq!(
+            reveal_note(chariot, Style::Chinese(Script::Traditional)),
+            "（車）"
+        );
+        let plain = Position::start(Variant::Xiangqi)
+            .find_move(h2, e2, None)
+            .unwrap();
+        assert_eq!(reveal_note(plain, Style::Wxf), "");
+    }
 }
