@@ -1,13 +1,15 @@
 //! `jiang`: the server (`jiang serve`, the default) and the tools for players and engine
 //! authors. This file only reads the command line and hands over.
 
+mod convert;
+mod match_runner;
 mod tools;
 
 use std::io::{self, BufWriter};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use jiang_rules::Variant;
 
 /// Play Xiangqi, Jieqi, Shogi and Minishogi; tools for players and engine authors.
@@ -53,6 +55,11 @@ enum Command {
     },
     /// Load a running server: many games played over WebSocket; prints moves/s and latency.
     Loadtest(jiang_loadtest::Args),
+    /// Play two UCI/USI engines against each other, refereed by Jiang's rules; prints each
+    /// game and, last, the score and Elo difference.
+    Match(match_runner::Args),
+    /// Convert a record (format and variant detected) to another format: stdin → stdout.
+    Convert(convert::Args),
 }
 
 /// `jiang serve` flags, each with an environment fallback.
@@ -233,12 +240,18 @@ async fn shutdown_signal() {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Parsed through `ArgMatches` so that `jiang match` can tell which `--engine` each
+    // `--option` follows.
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     // The server logs from many threads: it must not run while this thread holds stdout.
     let command = match cli.command {
         Some(Command::Serve(args)) => return exit_code(serve(args)),
         None => return exit_code(serve(cli.serve)),
         Some(Command::Loadtest(args)) => return jiang_loadtest::main(args),
+        Some(Command::Match(args)) => {
+            return match_runner::main(args, matches.subcommand_matches("match"));
+        }
         Some(command) => command,
     };
     let stdout = io::stdout();
@@ -255,8 +268,10 @@ fn main() -> ExitCode {
             None => tools::moves(variant, io::stdin().lock(), &mut out),
         },
         Command::Outcome { variant } => tools::outcome(variant, io::stdin().lock(), &mut out),
+        Command::Convert(args) => convert::run(&args, &mut out),
         Command::Serve(_) => unreachable!("handled above"),
         Command::Loadtest(_) => unreachable!("handled above"),
+        Command::Match(_) => unreachable!("handled above"),
     };
     drop(out);
     exit_code(result)

@@ -23,6 +23,11 @@ macro_rules! error_codes {
                 }
             }
 
+            /// The code named `name` (its snake_case form), if any.
+            pub fn from_name(name: &str) -> Option<ErrorCode> {
+                ErrorCode::ALL.iter().copied().find(|c| c.as_str() == name)
+            }
+
             /// The HTTP status the code is answered with.
             pub const fn status(self) -> u16 {
                 match self {
@@ -64,6 +69,26 @@ error_codes! {
     UnsupportedFormat = (400, "unsupported_format"),
     /// A notation style that is missing, unknown or of the other family.
     BadNotationStyle = (400, "bad_notation_style"),
+    /// A PGN move notation (`?moves=`) that is unknown or given for another format.
+    BadMoves = (400, "bad_moves"),
+    /// Import: the record is empty.
+    EmptyRecord = (400, "empty_record"),
+    /// Import: the bytes are in no encoding Jiang reads.
+    BadEncoding = (400, "bad_encoding"),
+    /// Import: not a record in any format Jiang reads.
+    UnknownFormat = (400, "unknown_format"),
+    /// Import: the record is of another variant than the one asked for.
+    WrongVariant = (400, "wrong_variant"),
+    /// Import: `variant` is not one of the four.
+    BadVariant = (400, "bad_variant"),
+    /// Import: the body holds no record text.
+    MissingText = (400, "missing_text"),
+    /// Import: a move that is not legal where it stands (except a last one).
+    BadMove = (400, "bad_move"),
+    /// Import: a start position or FEN that is not valid.
+    BadPosition = (400, "bad_position"),
+    /// Import: anything else malformed.
+    BadRecord = (400, "bad_record"),
     /// `/ws` without a WebSocket upgrade.
     NotWebsocket = (400, "not_websocket"),
     /// A method the path does not answer.
@@ -135,6 +160,9 @@ pub struct ErrorDetail {
     /// `/healthz` only: the database's own words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// `POST /api/import` only: the record's line the error is on, when it is on one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
 }
 
 #[cfg(test)]

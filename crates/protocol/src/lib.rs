@@ -21,12 +21,12 @@ pub use message::{
     ServerMessage,
 };
 pub use request::{
-    CreateGame, Created, DrawAction, DrawRequest, EmptyRequest, Health, Joined, MoveRequest,
-    NotationList, TimeControlSpec,
+    CreateGame, Created, DrawAction, DrawRequest, EmptyRequest, Health, ImportedGame,
+    ImportedResult, Joined, MoveRequest, NotationList, TimeControlSpec,
 };
 pub use view::{
-    Capture, ClockView, GameResult, GameState, GameStatus, GameView, ImpassePoints, RematchView,
-    SideClock, VariantFields,
+    Capture, ClockView, GameResult, GameState, GameStatus, GameView, Hints, ImpassePoints,
+    RematchView, ShownPosition, SideClock, VariantFields,
 };
 
 /// `value` as JSON text with every object's keys in sorted order, the way the API has always

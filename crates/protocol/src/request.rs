@@ -134,6 +134,12 @@ pub struct NotationList {
     pub style: String,
     /// Every move so far in that style.
     pub moves: Vec<String>,
+    /// Jieqi only: for each move, the note the move list shows after it for a reveal
+    /// (` (R)`, `（车）`; `""` for a move that revealed nothing and in ICCS).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<Vec<String>>,
+    /// The start and the position after each move: one more than `moves`.
+    pub positions: Vec<crate::ShownPosition>,
 }
 
 /// `GET /healthz` answer when the store can commit.
@@ -142,4 +148,38 @@ pub struct NotationList {
 pub struct Health {
     /// Always `ok`.
     pub status: String,
+}
+
+/// `POST /api/import` answer: a record as Jiang read it (nothing is stored).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportedGame {
+    /// The record's format: `pgn`, `kif`, `ki2`, `csa`, `position` or `usi`.
+    pub format: String,
+    /// The variant's name.
+    pub variant: String,
+    /// The start position (FEN or SFEN).
+    pub start: String,
+    /// The moves in machine notation (ICCS, Jieqi with reveals; USI).
+    pub moves: Vec<String>,
+    /// The outcome in Jiang's reasons, `null` when unfinished or an end Jiang has no reason for.
+    pub result: Option<ImportedResult>,
+    /// The side the record names as the winner.
+    pub winner: Option<String>,
+    /// The record's own words for an end Jiang has no reason for (`反則負け`, `%ILLEGAL_MOVE`).
+    pub other_end: Option<String>,
+    /// The PGN tags in order, or the KIF/CSA fields, as `[name, value]` pairs.
+    pub headers: Vec<(String, String)>,
+    /// Per-move times in seconds, when the record has them (empty otherwise).
+    pub move_seconds: Vec<u64>,
+}
+
+/// The outcome of an [`ImportedGame`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportedResult {
+    /// The winning side's name, `null` for a draw.
+    pub winner: Option<String>,
+    /// Jiang's reason name.
+    pub reason: String,
 }

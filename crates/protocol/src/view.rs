@@ -80,6 +80,9 @@ pub struct GameState {
     pub you: Option<String>,
     /// Sorted; only for the seat to move while playing, otherwise empty.
     pub legal_moves: Vec<String>,
+    /// What the browser needs to draw beyond the FEN, decided by the rules (check, the legal
+    /// moves' human names, whether impasse may be declared).
+    pub hints: Hints,
     /// `null` without a clock.
     pub clock: Option<ClockView>,
     /// The time control's display string (`10+5`, `∞`).
@@ -213,4 +216,35 @@ pub struct Capture {
     pub was_covered: bool,
     /// Its FEN letter, `null` when this viewer may not know it.
     pub piece: Option<String>,
+}
+
+/// The view's `hints`: the live position's drawing and input aids for one viewer, decided by
+/// the rules crate so that the browser holds no rules of its own.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Hints {
+    /// The square of the side to move's king (general) when it is in check: the square the
+    /// board rings in red. `None` when not in check.
+    pub check: Option<String>,
+    /// For the viewer to move, one entry per move of the view's `legal_moves`, in the same
+    /// order: every human text the server writes for it (xiangqi family: WXF, Chinese in
+    /// simplified and traditional characters; shogi family: Japanese with 同 and with the
+    /// square, Western with numeric and letter squares), without repeats. Empty for everyone
+    /// else. A move typed by a person is looked up here (or in `legal_moves` for machine text).
+    pub legal_names: Vec<Vec<String>>,
+    /// Shogi: whether the viewer, to move, may declare impasse now (conditions 1–4 of
+    /// shogi.md's declaration rule; the server checks time, condition 5, when it is declared).
+    /// Absent in the other variants; `false` for a viewer not to move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub can_declare_impasse: Option<bool>,
+}
+
+/// One position of a game's history, as the move list steps through it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShownPosition {
+    /// The position as everyone may see it (FEN or SFEN; Jieqi: covered pieces face down).
+    pub fen: String,
+    /// As [`Hints::check`], for this position.
+    pub check: Option<String>,
 }

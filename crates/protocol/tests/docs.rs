@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use jiang_protocol::{
     ClientMessage, CreateGame, Created, DrawRequest, ErrorBody, ErrorCode, GameView, Health,
-    Joined, MoveRequest, NotationList, ServerMessage,
+    ImportedGame, Joined, MoveRequest, NotationList, ServerMessage,
 };
 use serde::de::DeserializeOwned;
 
@@ -108,6 +108,7 @@ fn parse_as(name: &str, text: &str) -> Result<(), String> {
         "MoveRequest" => parses::<MoveRequest>(text),
         "DrawRequest" => parses::<DrawRequest>(text),
         "NotationList" => parses::<NotationList>(text),
+        "ImportedGame" => parses::<ImportedGame>(text),
         "Health" => parses::<Health>(text),
         "ErrorBody" => parses::<ErrorBody>(text),
         "GameView" => parses::<GameView>(text),

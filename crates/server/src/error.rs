@@ -100,6 +100,7 @@ impl ApiError {
                 code: self.code,
                 message: self.message.clone(),
                 detail,
+                line: None,
             },
         }
     }

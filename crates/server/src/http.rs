@@ -7,19 +7,20 @@ use std::time::Duration;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, RawQuery, Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{Extensions, HeaderMap, HeaderValue, StatusCode, Version, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use jiang_protocol::{
-    CreateGame, Created, DrawRequest, EmptyRequest, GameView, Health, MoveRequest, NotationList,
-    to_sorted_value,
+    CreateGame, Created, DrawRequest, EmptyRequest, GameView, Health, MoveRequest, to_sorted_value,
 };
 use jiang_rules::{Side, Variant};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio::sync::watch;
+use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{Predicate, SizeAbove};
 
 use crate::clock::TimeControl;
 use crate::error::{ApiError, ErrorCode};
@@ -84,6 +85,10 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/notation", get(notation))
         .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route(
+            "/api/import",
+            post(crate::import::handler).layer(DefaultBodyLimit::max(crate::import::MAX_IMPORT)),
+        )
         .fallback(api_not_found)
         .layer(middleware::from_fn_with_state(state.clone(), rate_limit))
         .layer(DefaultBodyLimit::max(MAX_BODY));
@@ -94,6 +99,49 @@ pub(crate) fn router(state: AppState) -> Router {
         // Added last, so that it reaches every route above.
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
+        .layer(compression())
+}
+
+/// Responses smaller than this are sent as they are: compressing them saves next to nothing.
+pub(crate) const COMPRESS_MIN_BYTES: u16 = 256;
+
+/// gzip or brotli, as the client's `Accept-Encoding` prefers, for text responses
+/// ([`compressible`]) of at least [`COMPRESS_MIN_BYTES`]; everything else, and every client
+/// that accepts neither, gets the identity bytes. Brotli runs at quality 4 (tower-http's
+/// default: fast enough to do on every response).
+fn compression() -> CompressionLayer<impl Predicate> {
+    CompressionLayer::new()
+        .gzip(true)
+        .br(true)
+        .compress_when(SizeAbove::new(COMPRESS_MIN_BYTES).and(compressible))
+}
+
+/// Whether a response is text worth compressing: HTML, JavaScript, CSS, JSON, SVG or plain
+/// text with a body. Never a WebSocket upgrade (`101`; the socket's frames are not HTTP
+/// bodies), a `304`, or an already compressed format (PNG, fonts, audio).
+fn compressible(status: StatusCode, _: Version, headers: &HeaderMap, _: &Extensions) -> bool {
+    if status == StatusCode::SWITCHING_PROTOCOLS || status == StatusCode::NOT_MODIFIED {
+        return false;
+    }
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(is_compressible_type)
+}
+
+/// Whether a `Content-Type` is text that compresses well (see [`compressible`]).
+pub(crate) fn is_compressible_type(content_type: &str) -> bool {
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    (essence.starts_with("text/") && essence != "text/event-stream")
+        || matches!(
+            essence.as_str(),
+            "application/json" | "application/javascript" | "image/svg+xml"
+        )
 }
 
 /// 200 `{"status": "ok"}` when a write can be committed now (the last commit, or a tiny probe
@@ -452,8 +500,9 @@ async fn draw_action(
 }
 
 /// `GET /api/games/{id}/notation?style=…`: every move of the game in a human notation,
-/// computed by the rules crate (exact where the web client's formatter only approximates).
-/// The same for every viewer: only public information goes into it.
+/// computed by the rules crate, with the positions the game went through (the web client's
+/// move list and its steps back). The same for every viewer: only public information goes
+/// into it.
 async fn notation(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -480,14 +529,11 @@ async fn notation(
             ),
         )
     })?;
-    let moves = state
+    let history = state
         .games
         .ask(&id, |reply| Command::Notation { style, reply })
         .await?;
-    Ok(Json(to_sorted_value(&NotationList {
-        style: style.name().to_owned(),
-        moves,
-    })))
+    Ok(Json(to_sorted_value(&history)))
 }
 
 /// `GET /api/games/{id}/record?format=…` (default: pgn for the xiangqi family, kif for shogi).
@@ -496,23 +542,45 @@ async fn record(
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let requested = query
-        .as_deref()
-        .unwrap_or("")
-        .split('&')
-        .filter_map(|kv| kv.split_once('='))
-        .find(|(k, _)| *k == "format")
-        .map(|(_, v)| v.to_owned());
-    let format = match requested {
+    let param = |name: &str| {
+        query
+            .as_deref()
+            .unwrap_or("")
+            .split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.to_owned())
+    };
+    let format = match param("format") {
         None => None,
         Some(name) => Some(
             serde_json::from_value::<RecordFormat>(json!(name)).map_err(|_| {
                 ApiError::new(
                     ErrorCode::UnsupportedFormat,
-                    format!("Unknown record format `{name}`: expected pgn, kif, csa, fen or sfen."),
+                    format!(
+                        "Unknown record format `{name}`: expected pgn, kif, ki2, csa, fen or sfen."
+                    ),
                 )
             })?,
         ),
+    };
+    // `moves=iccs|wxf|chinese` picks the PGN movetext.
+    let format = match (format, param("moves")) {
+        (_, None) => format,
+        (None | Some(RecordFormat::Pgn), Some(moves)) => {
+            Some(RecordFormat::pgn_with_moves(&moves).ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::BadMoves,
+                    format!("Unknown PGN move notation `{moves}`: expected iccs, wxf or chinese."),
+                )
+            })?)
+        }
+        (Some(_), Some(_)) => {
+            return Err(ApiError::new(
+                ErrorCode::BadMoves,
+                "`moves` applies to the pgn format only.",
+            ));
+        }
     };
     let file = state
         .games

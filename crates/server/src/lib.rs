@@ -9,7 +9,9 @@ pub mod clock;
 pub mod error;
 pub mod game;
 mod heartbeat;
+pub mod hints;
 mod http;
+mod import;
 pub mod origin;
 pub mod pages;
 pub mod ratelimit;
@@ -177,9 +179,16 @@ impl Server {
     }
 }
 
-/// How long after the shutdown signal the store may go on committing queued writes; then the
-/// writes still pending are refused (their clients get an error) so that the server stops.
+/// How long closing the database may take at the end of a shutdown.
 const STORE_SHUTDOWN_DEADLINE: Duration = Duration::from_secs(10);
+
+/// How long after the shutdown signal the store may go on committing queued writes; then the
+/// writes still pending are refused so that the server stops. It is three quarters of the
+/// connections' shutdown deadline, so that a request waiting for such a write still gets its
+/// `503 unavailable` over its connection before open connections are dropped.
+fn store_write_deadline(limits: &Limits) -> Duration {
+    limits.shutdown_timeout.mul_f64(0.75)
+}
 
 /// Starts a server with `config`.
 pub async fn start(config: Config) -> Result<Server, ServeError> {
@@ -258,9 +267,10 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     // Shutdown must finish even when the database cannot commit: past the deadline the writer
     // gives up and answers every unit not yet committed with an error (never an ack).
     let mut stop_writes = shutdown_rx.clone();
+    let give_up_writes_after = store_write_deadline(limits);
     let write_deadline = tokio::spawn(async move {
         if stop_writes.wait_for(|s| *s).await.is_ok() {
-            tokio::time::sleep(STORE_SHUTDOWN_DEADLINE).await;
+            tokio::time::sleep(give_up_writes_after).await;
             abort_writes.abort();
         }
     });

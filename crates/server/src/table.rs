@@ -8,15 +8,19 @@
 
 use jiang_rules::jieqi::{Deal, JieqiError, JieqiGame, Observer, Salt};
 use jiang_rules::shogi::notation::{
-    RecordError as ShogiRecordError, ShogiRecord, write_csa, write_kif,
+    RecordError as ShogiRecordError, ShogiRecord, write_csa, write_ki2, write_kif,
 };
 use jiang_rules::shogi::notation::{WesternStyle, japanese_line, western};
-use jiang_rules::xiangqi::notation::{Record, Script, Style as XiangqiStyle, move_list};
-use jiang_rules::{Family, Outcome, Position, Reason, Side, Variant, shogi, xiangqi};
+use jiang_rules::xiangqi::notation::{
+    MoveFormat, Record, Script, Style as XiangqiStyle, move_list,
+};
+use jiang_rules::{Family, Outcome, Position, Reason, RecordClock, Side, Variant, shogi, xiangqi};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 use jiang_protocol::{Capture, ImpassePoints, VariantFields};
+
+use crate::hints::{self, Hints, History};
 
 /// Why a table could not be set up.
 #[derive(Debug, thiserror::Error)]
@@ -94,7 +98,7 @@ pub fn per_side<T>(variant: Variant, f: impl Fn(Side) -> T) -> BTreeMap<String, 
 fn formats_of(family: Family) -> &'static str {
     match family {
         Family::Xiangqi => "pgn or fen",
-        Family::Shogi => "kif, csa or sfen",
+        Family::Shogi => "kif, ki2, csa or sfen",
     }
 }
 
@@ -102,10 +106,18 @@ fn formats_of(family: Family) -> &'static str {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RecordFormat {
-    /// PGN-style record (xiangqi family).
+    /// PGN-style record (xiangqi family), ICCS moves with `[Format "ICCS"]`.
     Pgn,
-    /// KIF (shogi family).
+    /// PGN-style record with WXF moves (`?format=pgn&moves=wxf`; Jieqi stays ICCS).
+    #[serde(skip)]
+    PgnWxf,
+    /// PGN-style record with Chinese moves (`?format=pgn&moves=chinese`; Jieqi stays ICCS).
+    #[serde(skip)]
+    PgnChinese,
+    /// KIF (shogi family), UTF-8.
     Kif,
+    /// KI2 (shogi family), UTF-8.
+    Ki2,
     /// CSA (shogi family).
     Csa,
     /// The current position as FEN (xiangqi family).
@@ -115,23 +127,48 @@ pub enum RecordFormat {
 }
 
 impl RecordFormat {
-    /// The file extension of a download.
+    /// The file extension of a download. Jiang writes KIF and KI2 as UTF-8, and UTF-8 KIF is
+    /// `.kifu` (`.ki2u`) by the convention of Kifu for Windows, ShogiGUI and cshogi, which
+    /// read a `.kif` file as Shift_JIS: UTF-8 keeps every player name, where Shift_JIS cannot
+    /// hold many.
     pub fn extension(self) -> &'static str {
         match self {
-            RecordFormat::Pgn => "pgn",
-            RecordFormat::Kif => "kif",
+            RecordFormat::Pgn | RecordFormat::PgnWxf | RecordFormat::PgnChinese => "pgn",
+            RecordFormat::Kif => "kifu",
+            RecordFormat::Ki2 => "ki2u",
             RecordFormat::Csa => "csa",
             RecordFormat::Fen => "fen",
             RecordFormat::Sfen => "sfen",
         }
     }
 
-    /// The content type of a download. KIF is traditionally Shift_JIS; Jiang writes UTF-8 and
-    /// says so.
+    /// The content type of a download; every record is UTF-8 and says so.
     pub fn content_type(self) -> &'static str {
         match self {
-            RecordFormat::Pgn => "application/x-chess-pgn; charset=utf-8",
+            RecordFormat::Pgn | RecordFormat::PgnWxf | RecordFormat::PgnChinese => {
+                "application/x-chess-pgn; charset=utf-8"
+            }
             _ => "text/plain; charset=utf-8",
+        }
+    }
+
+    /// The PGN flavour named by the `moves` query parameter (`iccs`, `wxf`, `chinese`).
+    pub fn pgn_with_moves(moves: &str) -> Option<RecordFormat> {
+        match moves {
+            "iccs" => Some(RecordFormat::Pgn),
+            "wxf" => Some(RecordFormat::PgnWxf),
+            "chinese" => Some(RecordFormat::PgnChinese),
+            _ => None,
+        }
+    }
+
+    /// The movetext format of a PGN flavour, `None` for the other formats.
+    fn move_format(self) -> Option<MoveFormat> {
+        match self {
+            RecordFormat::Pgn => Some(MoveFormat::Iccs),
+            RecordFormat::PgnWxf => Some(MoveFormat::Wxf),
+            RecordFormat::PgnChinese => Some(MoveFormat::Chinese(Script::Simplified)),
+            _ => None,
         }
     }
 }
@@ -244,8 +281,10 @@ pub struct RecordInfo {
     pub id: String,
     /// Link to the game.
     pub url: String,
-    /// Time control display string (`10+5`, `∞`).
-    pub time_control: String,
+    /// The clock settings, `None` for an untimed game.
+    pub clock: Option<RecordClock>,
+    /// Milliseconds each move took, one per move played, when known (empty otherwise).
+    pub move_ms: Vec<u64>,
     /// When the game was created, milliseconds since the epoch.
     pub created_at: i64,
     /// The result, if the game is over.
@@ -327,6 +366,25 @@ pub trait Table: Send + Sync {
     /// Every move played, written in `style` (public information only: the same for every
     /// viewer), or why this style does not fit this variant.
     fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily>;
+    /// The view's `hints` for a viewer whose `legal_moves` (the view's: empty unless the
+    /// viewer is to move) are given: the checked king, the legal moves' human names and, in
+    /// shogi, whether impasse may be declared. Public information and the viewer's own only.
+    fn hints(&self, legal_moves: &[String]) -> Hints;
+    /// The move list in `style` with the positions the game went through (public positions),
+    /// or why this style does not fit this variant.
+    fn history(&self, style: NotationStyle) -> Result<History, WrongFamily> {
+        let moves = self.notation(style)?;
+        let (positions, notes) = self.positions(style);
+        Ok(History {
+            style: style.name().to_owned(),
+            moves,
+            notes,
+            positions,
+        })
+    }
+    /// The start and every position after it as [`History::positions`] shows them, and for
+    /// Jieqi the reveal notes of the moves in `style`.
+    fn positions(&self, style: NotationStyle) -> (Vec<hints::ShownPosition>, Option<Vec<String>>);
 }
 
 /// Creates a new game's set-up: the start from `fen`, a `handicap` name or the variant's
@@ -414,7 +472,10 @@ fn xiangqi_tags(record: &mut Record, info: &RecordInfo) {
     record.set_tag("Event", "Jiang game");
     record.set_tag("Site", &info.url);
     record.set_tag("Date", &format!("{y:04}.{m:02}.{d:02}"));
-    record.set_tag("TimeControl", &info.time_control);
+    record.set_tag("TimeControl", &RecordClock::pgn(info.clock.as_ref()));
+    if let Some(byoyomi) = info.clock.as_ref().and_then(RecordClock::pgn_byoyomi) {
+        record.set_tag("Byoyomi", &byoyomi);
+    }
     if let Some(outcome) = info.result {
         record.set_outcome(outcome);
     }
@@ -519,18 +580,45 @@ impl Table for JieqiTable {
         }
     }
     fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, RecordError> {
-        if format != RecordFormat::Pgn {
+        let Some(moves) = format.move_format() else {
             return fen_only(self.variant(), format, self.fen());
-        }
-        // Public information only until the end; then the deal and salt tags too.
+        };
+        // Public information only until the end; then the deal and salt tags too. Always
+        // ICCS: only it carries the reveals.
         let mut record = self.game.record();
         xiangqi_tags(&mut record, info);
-        Ok(record.to_string())
+        Ok(record.to_text(moves))
     }
     fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
         // The public game only: covered pieces are named as their point's piece, and ICCS
         // carries only reveals already made. Never the deal.
         xiangqi_move_list(self.variant(), self.game.public_game(), style)
+    }
+    fn hints(&self, legal_moves: &[String]) -> Hints {
+        // The public position only: a covered piece is named by its point, never the deal.
+        let position = self.game.position();
+        let names = if legal_moves.is_empty() {
+            Vec::new()
+        } else {
+            hints::xiangqi_names(position)
+        };
+        hints::hints(hints::xiangqi_check(position), legal_moves, names, None)
+    }
+    fn positions(&self, style: NotationStyle) -> (Vec<hints::ShownPosition>, Option<Vec<String>>) {
+        let game = self.game.public_game();
+        let positions = game.positions().map(|p| hints::xiangqi_shown(&p)).collect();
+        let style = match style {
+            NotationStyle::Wxf => XiangqiStyle::Wxf,
+            NotationStyle::Chinese => XiangqiStyle::Chinese(Script::Simplified),
+            NotationStyle::ChineseTraditional => XiangqiStyle::Chinese(Script::Traditional),
+            _ => XiangqiStyle::Iccs,
+        };
+        let notes = game
+            .moves()
+            .iter()
+            .map(|&mv| xiangqi::notation::reveal_note(mv, style))
+            .collect();
+        (positions, Some(notes))
     }
 }
 
@@ -575,6 +663,14 @@ trait OpenGame: jiang_rules::Game + Clone {
     ) -> Option<Result<String, RecordError>>;
     /// See [`Table::notation`]; `moves` as recorded.
     fn notation(&self, style: NotationStyle, moves: &[String]) -> Result<Vec<String>, WrongFamily>;
+    /// The checked king of the current position, if any.
+    fn check(&self) -> Option<String>;
+    /// The human names of the current position's legal moves, keyed by machine text.
+    fn legal_names(&self) -> Vec<(String, Vec<String>)>;
+    /// See [`Hints::can_declare_impasse`], for the side to move.
+    fn can_declare_impasse(&self) -> Option<bool>;
+    /// See [`Table::positions`] (no notes: nothing is revealed outside Jieqi).
+    fn shown_positions(&self) -> Vec<hints::ShownPosition>;
 }
 
 impl<G: OpenGame> Table for OpenTable<G> {
@@ -644,6 +740,21 @@ impl<G: OpenGame> Table for OpenTable<G> {
     fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
         self.game.notation(style, &self.moves)
     }
+    fn hints(&self, legal_moves: &[String]) -> Hints {
+        let names = if legal_moves.is_empty() {
+            Vec::new()
+        } else {
+            self.game.legal_names()
+        };
+        let can_declare = self
+            .game
+            .can_declare_impasse()
+            .map(|can| can && !legal_moves.is_empty());
+        hints::hints(self.game.check(), legal_moves, names, can_declare)
+    }
+    fn positions(&self, _style: NotationStyle) -> (Vec<hints::ShownPosition>, Option<Vec<String>>) {
+        (self.game.shown_positions(), None)
+    }
 }
 
 impl OpenGame for xiangqi::Game {
@@ -672,10 +783,10 @@ impl OpenGame for xiangqi::Game {
         _moves: &[String],
         _outcome: Option<Outcome>,
     ) -> Option<Result<String, RecordError>> {
-        (format == RecordFormat::Pgn).then(|| {
+        format.move_format().map(|moves| {
             let mut record = Record::from_game(self);
             xiangqi_tags(&mut record, info);
-            Ok(record.to_string())
+            Ok(record.to_text(moves))
         })
     }
     fn notation(
@@ -684,6 +795,18 @@ impl OpenGame for xiangqi::Game {
         _moves: &[String],
     ) -> Result<Vec<String>, WrongFamily> {
         xiangqi_move_list(Variant::Xiangqi, self, style)
+    }
+    fn check(&self) -> Option<String> {
+        hints::xiangqi_check(self.position())
+    }
+    fn legal_names(&self) -> Vec<(String, Vec<String>)> {
+        hints::xiangqi_names(self.position())
+    }
+    fn can_declare_impasse(&self) -> Option<bool> {
+        None
+    }
+    fn shown_positions(&self) -> Vec<hints::ShownPosition> {
+        self.positions().map(|p| hints::xiangqi_shown(&p)).collect()
     }
 }
 
@@ -727,7 +850,10 @@ impl OpenGame for shogi::Game {
         moves: &[String],
         outcome: Option<Outcome>,
     ) -> Option<Result<String, RecordError>> {
-        if !matches!(format, RecordFormat::Kif | RecordFormat::Csa) {
+        if !matches!(
+            format,
+            RecordFormat::Kif | RecordFormat::Ki2 | RecordFormat::Csa
+        ) {
             return None;
         }
         let (y, mo, d, h, mi, s) = civil(info.created_at);
@@ -735,11 +861,20 @@ impl OpenGame for shogi::Game {
         record.start_sfen = self.start().fen();
         record.handicap = self.handicap();
         record.start_time = Some(format!("{y:04}/{mo:02}/{d:02} {h:02}:{mi:02}:{s:02}"));
-        record.time_control = Some(info.time_control.clone());
+        record.time_control = info.clock.as_ref().map(RecordClock::kif);
         record.moves = moves.to_vec();
+        // Whole seconds, rounded down, as KIF's and CSA's time columns count them.
+        if info.move_ms.len() == moves.len() {
+            record.move_seconds = info
+                .move_ms
+                .iter()
+                .map(|&ms| u32::try_from(ms / 1000).unwrap_or(u32::MAX))
+                .collect();
+        }
         record.result = info.result.or(outcome);
         let written = match format {
             RecordFormat::Kif => write_kif(&record),
+            RecordFormat::Ki2 => write_ki2(&record),
             _ => write_csa(&record),
         };
         Some(written.map_err(RecordError::from))
@@ -762,6 +897,20 @@ impl OpenGame for shogi::Game {
             .zip(self.moves())
             .map(|(pos, mv)| western(&pos, mv, western_style))
             .collect())
+    }
+    fn check(&self) -> Option<String> {
+        hints::shogi_check(self.position())
+    }
+    fn legal_names(&self) -> Vec<(String, Vec<String>)> {
+        hints::shogi_names(self.position(), self.moves().last().copied())
+    }
+    fn can_declare_impasse(&self) -> Option<bool> {
+        // Minishogi has no impasse rule (shogi.md).
+        (self.position().variant() == Variant::Shogi)
+            .then(|| shogi::Game::can_declare_impasse(self).is_ok())
+    }
+    fn shown_positions(&self) -> Vec<hints::ShownPosition> {
+        self.positions().map(|p| hints::shogi_shown(&p)).collect()
     }
 }
 
@@ -916,7 +1065,8 @@ mod tests {
                 &RecordInfo {
                     id: "x".into(),
                     url: "u".into(),
-                    time_control: "∞".into(),
+                    clock: None,
+                    move_ms: Vec::new(),
                     created_at: 0,
                     result: None,
                 },
@@ -924,7 +1074,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             e.to_string(),
-            "A shogi record cannot be written as pgn: use kif, csa or sfen."
+            "A shogi record cannot be written as pgn: use kif, ki2, csa or sfen."
         );
     }
 

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use jiang_rules::{Outcome, Reason, Side, Variant};
+use jiang_rules::{Outcome, Reason, RecordClock, Side, Variant};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot, watch};
 
@@ -117,7 +117,7 @@ pub(crate) enum Command {
     },
     Notation {
         style: NotationStyle,
-        reply: Reply<Vec<String>>,
+        reply: Reply<crate::hints::History>,
     },
     Subscribe {
         token: Option<String>,
@@ -459,7 +459,7 @@ impl Live {
                 let _ = reply.send(self.record(games, format));
             }
             Command::Notation { style, reply } => {
-                let answer = self.state.table.notation(style).map_err(|e| {
+                let answer = self.state.table.history(style).map_err(|e| {
                     ApiError::new(
                         ErrorCode::BadNotationStyle,
                         format!("{}.", capitalised(&e.to_string())),
@@ -520,6 +520,7 @@ impl Live {
         let mut next = self.state.clone();
         next.tokens[free.index()] = Some(seat::hash_token(&token));
         next.status = Status::Playing;
+        next.meta.started_at = Some(now_ms());
         next.first_move_deadline = Some(now + games.settings.first_move_timeout);
         self.commit(games, next, Vec::new(), now).await?;
         tracing::info!(game = %self.id, side = self.name(free), "seat taken");
@@ -531,10 +532,28 @@ impl Live {
     }
 
     fn record(&self, games: &Games, format: RecordFormat) -> Result<RecordFile, ApiError> {
+        // Each move's time: from the previous move, the first from when the game started.
+        let mut last = self.state.meta.started_at.unwrap_or(self.created_at);
+        let move_ms = self
+            .state
+            .move_at_ms
+            .iter()
+            .map(|&at| {
+                let spent = u64::try_from(at - last).unwrap_or(0);
+                last = at;
+                spent
+            })
+            .collect();
         let info = RecordInfo {
             id: self.id.clone(),
             url: format!("{}/g/{}", games.settings.public_url, self.id),
-            time_control: TimeControl::display_optional(self.state.meta.control.as_ref()),
+            clock: self.state.meta.control.as_ref().map(|c| RecordClock {
+                main_ms: c.main.as_millis() as u64,
+                increment_ms: c.increment.as_millis() as u64,
+                byoyomi_ms: c.byoyomi.as_millis() as u64,
+                periods: c.periods,
+            }),
+            move_ms,
             created_at: self.created_at,
             result: self.state.result,
         };
@@ -679,12 +698,14 @@ impl Live {
             // Moving instead of answering declines the opponent's offer.
             next.meta.draw_offer = None;
         }
+        let at_ms = now_ms();
+        next.move_at_ms.push(at_ms);
         let append = Write::AppendMove(MoveRow {
             game_id: self.id.clone(),
             ply: ply as i64,
             text: recorded.clone(),
             clock: next.clock_snapshot_json(now),
-            at_ms: now_ms(),
+            at_ms,
         });
         let ended = next.table.outcome();
         if let Some(outcome) = ended {

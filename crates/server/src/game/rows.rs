@@ -25,6 +25,10 @@ pub(super) struct Meta {
     /// in milliseconds, so that a restart resumes the countdown instead of restarting it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) first_move_ms: Option<u64>,
+    /// When the second player joined (milliseconds since the epoch): where the first move's
+    /// time in the records starts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) started_at: Option<i64>,
 }
 
 /// A result as persisted.
@@ -114,6 +118,7 @@ pub(super) fn load_live(
         Ok(m) => m,
         Err(e) => return Load::Broken(format!("meta: {e}")),
     };
+    let move_at_ms: Vec<i64> = stored.moves.iter().map(|m| m.at_ms).collect();
     let moves: Vec<String> = stored.moves.into_iter().map(|m| m.text).collect();
     let mut table = match table::open(variant, &setup, &moves) {
         Ok(t) => t,
@@ -166,6 +171,7 @@ pub(super) fn load_live(
             clock,
             result,
             first_move_deadline,
+            move_at_ms,
         },
         created_at: row.created_at,
         loaded_updated_at: row.updated_at,

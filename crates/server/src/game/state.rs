@@ -15,6 +15,9 @@ pub(super) struct State {
     pub(super) result: Option<Outcome>,
     /// When the side to move must have made its first move (while fewer than two plies).
     pub(super) first_move_deadline: Option<Instant>,
+    /// When each move was accepted (milliseconds since the epoch), one per move: the move
+    /// times of the records.
+    pub(super) move_at_ms: Vec<i64>,
 }
 
 impl Clone for State {
@@ -27,6 +30,7 @@ impl Clone for State {
             clock: self.clock.clone(),
             result: self.result,
             first_move_deadline: self.first_move_deadline,
+            move_at_ms: self.move_at_ms.clone(),
         }
     }
 }

@@ -77,6 +77,7 @@ impl Live {
             ply: self.ply() as u64,
             to_move: (!self.state.status.is_over()).then(|| self.name(to_move).to_owned()),
             you: viewer.map(|s| self.name(s).to_owned()),
+            hints: self.state.table.hints(&legal_moves),
             legal_moves,
             clock: self.clock_view(now),
             time_control: TimeControl::display_optional(self.state.meta.control.as_ref()),
