@@ -94,7 +94,11 @@ impl Position {
 /// position are the same, `moves[i]` leads from `positions[i]` to `positions[i + 1]`. The side
 /// that checked (or else chased) throughout while the other did not loses; otherwise a draw.
 pub fn cycle_verdict(positions: &[Position], moves: &[Move]) -> Outcome {
-    assert_eq!(positions.len(), moves.len() + 1, "one more position than moves");
+    assert_eq!(
+        positions.len(),
+        moves.len() + 1,
+        "one more position than moves"
+    );
     let [red, black] = judge_cycle(positions, moves);
     match (red, black) {
         (Offence::Check, Offence::Check) | (Offence::Chase, Offence::Chase) => {
@@ -128,9 +132,15 @@ mod tests {
         let p = Position::start(Variant::Jieqi);
         let mv = p.parse_move("h2e2R").unwrap();
         let mut a = p.clone();
-        a.play_revealing(Move::new(mv.from(), mv.to(), None), Some(PieceKind::Chariot));
+        a.play_revealing(
+            Move::new(mv.from(), mv.to(), None),
+            Some(PieceKind::Chariot),
+        );
         assert_eq!(a, p.after(mv));
-        assert_eq!(a.cell(mv.to().index()).map(|c| c.kind), Some(PieceKind::Chariot));
+        assert_eq!(
+            a.cell(mv.to().index()).map(|c| c.kind),
+            Some(PieceKind::Chariot)
+        );
     }
 
     #[test]
@@ -145,8 +155,8 @@ mod tests {
     #[test]
     fn the_cycle_verdict_matches_the_game() {
         // As game.rs's test: Red checks on ranks 9 and 8 while Black's general shuffles.
-        let start = Position::parse_fen(Variant::Xiangqi, "4k4/9/9/R8/9/9/9/9/9/3K5 w - - 0 1")
-            .unwrap();
+        let start =
+            Position::parse_fen(Variant::Xiangqi, "4k4/9/9/R8/9/9/9/9/9/3K5 w - - 0 1").unwrap();
         let mut positions = vec![start.clone()];
         let mut moves = Vec::new();
         for text in ["a6a9", "e9e8", "a9a8", "e8e9", "a8a9"] {
