@@ -199,6 +199,32 @@ impl Engine {
         }
     }
 
+    /// Every root move of `input` with its score from the mover's view, best first, each
+    /// searched exactly to `depth` (MultiPV over all moves, at full strength): for analysis
+    /// and tests.
+    pub fn rank_moves(&mut self, input: &Input, depth: u32) -> Vec<(String, i32)> {
+        let limits = Limits {
+            depth: Some(depth),
+            multi_pv: usize::MAX,
+            ..Limits::default()
+        };
+        let hash = self.hash_mb;
+        match input {
+            Input::Xiangqi(knowledge) => {
+                let (history, moves, root) = knowledge.nodes();
+                let searcher = self.xiangqi.get_or_insert_with(|| Searcher::new(hash));
+                let outcome = searcher.search(history, moves, root.clone(), limits, &mut |_| {});
+                ranking(&root, &outcome)
+            }
+            Input::Shogi(game) => {
+                let (history, moves, root) = crate::shogi::nodes(game);
+                let searcher = self.shogi.get_or_insert_with(|| Searcher::new(hash));
+                let outcome = searcher.search(history, moves, root.clone(), limits, &mut |_| {});
+                ranking(&root, &outcome)
+            }
+        }
+    }
+
     /// Thinks about `input` within `go` and decides, calling `report` with progress.
     pub fn think(&mut self, input: &Input, go: &Go, report: &mut dyn FnMut(&Info)) -> Thought {
         let settings = level::settings(self.level);
@@ -247,6 +273,14 @@ fn min_option<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
         (a, None) => a,
         (None, b) => b,
     }
+}
+
+fn ranking<T: GameTree>(root: &T, outcome: &Outcome<T::Move>) -> Vec<(String, i32)> {
+    outcome
+        .ranked
+        .iter()
+        .map(|r| (root.move_text(r.mv), r.score))
+        .collect()
 }
 
 /// The move to play from a search's ranking, with the level's temperature.

@@ -7,9 +7,6 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - 1_000;
 /// Above every score.
 pub const INFINITY: i32 = 31_000;
-/// A game won or lost by the repetition rules (perpetual check or chase, minishogi): decisive
-/// but path dependent, so kept below mate scores (the table never adjusts it).
-pub const REPETITION_WIN: i32 = 20_000;
 /// Static evaluations are clamped inside this, below repetition results.
 pub const EVAL_LIMIT: i32 = 15_000;
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::score::{EVAL_LIMIT, INFINITY, MATE, MATE_BOUND, REPETITION_WIN};
+use crate::score::{EVAL_LIMIT, INFINITY, MATE, MATE_BOUND};
 use crate::tree::{Chance, GameTree, Verdict};
 use crate::tt::{Bound, Table};
 
@@ -377,8 +377,10 @@ impl<T: GameTree> Searcher<T> {
     ) -> i32 {
         let mut chances = std::mem::take(&mut self.chance_buffers[ply]);
         self.stack[ply].chances(mv, &mut chances);
-        let value = if chances.is_empty() {
-            let child = self.stack[ply].play(mv, None);
+        let value = if chances.len() <= 1 {
+            // Deterministic, or a covered piece whose identity is certain.
+            let tag = chances.first().map(|c| c.tag);
+            let child = self.stack[ply].play(mv, tag);
             self.push(ply, child, mv);
             let v = -self.node(ply + 1, depth, -beta, -alpha, pv);
             self.stack.truncate(ply + 1);
@@ -486,10 +488,11 @@ impl<T: GameTree> Searcher<T> {
                     .collect();
                 // A cycle through a null move is no game: no verdict.
                 let moves = moves?;
+                // A decisive verdict ends the game here, like a mate at this ply.
                 return Some(match T::cycle_verdict(&cycle, &moves) {
                     Verdict::Draw => 0,
-                    Verdict::Win(side) if side == node.turn() => REPETITION_WIN - ply as i32,
-                    Verdict::Win(_) => -(REPETITION_WIN - ply as i32),
+                    Verdict::Win(side) if side == node.turn() => MATE - ply as i32,
+                    Verdict::Win(_) => -(MATE - ply as i32),
                 });
             }
             back += 2;
@@ -505,7 +508,7 @@ impl<T: GameTree> Searcher<T> {
         }
         self.seldepth = self.seldepth.max(ply);
         if let Some(score) = self.stack[ply].rules_score() {
-            return score;
+            return at_ply(score, ply);
         }
         if let Some(score) = self.repetition(ply) {
             return score;
@@ -652,10 +655,7 @@ impl<T: GameTree> Searcher<T> {
         } else {
             Bound::Upper
         };
-        // Repetition scores depend on the path: keep them out of the table.
-        if best.abs() < REPETITION_WIN - MAX_PLY as i32 || best.abs() > MATE_BOUND {
-            self.table.store(key, ply, best_move, best, depth, bound);
-        }
+        self.table.store(key, ply, best_move, best, depth, bound);
         best
     }
 
@@ -690,7 +690,7 @@ impl<T: GameTree> Searcher<T> {
         }
         self.seldepth = self.seldepth.max(ply);
         if let Some(score) = self.stack[ply].rules_score() {
-            return score;
+            return at_ply(score, ply);
         }
         let in_check = self.stack[ply].in_check();
         if ply >= MAX_PLY || (in_check && qply > 6) {
@@ -722,8 +722,8 @@ impl<T: GameTree> Searcher<T> {
             let mv = moves[i];
             let mut chances = std::mem::take(&mut self.chance_buffers[ply]);
             self.stack[ply].chances(mv, &mut chances);
-            let score = if chances.is_empty() {
-                let child = self.stack[ply].play(mv, None);
+            let score = if chances.len() <= 1 {
+                let child = self.stack[ply].play(mv, chances.first().map(|c| c.tag));
                 self.push(ply, child, mv);
                 let v = -self.quiescence(ply + 1, -beta, -alpha, qply + 1);
                 self.stack.truncate(ply + 1);
@@ -780,4 +780,16 @@ fn pick<M>(moves: &mut [M], keys: &mut [i32], i: usize) {
     }
     moves.swap(i, best);
     keys.swap(i, best);
+}
+
+/// A rules score at `ply`: `±MATE` (the side to move wins or loses now) becomes a mate score
+/// at this ply; anything else (a draw) stays.
+fn at_ply(score: i32, ply: usize) -> i32 {
+    if score >= MATE {
+        MATE - ply as i32
+    } else if score <= -MATE {
+        -(MATE - ply as i32)
+    } else {
+        score
+    }
 }

@@ -4,7 +4,7 @@ use jiang_rules::shogi::{self, Move, PieceKind, Position};
 use jiang_rules::{Side, Variant};
 
 use crate::eval::shogi as eval;
-use crate::score::REPETITION_WIN;
+use crate::score::MATE;
 use crate::tree::{Chance, GameTree, Verdict};
 
 /// How far back (in plies) the search looks for a repetition.
@@ -157,7 +157,7 @@ impl GameTree for ShogiNode {
             return Some(0);
         }
         if can_declare(p) {
-            return Some(REPETITION_WIN);
+            return Some(MATE);
         }
         None
     }

@@ -60,8 +60,9 @@ pub trait GameTree: Clone + Send + 'static {
     fn null_move_ok(&self) -> bool;
     /// The node with the other side to move.
     fn pass(&self) -> Self;
-    /// A score decided by the rules without search (move limit or insufficient material: a
-    /// draw; a winning impasse declaration), from the side to move's view.
+    /// A score decided by the rules without search, from the side to move's view: 0 for a
+    /// draw (move limit, insufficient material), `MATE` when the side to move wins at once
+    /// (a winning impasse declaration).
     fn rules_score(&self) -> Option<i32>;
     /// How many plies back a repetition can reach (xiangqi: since the last capture).
     fn repetition_horizon(&self) -> usize;

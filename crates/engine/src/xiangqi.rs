@@ -10,7 +10,6 @@ use jiang_rules::xiangqi::{self, Move, PieceKind, Position};
 use jiang_rules::{Outcome, Side, Variant};
 
 use crate::eval::xiangqi as eval;
-use crate::score::REPETITION_WIN;
 use crate::tree::{Chance, GameTree, Verdict};
 
 /// Per side, how many of each identity ([`PieceKind::index`]) the searching side has not
@@ -364,6 +363,3 @@ fn verdict(outcome: Outcome) -> Verdict {
         None => Verdict::Draw,
     }
 }
-
-/// A decisive repetition score's bound, for tests.
-pub const DECISIVE: i32 = REPETITION_WIN - 200;
