@@ -23,6 +23,7 @@ fn chosen(decision: &Decision) -> &str {
 }
 
 /// A game of either family, refereed by the rules crate.
+#[allow(clippy::large_enum_variant)] // a handful per test
 enum Referee {
     Xiangqi(xiangqi::Game),
     Shogi(shogi::Game),
