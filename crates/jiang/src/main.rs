@@ -1,6 +1,7 @@
 //! `jiang`: the server (`jiang serve`, the default) and the tools for players and engine
 //! authors. This file only reads the command line and hands over.
 
+mod engine_cli;
 mod loadtest;
 mod tools;
 
@@ -53,6 +54,9 @@ enum Command {
     },
     /// Load a running server: many games played over WebSocket; prints moves/s and latency.
     Loadtest(loadtest::Args),
+    /// Jiang's engine on standard input/output: UCI (`uci`: xiangqi, jieqi) or USI (`usi`:
+    /// shogi, minishogi), for GUIs and match runners.
+    Engine,
 }
 
 /// `jiang serve` flags, each with an environment fallback.
@@ -155,6 +159,15 @@ fn main() -> ExitCode {
         Some(Command::Serve(args)) => return exit_code(serve(args)),
         None => return exit_code(serve(cli.serve)),
         Some(Command::Loadtest(args)) => return loadtest::main(args),
+        Some(Command::Engine) => {
+            return match engine_cli::run(io::stdin().lock()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
         Some(command) => command,
     };
     let stdout = io::stdout();
@@ -172,7 +185,7 @@ fn main() -> ExitCode {
         },
         Command::Outcome { variant } => tools::outcome(variant, io::stdin().lock(), &mut out),
         Command::Serve(_) => unreachable!("handled above"),
-        Command::Loadtest(_) => unreachable!("handled above"),
+        Command::Loadtest(_) | Command::Engine => unreachable!("handled above"),
     };
     drop(out);
     exit_code(result)
