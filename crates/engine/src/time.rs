@@ -51,14 +51,16 @@ impl Clock {
             let soft = (share * 3 / 5).min(hard);
             return Some(Budget { soft, hard });
         }
+        // Fischer: the increment arrives only after the move, so never plan past what is
+        // on the clock now.
         let moves = self.moves_to_go.unwrap_or(30).clamp(1, 50);
-        let limit = (remaining + self.increment)
+        let limit = remaining
             .saturating_sub(overhead(remaining))
-            .min(remaining.saturating_sub(overhead(remaining)) + self.increment * 3 / 4);
+            .max(Duration::from_millis(1));
         let share = remaining / moves + self.increment * 3 / 4;
         let hard = (share * 3)
+            .min(remaining / 2 + self.increment / 2)
             .min(limit)
-            .min(remaining * 2 / 5 + self.increment)
             .max(Duration::from_millis(1));
         let soft = (share * 3 / 5).min(hard);
         Some(Budget { soft, hard })
@@ -96,14 +98,16 @@ mod tests {
             assert!(b.hard < ms(remaining) / 2, "{remaining}: {b:?}");
             assert!(b.soft <= b.hard);
         }
+        // 100 ms on the clock plus 100 ms per move: the increment comes after the move.
         let with_increment = Clock {
-            remaining: Some(ms(200)),
+            remaining: Some(ms(100)),
             increment: ms(100),
             ..Clock::default()
         }
         .budget()
         .unwrap();
-        assert!(with_increment.hard < ms(300) - ms(20), "{with_increment:?}");
+        assert!(with_increment.hard <= ms(80), "{with_increment:?}");
+        assert!(with_increment.hard >= ms(50), "{with_increment:?}");
     }
 
     #[test]

@@ -165,6 +165,11 @@ impl Knowledge {
         p
     }
 
+    /// The node the engine searches from (the current position with this knowledge).
+    pub fn node(&self) -> XiangqiNode {
+        XiangqiNode::new(self.position(), self.unseen)
+    }
+
     /// The history (positions before the current one, since the last capture, with the moves
     /// leading on) and the current node.
     pub(crate) fn nodes(&self) -> (Vec<XiangqiNode>, Vec<Move>, XiangqiNode) {

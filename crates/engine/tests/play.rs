@@ -201,6 +201,20 @@ fn a_losing_perpetual_chase_is_avoided() {
 }
 
 #[test]
+fn the_opponents_losing_chase_is_used() {
+    // The same chase seen from Black: after e9e7 a7b9 e7e9 b9a7 e9e7, Black's a7b9 repeats the
+    // cycle in which only Red chased: Red loses, so the engine (Black) scores it as a win.
+    let fen = "4Rab2/5k3/n4a2b/9/9/9/9/9/9/3K5 w - - 0 1";
+    let history = ["e9e7", "a7b9", "e7e9", "b9a7", "e9e7"];
+    let input = Input::from_text(Variant::Xiangqi, fen, &history).unwrap();
+    assert_eq!(score_of(&input, 4, "a7b9"), MATE - 1);
+    assert_eq!(
+        chosen(&best_at_depth(&mut engine(), &input, 4).decision),
+        "a7b9"
+    );
+}
+
+#[test]
 fn a_losing_perpetual_check_is_avoided() {
     // Red has only checks against Black's mating net (the black chariots threaten i2i0). Red
     // has checked on a8 and a9 while Black's general shuffled; a8a9 now would be the third
