@@ -1,6 +1,7 @@
 //! The level ladder: each level against the one below, every variant, refereed by the rules
 //! crate. `cargo run --release -p jiang-engine --example ladder -- [games] [movetime_ms]
-//! [variants…]`. Prints each pairing's W-D-L and score of the higher level.
+//! [variants…]`. Prints each pairing's W-D-L and score of the higher level, then level 8
+//! against a random mover.
 
 mod selfplay;
 
@@ -28,8 +29,9 @@ fn main() {
         },
         ..Go::default()
     };
+    let skip_ladder = std::env::var_os("LADDER_RANDOM_ONLY").is_some();
     for variant in variants {
-        for level in 2..=8u8 {
+        for level in (2..=8u8).filter(|_| !skip_ladder) {
             let (mut w, mut d, mut l) = (0, 0, 0);
             for game in 0..games {
                 let mut engines = [Engine::new(), Engine::new()];
@@ -66,5 +68,24 @@ fn main() {
                 score * 100.0
             );
         }
+        let (mut w, mut d, mut l) = (0, 0, 0);
+        for game in 0..games {
+            let side = if game % 2 == 0 {
+                Side::First
+            } else {
+                Side::Second
+            };
+            let mut engine = Engine::new();
+            let outcome = selfplay::play_vs_random(variant, &mut engine, side, &go, game as u64);
+            match outcome.winner {
+                Some(s) if s == side => w += 1,
+                Some(_) => l += 1,
+                None => d += 1,
+            }
+        }
+        println!(
+            "{variant:<9} level 8 vs random: {w}-{d}-{l}  score {:.0}%",
+            (w as f64 + d as f64 / 2.0) / games as f64 * 100.0
+        );
     }
 }

@@ -14,6 +14,8 @@
 //! - Jieqi: the engine takes a [`xiangqi::Knowledge`] (a public position and one side's
 //!   view), never a deal.
 
+#![warn(missing_docs)]
+
 pub mod engine;
 pub mod eval;
 pub mod level;

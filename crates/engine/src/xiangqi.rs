@@ -368,3 +368,60 @@ fn verdict(outcome: Outcome) -> Verdict {
         None => Verdict::Draw,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_covered_move_is_a_chance_over_the_unseen_pool() {
+        let knowledge = Knowledge::from_public(Variant::Jieqi, "startpos", &[]).unwrap();
+        let node = knowledge.node();
+        let mv = node
+            .position
+            .legal_moves_unrevealed()
+            .into_iter()
+            .find(|m| node.position.is_covered_at(m.from()))
+            .expect("covered pieces can move");
+        let mut chances = Vec::new();
+        node.chances(mv, &mut chances);
+        let weights: Vec<(PieceKind, u32)> = chances
+            .iter()
+            .map(|c| (PieceKind::ALL[c.tag as usize], c.weight))
+            .collect();
+        use PieceKind::*;
+        assert_eq!(
+            weights,
+            vec![
+                (Advisor, 2),
+                (Elephant, 2),
+                (Horse, 2),
+                (Chariot, 2),
+                (Cannon, 2),
+                (Soldier, 5)
+            ]
+        );
+        // Revealing a chariot leaves one unseen, and the key changes with it.
+        let child = node.play(mv, Some(Chariot.index() as u8));
+        assert_eq!(child.unseen[0][Chariot.index()], 1);
+        assert_ne!(child.key(), node.play(mv, Some(Cannon.index() as u8)).key());
+        // A covered piece is worth its pool's average.
+        let average = (2 * (260 + 270 + 420 + 920 + 460) + 5 * 110) / 15;
+        assert_eq!(eval::covered_worth(&node, Side::RED), average);
+    }
+
+    #[test]
+    fn xiangqi_moves_are_never_chances() {
+        let node = Knowledge::from_public(Variant::Xiangqi, "startpos", &[])
+            .unwrap()
+            .node();
+        let mut moves = Vec::new();
+        node.generate(&mut moves);
+        assert_eq!(moves.len(), 44);
+        let mut chances = Vec::new();
+        for mv in moves {
+            node.chances(mv, &mut chances);
+            assert!(chances.is_empty());
+        }
+    }
+}

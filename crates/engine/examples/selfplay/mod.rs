@@ -139,3 +139,37 @@ pub fn play_game(
         }
     }
 }
+
+/// Plays `engine` (on `side`) against a mover of uniformly random legal moves.
+pub fn play_vs_random(
+    variant: Variant,
+    engine: &mut Engine,
+    side: Side,
+    go: &Go,
+    seed: u64,
+) -> Outcome {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let mut table = Table::new(variant, &mut rng);
+    loop {
+        if let Some(outcome) = table.outcome() {
+            return outcome;
+        }
+        if table.ply() >= MAX_PLIES {
+            return Outcome::draw(Reason::MoveLimit);
+        }
+        let mover = table.turn();
+        let text = if mover == side {
+            match engine.think(&table.input(), go, &mut |_| {}).decision {
+                Decision::Move(m) => m,
+                Decision::DeclareImpasse => "win".to_owned(),
+                Decision::Resign => return Outcome::win(!mover, Reason::Resignation),
+            }
+        } else {
+            let legal = table.legal();
+            legal[(rng.next_u64() % legal.len() as u64) as usize].clone()
+        };
+        if table.play(&text).is_err() {
+            return Outcome::win(!mover, Reason::Resignation);
+        }
+    }
+}
