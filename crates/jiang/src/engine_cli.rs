@@ -246,8 +246,18 @@ impl Session {
         self.join();
     }
 
+    /// Before a command that needs the engine: a search with limits is awaited, an infinite
+    /// one (which only `stop` ends) is stopped, so no command can hang the session.
+    fn finish(&mut self) {
+        if self.running.as_ref().is_some_and(|r| r.infinite) {
+            self.stop();
+        } else {
+            self.join();
+        }
+    }
+
     fn engine(&mut self) -> &mut Engine {
-        self.join();
+        self.finish();
         self.engine.get_or_insert_with(Engine::new)
     }
 
@@ -423,13 +433,13 @@ impl Session {
                 self.input = None;
             }
             "position" => {
-                self.join();
+                self.finish();
                 if let Err(e) = self.position(&tokens[1..]) {
                     self.complain(&e);
                 }
             }
             "go" => {
-                self.join();
+                self.finish();
                 if let Err(e) = self.go(&tokens[1..]) {
                     self.complain(&e);
                 }
@@ -494,10 +504,7 @@ pub fn run(input: impl BufRead) -> io::Result<()> {
     }
     // End of input: a search with limits finishes (its best move is still printed); an
     // infinite one is stopped, as nobody is left to send `stop`.
-    if session.running.as_ref().is_some_and(|r| r.infinite) {
-        session.stop();
-    }
-    session.join();
+    session.finish();
     Ok(())
 }
 

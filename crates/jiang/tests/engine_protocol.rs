@@ -193,6 +193,15 @@ fn a_uci_xiangqi_and_jieqi_session() {
     let (mv, _) = e.bestmove();
     assert!(xiangqi_legal(Variant::Jieqi, "startpos", &[], &mv), "{mv}");
 
+    // A new `go` during `go infinite` (no `stop`) ends the old search instead of hanging.
+    e.send("go infinite");
+    e.send("go depth 1");
+    let (first, _) = e.bestmove();
+    let (second, _) = e.bestmove();
+    for mv in [first, second] {
+        assert!(xiangqi_legal(Variant::Jieqi, "startpos", &[], &mv), "{mv}");
+    }
+
     // A clock: the move comes well within the time given.
     e.send("setoption name UCI_Variant value xiangqi");
     e.send("position startpos");
