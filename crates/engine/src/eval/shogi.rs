@@ -29,7 +29,8 @@ pub mod w {
     pub const COUNT: usize = 26;
 }
 
-/// The default (tuned) weights.
+/// The default weights, set by hand (a brief Texel run on a few self-play games, see
+/// `examples/tune.rs`, moved them little and was not adopted: too few games to trust).
 pub static WEIGHTS: [i32; w::COUNT] = [
     // board: P L N S G B R K +P +L +N +S +B(horse) +R(dragon)
     90, 320, 400, 500, 550, 850, 1000, 0, 560, 550, 550, 560, 1050, 1300, //

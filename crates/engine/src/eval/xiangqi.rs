@@ -30,7 +30,8 @@ pub mod w {
     pub const COUNT: usize = 25;
 }
 
-/// The default (tuned) weights.
+/// The default weights, set by hand (a brief Texel run on a few self-play games, see
+/// `examples/tune.rs`, moved them little and was not adopted: too few games to trust).
 pub static WEIGHTS: [i32; w::COUNT] = [
     // Xiangqi material: K A B N R C P
     0, 200, 200, 420, 920, 460, 100, //
