@@ -236,6 +236,27 @@ fn a_losing_perpetual_check_is_avoided() {
 }
 
 #[test]
+fn shogi_perpetual_check_loses_and_minishogi_repetition_loses_for_sente() {
+    // Sente's rook checks on ranks a and b while gote's king steps between 5a and 5b: 9b9a
+    // would repeat the cycle of checks, sennichite with perpetual check, a loss for sente.
+    let fen = "4k4/9/9/9/9/9/9/9/R3K4 b - 1";
+    let history = ["9i9a", "5a5b", "9a9b", "5b5a"];
+    let input = Input::from_text(Variant::Shogi, fen, &history).unwrap();
+    assert_eq!(score_of(&input, 3, "9b9a"), -(MATE - 1));
+    assert_ne!(
+        chosen(&best_at_depth(&mut engine(), &input, 3).decision),
+        "9b9a"
+    );
+    // Minishogi: a plain repetition is a loss for sente (shogi.md), a win for gote.
+    let mini = "2k2/5/5/5/2KG1 b - 1";
+    let shuffle = ["3e4e", "3a4a", "4e3e", "4a3a"];
+    let input = Input::from_text(Variant::Minishogi, mini, &shuffle).unwrap();
+    assert_eq!(score_of(&input, 3, "3e4e"), -(MATE - 1));
+    let gote = Input::from_text(Variant::Minishogi, mini, &shuffle[..3]).unwrap();
+    assert_eq!(score_of(&gote, 3, "4a3a"), MATE - 1);
+}
+
+#[test]
 fn impasse_is_declared_when_it_wins() {
     // Sente's king and ten pieces in the zone: 8 minor pieces (8 points), rook and bishop
     // (10), ten pawns in hand (10): 28 points, what sente needs.
