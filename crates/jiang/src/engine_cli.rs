@@ -445,8 +445,10 @@ impl Session {
                 }
             }
             "stop" => self.stop(),
-            // Pondering is searched as `infinite`: a hit simply lets it run until `stop`.
-            "ponderhit" | "gameover" => {}
+            // Pondering is searched as `infinite` (no Ponder option is offered); should a GUI
+            // send `ponderhit` anyway, the move found so far is given at once. `gameover`
+            // (USI) ends any search.
+            "ponderhit" | "gameover" => self.stop(),
             "quit" => {
                 self.stop();
                 return false;
