@@ -236,10 +236,12 @@ impl<T: GameTree> Searcher<T> {
                 });
             }
             if self.aborted {
-                // Keep a partly searched iteration only if its best line improved on the
-                // finished one (the first move is always searched first).
-                if ranked[0].score > -INFINITY && ranked[0].mv == done.ranked[0].mv {
-                    done.ranked[0] = ranked[0].clone();
+                // A partly searched iteration still tells something: a move reaches the front
+                // only by beating the first move at this depth, so the front move is kept.
+                if multi == 1 && ranked[0].score > -INFINITY {
+                    let front = ranked[0].clone();
+                    done.ranked.retain(|r| r.mv != front.mv);
+                    done.ranked.insert(0, front);
                 }
                 break;
             }
