@@ -101,6 +101,7 @@ pub struct Searcher<T: GameTree> {
     move_buffers: Vec<Vec<T::Move>>,
     chance_buffers: Vec<Vec<Chance>>,
     nodes: u64,
+    next_check: u64,
     seldepth: usize,
     started: Instant,
     limits: Limits,
@@ -121,6 +122,7 @@ impl<T: GameTree> Searcher<T> {
             move_buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(128)).collect(),
             chance_buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(8)).collect(),
             nodes: 0,
+            next_check: 0,
             seldepth: 0,
             started: Instant::now(),
             limits: Limits::default(),
@@ -145,6 +147,7 @@ impl<T: GameTree> Searcher<T> {
         self.limits = limits;
         self.limits.multi_pv = self.limits.multi_pv.max(1);
         self.nodes = 0;
+        self.next_check = 0;
         self.aborted = false;
         self.started = Instant::now();
         self.table.new_search();
@@ -437,9 +440,12 @@ impl<T: GameTree> Searcher<T> {
     }
 
     fn check_stop(&mut self) {
-        if self.nodes & 1023 != 0 {
+        // Counted nodes can advance by more than one between checks (Jieqi's statically
+        // evaluated identities), so the next check is a threshold, not a multiple.
+        if self.nodes < self.next_check {
             return;
         }
+        self.next_check = self.nodes + 1024;
         if let Some(stop) = &self.limits.stop {
             if stop.load(Ordering::Relaxed) {
                 self.aborted = true;

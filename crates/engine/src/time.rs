@@ -29,7 +29,7 @@ pub struct Budget {
 
 /// The safety margin kept on every move for reading, writing and the GUI's own delay.
 fn overhead(available: Duration) -> Duration {
-    (available / 5).clamp(Duration::from_millis(5), Duration::from_millis(40))
+    (available / 4).clamp(Duration::from_millis(5), Duration::from_millis(50))
 }
 
 impl Clock {
@@ -83,7 +83,7 @@ mod tests {
         }
         .budget()
         .unwrap();
-        assert!(b.hard <= ms(95) && b.hard >= ms(60), "{b:?}");
+        assert!(b.hard <= ms(80) && b.hard >= ms(60), "{b:?}");
     }
 
     #[test]
@@ -106,7 +106,7 @@ mod tests {
         }
         .budget()
         .unwrap();
-        assert!(with_increment.hard <= ms(80), "{with_increment:?}");
+        assert!(with_increment.hard <= ms(75), "{with_increment:?}");
         assert!(with_increment.hard >= ms(50), "{with_increment:?}");
     }
 
@@ -120,6 +120,15 @@ mod tests {
         .budget()
         .unwrap();
         assert!(b.hard < ms(1_000) && b.hard >= ms(900), "{b:?}");
+        // A short period keeps a quarter of it in reserve.
+        let short = Clock {
+            remaining: Some(ms(0)),
+            byoyomi: ms(100),
+            ..Clock::default()
+        }
+        .budget()
+        .unwrap();
+        assert!(short.hard <= ms(75), "{short:?}");
     }
 
     #[test]
