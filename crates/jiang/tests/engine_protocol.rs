@@ -160,6 +160,26 @@ fn a_uci_xiangqi_and_jieqi_session() {
         assert!(info.contains(field), "{field} in {info}");
     }
 
+    // MultiPV: three ranked lines per depth; a node limit ends the search.
+    e.send("setoption name MultiPV value 3");
+    e.send("go depth 3");
+    let (_, lines) = e.bestmove();
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 3 ") && l.contains(&format!(" multipv {k} "))),
+            "line {k}: {lines:?}"
+        );
+    }
+    e.send("setoption name MultiPV value 1");
+    e.send("go nodes 3000");
+    let (mv, _) = e.bestmove();
+    assert!(
+        xiangqi_legal(Variant::Xiangqi, "startpos", &["h2e2", "h9g7"], &mv),
+        "{mv}"
+    );
+
     // A mate in one with the flying general, from a FEN: the score says mate 1.
     let mate = "3k5/1R7/9/8p/9/9/9/9/9/R3K4 w - - 0 1";
     e.send(&format!("position fen {mate}"));
