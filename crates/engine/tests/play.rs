@@ -330,3 +330,25 @@ fn a_view_knows_the_covered_pieces_its_side_captured() {
     assert_eq!(red + 1, everyone);
     assert!(Input::from_view(&view).is_ok());
 }
+
+#[test]
+fn a_stopped_search_still_answers_a_legal_move() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    for variant in Variant::ALL {
+        let input = Input::from_text(variant, "startpos", &[]).unwrap();
+        let go = jiang_engine::Go {
+            stop: Some(Arc::new(AtomicBool::new(true))),
+            ..jiang_engine::Go::default()
+        };
+        let thought = engine().think(&input, &go, &mut |_| {});
+        let mv = chosen(&thought.decision).to_owned();
+        let legal = match variant {
+            Variant::Xiangqi | Variant::Jieqi => {
+                xiangqi::Position::start(variant).legal_move_texts()
+            }
+            _ => shogi::Position::startpos(variant).legal_move_texts(),
+        };
+        assert!(legal.contains(&mv), "{variant}: {mv}");
+    }
+}
