@@ -29,7 +29,9 @@ pub struct Budget {
 
 /// The safety margin kept on every move for reading, writing and the GUI's own delay.
 fn overhead(available: Duration) -> Duration {
-    (available / 4).clamp(Duration::from_millis(5), Duration::from_millis(50))
+    // A third of short budgets: on a loaded machine the search thread can be descheduled
+    // for tens of milliseconds.
+    (available / 3).clamp(Duration::from_millis(5), Duration::from_millis(60))
 }
 
 impl Clock {
@@ -83,7 +85,7 @@ mod tests {
         }
         .budget()
         .unwrap();
-        assert!(b.hard <= ms(80) && b.hard >= ms(60), "{b:?}");
+        assert!(b.hard <= ms(70) && b.hard >= ms(50), "{b:?}");
     }
 
     #[test]
@@ -106,7 +108,7 @@ mod tests {
         }
         .budget()
         .unwrap();
-        assert!(with_increment.hard <= ms(75), "{with_increment:?}");
+        assert!(with_increment.hard <= ms(70), "{with_increment:?}");
         assert!(with_increment.hard >= ms(50), "{with_increment:?}");
     }
 
@@ -120,7 +122,7 @@ mod tests {
         .budget()
         .unwrap();
         assert!(b.hard < ms(1_000) && b.hard >= ms(900), "{b:?}");
-        // A short period keeps a quarter of it in reserve.
+        // A short period keeps a third of it in reserve.
         let short = Clock {
             remaining: Some(ms(0)),
             byoyomi: ms(100),
@@ -128,7 +130,7 @@ mod tests {
         }
         .budget()
         .unwrap();
-        assert!(short.hard <= ms(75), "{short:?}");
+        assert!(short.hard <= ms(70), "{short:?}");
     }
 
     #[test]
