@@ -29,9 +29,14 @@ fn main() {
         },
         ..Go::default()
     };
+    // LADDER_RANDOM_ONLY=1: only level 8 against random; LADDER_FROM=<n>: pairings from n.
     let skip_ladder = std::env::var_os("LADDER_RANDOM_ONLY").is_some();
+    let from: u8 = std::env::var("LADDER_FROM")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2);
     for variant in variants {
-        for level in (2..=8u8).filter(|_| !skip_ladder) {
+        for level in (from.max(2)..=8u8).filter(|_| !skip_ladder) {
             let (mut w, mut d, mut l) = (0, 0, 0);
             for game in 0..games {
                 let mut engines = [Engine::new(), Engine::new()];

@@ -237,8 +237,9 @@ impl Engine {
         };
         if !go.infinite {
             if let Some(budget) = go.clock.budget() {
-                limits.hard_time = Some(budget.hard);
-                limits.soft_time = Some(budget.soft);
+                let share = |d: Duration| d * settings.time_percent / 100;
+                limits.hard_time = Some(share(budget.hard).max(Duration::from_millis(1)));
+                limits.soft_time = Some(share(budget.soft));
             }
         }
         let hash = self.hash_mb;

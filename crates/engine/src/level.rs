@@ -1,6 +1,7 @@
 //! Playing levels 1–8: less search and realistic mistakes below full strength.
 //!
-//! A level below 8 searches shallower (depth and node caps), ranks its best few root moves
+//! A level below 8 searches shallower (depth and node caps, and a share of the clock's
+//! budget), ranks its best few root moves
 //! (MultiPV) and picks among them at random, a move losing `d` centipawns against the best
 //! being chosen with weight `exp(-d / temperature)`: weak levels often take the second or
 //! third best move and now and then miss a capture or leave a piece, as beginners do, but
@@ -22,25 +23,29 @@ pub struct Settings {
     pub candidates: usize,
     /// The temperature of the choice in centipawns (0: always the best).
     pub temperature: i32,
+    /// The share of the clock's budget used, in percent (levels below 8 think less than the
+    /// time allows, so that the ladder holds whatever the time control).
+    pub time_percent: u32,
 }
 
 /// The settings of `level` (clamped to 1–8).
 pub fn settings(level: u8) -> Settings {
-    let (depth, nodes, candidates, temperature) = match level.clamp(MIN, MAX) {
-        1 => (Some(1), Some(3_000), 8, 260),
-        2 => (Some(2), Some(8_000), 6, 170),
-        3 => (Some(3), Some(25_000), 5, 110),
-        4 => (Some(4), Some(80_000), 4, 65),
-        5 => (Some(5), Some(250_000), 3, 35),
-        6 => (Some(7), Some(1_000_000), 3, 18),
-        7 => (Some(10), Some(4_000_000), 2, 8),
-        _ => (None, None, 1, 0),
+    let (depth, nodes, candidates, temperature, time_percent) = match level.clamp(MIN, MAX) {
+        1 => (Some(1), Some(1_000), 8, 260, 10),
+        2 => (Some(2), Some(3_000), 6, 170, 12),
+        3 => (Some(3), Some(8_000), 5, 110, 15),
+        4 => (Some(4), Some(20_000), 4, 65, 20),
+        5 => (Some(5), Some(50_000), 3, 35, 25),
+        6 => (Some(7), Some(150_000), 3, 18, 30),
+        7 => (Some(10), Some(500_000), 2, 8, 40),
+        _ => (None, None, 1, 0, 100),
     };
     Settings {
         depth,
         nodes,
         candidates,
         temperature,
+        time_percent,
     }
 }
 
@@ -119,6 +124,8 @@ mod tests {
         for level in MIN..MAX {
             let (a, b) = (settings(level), settings(level + 1));
             assert!(a.temperature > b.temperature);
+            assert!(a.time_percent < b.time_percent);
+            assert!(a.nodes.unwrap() < b.nodes.unwrap_or(u64::MAX));
             assert!(a.depth.unwrap() < b.depth.unwrap_or(u32::MAX));
         }
     }
