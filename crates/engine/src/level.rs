@@ -31,13 +31,13 @@ pub struct Settings {
 /// The settings of `level` (clamped to 1–8).
 pub fn settings(level: u8) -> Settings {
     let (depth, nodes, candidates, temperature, time_percent) = match level.clamp(MIN, MAX) {
-        1 => (Some(1), Some(1_000), 8, 260, 10),
-        2 => (Some(2), Some(3_000), 6, 170, 12),
-        3 => (Some(3), Some(8_000), 5, 110, 15),
-        4 => (Some(4), Some(20_000), 4, 65, 20),
-        5 => (Some(5), Some(50_000), 3, 35, 25),
-        6 => (Some(7), Some(150_000), 3, 18, 30),
-        7 => (Some(10), Some(500_000), 2, 8, 40),
+        1 => (Some(1), Some(1_000), 8, 260, 2),
+        2 => (Some(2), Some(3_000), 6, 170, 3),
+        3 => (Some(3), Some(8_000), 5, 110, 4),
+        4 => (Some(4), Some(20_000), 4, 65, 6),
+        5 => (Some(5), Some(50_000), 3, 35, 11),
+        6 => (Some(7), Some(150_000), 3, 18, 22),
+        7 => (Some(10), Some(500_000), 2, 8, 45),
         _ => (None, None, 1, 0, 100),
     };
     Settings {
