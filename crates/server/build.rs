@@ -1,8 +1,16 @@
-//! Records the short git commit for the pages' `{{commit}}` (override: `JIANG_COMMIT`).
+//! Records the short git commit for the pages' `{{commit}}` (override: `JIANG_COMMIT`), and
+//! sets `cfg(pg_tests)` when `JIANG_TEST_DATABASE_URL` is set: the PostgreSQL tests carry
+//! `#[cfg_attr(not(pg_tests), ignore = "…")]`, so without a database they are reported as
+//! ignored instead of passing without running (see `tests/common/mod.rs`, `postgres_url`).
 
 use std::process::Command;
 
 fn main() {
+    println!("cargo:rustc-check-cfg=cfg(pg_tests)");
+    println!("cargo:rerun-if-env-changed=JIANG_TEST_DATABASE_URL");
+    if std::env::var_os("JIANG_TEST_DATABASE_URL").is_some_and(|url| !url.is_empty()) {
+        println!("cargo:rustc-cfg=pg_tests");
+    }
     println!("cargo:rerun-if-env-changed=JIANG_COMMIT");
     let git = |args: &[&str]| {
         Command::new("git")

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startServer } from '../lib/server.mjs';
-import { launch, newContext, transferred, drawTime, drag, box, artifacts, layoutShift, watchLayoutShift } from '../lib/browser.mjs';
+import { launch, newContext, transferred, drag, box, artifacts, layoutShift, watchLayoutShift } from '../lib/browser.mjs';
 
 let server;
 let browser;
@@ -117,6 +117,58 @@ test('xiangqi: create, copy the link, join, click, drag and type moves, resign; 
   await a.locator('a.to-rematch').click();
   await a.waitForURL((u) => u.pathname !== new URL(link).pathname);
   await a.locator('.player.bottom[data-side="black"]').waitFor();
+  await a.context().close();
+  await b.context().close();
+});
+
+test('xiangqi: the check the server reports is ringed, live and when stepping back; typed Chinese', async () => {
+  const a = await (await newContext(browser)).newPage();
+  const b = await (await newContext(browser)).newPage();
+  // Red's chariot e1 → d1 (车五平六) checks Black's general on d9.
+  const fen = '3k5/9/9/9/9/9/9/9/4R4/5K3 w - - 0 1';
+  await a.goto(`${server.url}/`);
+  const g = await a.evaluate(async (fen) => {
+    const res = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ variant: 'xiangqi', side: 'red', fen }) });
+    const body = await res.json();
+    localStorage.setItem(`jiang.token.${body.id}`, body.token);
+    return body;
+  }, fen);
+  assert.ok(g.id, JSON.stringify(g));
+  await join(b, `${server.url}/g/${g.id}`);
+  await a.goto(`${server.url}/g/${g.id}`);
+  await myTurn(a);
+  const ring = (p) => p.locator('svg.board .marks .check');
+  assert.equal(await ring(a).count(), 0, 'no check yet');
+  // A move that is not legal is refused where it was typed, and changes nothing.
+  await a.fill('#type-move-input', 'R5+9');
+  await a.press('#type-move-input', 'Enter');
+  await a.locator('.type-move .error').waitFor();
+  assert.equal(await piece(a, 'e1').getAttribute('data-piece'), 'R');
+  await a.fill('#type-move-input', '车五平六');
+  await a.press('#type-move-input', 'Enter');
+  for (const p of [a, b]) {
+    await p.locator('svg.board [data-at="d1"][data-piece="R"]').waitFor();
+    await ring(p).waitFor();
+  }
+  // The ring sits on Black's general (d9).
+  const [r, d9] = [await box(b, 'svg.board .marks .check'), await box(b, '[data-square="d9"]')];
+  assert.ok(Math.abs(r.x + r.width / 2 - (d9.x + d9.width / 2)) < 2 && Math.abs(r.y + r.height / 2 - (d9.y + d9.height / 2)) < 2, 'ring on d9');
+  await b.locator('.moves button[data-ply="1"]').waitFor();
+  assert.deepEqual(await b.locator('.moves button').allTextContents(), ['R5.6']);
+  // Stepping back shows the position before the move, without the ring; End brings it back.
+  await b.locator('.moves-wrap h2').click();
+  await b.keyboard.press('ArrowLeft');
+  await piece(b, 'e1').waitFor();
+  assert.equal(await ring(b).count(), 0, 'no check before the move');
+  await b.keyboard.press('End');
+  await ring(b).waitFor();
+  // Black answers by typing ICCS with a dash.
+  await myTurn(b);
+  await b.fill('#type-move-input', 'd9-e9');
+  await b.press('#type-move-input', 'Enter');
+  await a.locator('svg.board [data-at="e9"][data-piece="k"]').waitFor();
+  await a.locator('.moves button[data-ply="2"]').waitFor();
+  assert.equal(await ring(a).count(), 0, 'out of check');
   await a.context().close();
   await b.context().close();
 });
@@ -257,6 +309,9 @@ test('jieqi: face-down pieces, a reveal, the pool', async () => {
     await p.waitForFunction(() => /^[KABNRCP]$/.test(document.querySelector('svg.board [data-at="e2"]')?.dataset.piece || ''));
   }
   assert.equal(await b.locator('svg.board [data-piece="X"]').count(), 14);
+  // The move list names the piece by its point and notes what was revealed (the server's note).
+  await b.locator('.moves button[data-ply="1"]').waitFor();
+  assert.match(await b.locator('.moves button[data-ply="1"]').textContent(), /^C2\.5 \([AEHRCP]\)$/);
   await b.locator('.jieqi-info .pool').first().waitFor();
   // Black reveals a piece; Red's covered cannon-point piece then takes the covered piece on h9
   // over the screen on h7. Only Red learns what it took.
@@ -321,7 +376,7 @@ test('a rules page renders in Hungarian', async () => {
   await ctx.close();
 });
 
-test('home and game pages: screenshots, bytes transferred and board draw time', async () => {
+test('home and game pages: screenshots, bytes transferred and layout shift', async () => {
   const ctx = await newContext(browser);
   const page = await ctx.newPage();
   await page.goto(`${server.url}/`);
@@ -338,15 +393,13 @@ test('home and game pages: screenshots, bytes transferred and board draw time', 
   await game.locator('svg.board [data-piece]').first().waitFor();
   await game.waitForLoadState('networkidle');
   metrics.gameBytes = await transferred(game);
-  metrics.boardDrawMs = await drawTime(game);
   await game.waitForTimeout(300);
   metrics.gameLayoutShift = await layoutShift(game);
   await game.screenshot({ path: path.join(artifacts, 'minishogi.png') });
-  console.log(`home ${(metrics.homeBytes / 1024).toFixed(1)} KB, game ${(metrics.gameBytes / 1024).toFixed(1)} KB, board drawn in ${metrics.boardDrawMs?.toFixed(1)} ms, layout shift ${metrics.gameLayoutShift}`);
+  console.log(`home ${(metrics.homeBytes / 1024).toFixed(1)} KB, game ${(metrics.gameBytes / 1024).toFixed(1)} KB, layout shift ${metrics.gameLayoutShift}`);
   assert.ok(metrics.gameLayoutShift !== null && metrics.gameLayoutShift < 0.01, `layout shift ${metrics.gameLayoutShift}`);
   assert.ok(metrics.homeBytes <= 150 * 1024, `home page ${metrics.homeBytes} bytes`);
   assert.ok(metrics.gameBytes <= 150 * 1024, `game page ${metrics.gameBytes} bytes`);
-  assert.ok(metrics.boardDrawMs !== null && metrics.boardDrawMs <= 100, `board drawn in ${metrics.boardDrawMs} ms`);
   await ctx2.close();
 });
 

@@ -105,7 +105,7 @@ export function createBoard(host, opts) {
   const hands = layer('hands');
   const drag = layer('drag');
 
-  let state = { pos: null, orientation: 'first', lastMove: null, check: null, highlight: [], arrows: [], legal: [], movable: null, style: 'traditional', label: opts.label || ((s) => s) };
+  let state = { pos: null, orientation: 'first', lastMove: null, check: null, highlight: [], arrows: [], legal: [], movable: null, style: 'traditional', label: opts.label || ((s) => s), endRevealed: [], endRevealedNote: '' };
   let selected = null; // {from} or {drop: letter}
   let focusSq = null;
   let drawnOrientation = null;
@@ -252,7 +252,9 @@ export function createBoard(host, opts) {
     const o = [];
     for (const [sq, p] of state.pos?.board || []) {
       const [x, y] = centre(sq);
-      o.push(`<g data-piece="${p}" data-at="${sq}" transform="translate(${x} ${y})">${pieceSvg(variant, p, state.style, 1, g.xq ? null : isFirst(p) === flip())}</g>`);
+      // Jieqi: a piece the server turned over only because the game ended looks apart.
+      const end = state.endRevealed.includes(sq) ? ' class="end-revealed" data-end-revealed=""' : '';
+      o.push(`<g data-piece="${p}" data-at="${sq}"${end} transform="translate(${x} ${y})">${pieceSvg(variant, p, state.style, 1, g.xq ? null : isFirst(p) === flip())}</g>`);
     }
     pieces.innerHTML = o.join('');
     if (animate && state.lastMove && state.lastMove.from) {
@@ -306,7 +308,12 @@ export function createBoard(host, opts) {
     for (const el of squares.children) {
       const sq = el.dataset.square;
       const p = state.pos?.board.get(sq);
-      el.setAttribute('aria-label', state.label(sq, p || null));
+      const end = p && state.endRevealed.includes(sq) ? state.endRevealedNote : '';
+      el.setAttribute('aria-label', state.label(sq, p || null) + (end ? ` (${end})` : ''));
+      // The hover text: the squares lie over the pieces, so the title goes on the square.
+      let title = el.querySelector('title');
+      if (end && !title) title = el.appendChild(document.createElementNS(NS, 'title'));
+      if (title) title.textContent = end;
       el.classList.toggle('target', targetsFrom(selected).includes(sq));
     }
     hands.querySelectorAll('[data-hand]').forEach((el) => el.classList.toggle('selected', selected?.drop === el.dataset.hand));

@@ -2,9 +2,13 @@
 import { t, currentLang } from './i18n.js';
 import { api, tokenFor, saveToken } from './api.js';
 import { createBoard, aspect, pieceSvg } from './board.js';
-import { familyOf, sidesOf, parse, write, splitMove, checkedKing, impasse, handicapCredit } from './position.js';
-import { formatGame, parseTyped, revealNote, STYLES } from './notation.js';
+import { familyOf, sidesOf, parse, moveSquares } from './position.js';
+import { findTyped } from './typed.js';
 import { navigate } from './main.js';
+import { turnAlerts, turnSoundOn, setTurnSound, turnNotifyOn, setTurnNotify, chime } from './alerts.js';
+
+/** The move notations offered per family (the server writes them all). */
+const STYLES = { xiangqi: ['wxf', 'chinese', 'iccs'], shogi: ['japanese', 'western', 'usi'] };
 
 const store = {
   get: (k, d) => localStorage.getItem('jiang.' + k) ?? d,
@@ -22,6 +26,11 @@ export function describeResult(variant, result, status, handicap = null) {
   if (status === 'aborted' || result?.reason === 'aborted') {
     const reason = t('reason.aborted');
     return { headline: t('result.aborted'), reason, text: t('result.line', { headline: t('result.aborted'), reason }) };
+  }
+  // An untimed game nobody moved in for 30 days: over, with no winner and no result.
+  if (result?.reason === 'abandoned') {
+    const reason = t('reason.abandoned');
+    return { headline: t('result.abandoned'), reason, text: t('result.line', { headline: t('result.abandoned'), reason }) };
   }
   const sides = sidesOf(variant);
   const winner = result.winner;
@@ -65,15 +74,17 @@ export function gamePage(main, id) {
   const sn = (side) => sideName(side, view?.handicap);
   let view = null;
   let token = tokenFor(id);
+  const alerts = turnAlerts(id);
   let board = null;
   let shownPly = null; // null = live
-  let formatted = null;
-  let formattedKey = '';
-  // The server's exact move list per notation style: {ply, texts}. The local formatter is only
-  // a fallback while it is on its way or when it fails.
-  const exact = new Map();
-  let exactPending = ''; // `${style}|${ply}` being fetched
-  let exactFailed = ''; // the last `${style}|${ply}` that failed: not retried until the ply changes
+  // The move list and the positions it steps through, as the server's notation endpoint
+  // writes them: {style, ply, texts, positions: [{fen, check}]}. Asked for again when the
+  // number of moves or the style changes.
+  let history = null;
+  let historyPending = ''; // `${style}|${ply}` being fetched
+  let historyFailed = ''; // the last `${style}|${ply}` that failed: not retried until the ply changes
+  /** A view's turn alert waiting for its last move in the user's notation (see `setView`). */
+  let pendingAlert = null;
   let flipped = false;
   let ws = null;
   let backoff = 500;
@@ -136,6 +147,9 @@ export function gamePage(main, id) {
       <label>${t('game.pieces')} <select name="pieces"><option value="traditional">${t('pieces.traditional')}</option><option value="western">${t('pieces.western')}</option></select></label>
       <label>${t('game.notation')} <select name="notation"></select></label>
       <label class="check"><input type="checkbox" name="sound"> ${t('game.sound')}</label>
+      <label class="check"><input type="checkbox" name="turnSound"> ${t('game.turnSound')}</label>
+      <label class="check"><input type="checkbox" name="turnNotify"> ${t('game.turnNotify')}</label>
+      <p class="hint notify-denied" hidden>${t('game.notifyDenied')}</p>
     </details>
     <p class="spectators" aria-live="off"></p>
   </aside>
@@ -225,9 +239,7 @@ export function gamePage(main, id) {
       e.preventDefault();
       const input = $('#type-move-input');
       const err = $('.type-move .error');
-      const pos = parse(view.variant, view.fen);
-      const prev = view.moves.length ? splitMove(view.variant, view.moves[view.moves.length - 1]).to : null;
-      const mv = parseTyped(view.variant, pos, view.legal_moves || [], input.value, prev, currentLang());
+      const mv = findTyped(input.value, view.legal_moves || [], view.hints?.legal_names);
       if (!mv) {
         err.textContent = t('game.notLegal', { move: input.value });
         err.hidden = false;
@@ -239,8 +251,23 @@ export function gamePage(main, id) {
     const settings = $('.settings');
     settings.querySelector('[name=pieces]').value = pieceStyle();
     settings.querySelector('[name=sound]').checked = store.get('sound', '0') === '1';
-    settings.addEventListener('change', (e) => {
+    settings.querySelector('[name=turnSound]').checked = turnSoundOn();
+    settings.querySelector('[name=turnNotify]').checked = turnNotifyOn();
+    settings.addEventListener('change', async (e) => {
       const el = e.target;
+      if (el.name === 'turnSound') {
+        setTurnSound(el.checked);
+        if (el.checked) chime();
+        return;
+      }
+      if (el.name === 'turnNotify') {
+        el.dataset.asked = el.checked ? '1' : '';
+        const on = await setTurnNotify(el.checked);
+        el.checked = on;
+        // Asked for but refused by the browser: say so (the checkbox stays off).
+        settings.querySelector('.notify-denied').hidden = on || !el.dataset.asked || typeof Notification === 'undefined' || Notification.permission !== 'denied';
+        return;
+      }
       if (el.name === 'pieces') store.set('pieces', el.value);
       if (el.name === 'notation') store.set('notation.' + fam(), el.value);
       if (el.name === 'sound') {
@@ -260,67 +287,63 @@ export function gamePage(main, id) {
     notation.innerHTML = STYLES[fam()].map((s) => `<option value="${s}">${t('notation.' + s)}</option>`).join('');
   }
 
-  /** The notation endpoint's name for a style shown in `lang`, or null for the machine notations. */
+  /** The notation endpoint's name for a style shown in `lang`. */
   function serverStyle(style, lang) {
-    if (style === 'iccs' || style === 'usi') return null;
     if (style === 'chinese') return lang === 'zh-Hant' ? 'chinese-traditional' : 'chinese';
     return style;
   }
 
   /** Asks the server for the move list in `style` at `ply`; a stale or failed answer is ignored. */
-  function fetchExact(style, ply) {
+  function fetchHistory(style, ply) {
     const key = `${style}|${ply}`;
-    if (exactPending === key || exactFailed === key) return;
-    exactPending = key;
+    if (historyPending === key || historyFailed === key) return;
+    historyPending = key;
     api(`/api/games/${id}/notation?style=${encodeURIComponent(style)}`)
       .then((res) => {
-        if (exactPending === key) exactPending = '';
-        // Stale: the server had a different number of moves (an optimistic move not yet stored).
-        if (destroyed || !Array.isArray(res?.moves) || res.moves.length !== ply) return;
-        exact.set(style, { ply, texts: res.moves });
-        if (view && view.moves.length === ply && serverStyle(notationStyle(), currentLang()) === style) render();
+        if (historyPending === key) historyPending = '';
+        // Stale: the server had a different number of moves.
+        if (destroyed || !Array.isArray(res?.moves) || !Array.isArray(res.positions) || res.moves.length !== ply) return;
+        // Jieqi: the server's note for each reveal (` (R)`, `（车）`) follows the move.
+        const texts = Array.isArray(res.notes) ? res.moves.map((m, i) => m + (res.notes[i] || '')) : res.moves;
+        history = { style, ply, texts, positions: res.positions };
+        if (view && view.moves.length === ply) render();
+        if (pendingAlert?.ply === ply) sendAlert(pendingAlert, texts[ply - 1]);
       })
       .catch(() => {
-        if (exactPending === key) exactPending = '';
-        exactFailed = key;
+        if (historyPending === key) historyPending = '';
+        historyFailed = key;
+        // Without the move list, the alert names the move as the server recorded it.
+        if (pendingAlert?.ply === ply && view) sendAlert(pendingAlert, view.moves[ply - 1]);
       });
   }
 
+  /** The move list as far as the server has written it: {texts, positions}. */
   function format() {
-    const style = notationStyle();
-    const lang = currentLang();
-    const key = `${view.initial_fen}|${view.moves.join(' ')}|${style}|${lang}`;
-    if (key !== formattedKey) {
-      formatted = formatGame(view.variant, view.initial_fen, view.moves, style, lang);
-      formattedKey = key;
-    }
-    const wanted = serverStyle(style, lang);
-    if (!wanted) return formatted;
+    const style = serverStyle(notationStyle(), currentLang());
     const ply = view.moves.length;
-    const cached = exact.get(wanted);
-    if (!cached || cached.ply !== ply) {
-      fetchExact(wanted, ply);
-      return formatted;
-    }
-    // Jieqi: the server names a covered piece by its point; the reveal note comes from the move.
-    const jieqi = view.variant === 'jieqi';
-    const texts = jieqi ? cached.texts.map((text, i) => text + revealNote(view.variant, view.moves[i], i % 2 === 0, style, lang)) : cached.texts;
-    return { texts, positions: formatted.positions };
+    if (!view.pendingMove && (!history || history.style !== style || history.ply !== ply)) fetchHistory(style, ply);
+    return history || { texts: [], positions: [] };
   }
 
-  function shownPosition() {
-    const f = format();
-    if (shownPly === null || shownPly >= view.moves.length) {
-      try {
-        const pos = parse(view.variant, view.fen);
-        // After a Jieqi game, the pieces still face down are revealed to everyone.
-        for (const [sq, letter] of Object.entries(view.covered_pieces || {})) if (pos.board.has(sq)) pos.board.set(sq, letter);
-        return pos;
-      } catch {
-        return f.positions[f.positions.length - 1];
+  /** The position on the board (live, or an earlier one of the history) with its checked king
+   * and its FEN. */
+  function shown() {
+    const past = shownPly === null || shownPly >= view.moves.length ? null : format().positions[shownPly];
+    if (past) return { pos: parse(view.variant, past.fen), check: past.check, fen: past.fen };
+    const pos = parse(view.variant, view.fen);
+    // After a Jieqi game, the pieces still face down are revealed to everyone.
+    for (const [sq, letter] of Object.entries(view.covered_pieces || {})) if (pos.board.has(sq)) pos.board.set(sq, letter);
+    if (view.pendingMove) {
+      // A move on its way to the server: its piece is drawn on the destination (a drawing
+      // only; the server's answer brings the position).
+      const { from, to } = moveSquares(view.pendingMove);
+      const piece = from && pos.board.get(from);
+      if (piece) {
+        pos.board.delete(from);
+        pos.board.set(to, view.pendingMove.endsWith('+') ? '+' + piece : piece);
       }
     }
-    return f.positions[Math.min(shownPly, f.positions.length - 1)];
+    return { pos, check: view.pendingMove ? null : view.hints?.check ?? null, fen: view.fen };
   }
 
   function render() {
@@ -328,23 +351,28 @@ export function gamePage(main, id) {
     ensureBoard();
     const live = shownPly === null;
     const ply = live ? view.moves.length : shownPly;
-    const pos = shownPosition();
+    const { pos, check } = shown();
     const you = view.you;
     const mySeat = you ? seatOf(you) : null;
     const bottom = (mySeat === 'second') !== flipped ? 'second' : 'first';
-    const last = ply > 0 ? splitMove(view.variant, view.moves[ply - 1]) : null;
+    const last = ply > 0 ? moveSquares(view.moves[ply - 1]) : null;
     const myTurn = live && view.status === 'playing' && you && view.to_move === you;
+    // Jieqi after the end: the pieces still face down, as the server's final view names them.
+    const atEnd = shownPly === null || shownPly >= view.moves.length;
+    const endRevealed = atEnd ? Object.keys(view.covered_pieces || {}).filter((sq) => pos.board.has(sq)) : [];
     board.update({
+      endRevealed,
+      endRevealedNote: t('jieqi.endRevealed'),
       pos,
       orientation: bottom,
-      lastMove: last ? { from: last.from || null, to: last.to } : null,
-      check: checkedKing(pos, pos.toMove),
+      lastMove: last,
+      check,
       legal: myTurn ? view.legal_moves || [] : [],
       movable: myTurn ? mySeat : null,
       style: pieceStyle(),
       label,
     });
-    board.svg.setAttribute('aria-label', t('aria.board', { game: t('variant.' + view.variant) }));
+    board.svg.setAttribute('aria-label', t('aria.board.' + view.variant));
     renderPlayers(bottom);
     renderMoves(ply);
     renderPanel(myTurn);
@@ -483,20 +511,16 @@ export function gamePage(main, id) {
     if (you && playing && fam() === 'xiangqi' && !view.draw_offer) btn('draw-offer', t('action.offerDraw'));
     const myMoves = you ? view.moves.filter((_, i) => (i % 2 === 0) === (seatOf(you) === parse(view.variant, view.initial_fen).toMove)).length : 0;
     if (you && (view.status === 'waiting' || (playing && myMoves === 0))) btn('abort', t('action.abort'));
-    let canDeclare = false;
     if (view.variant === 'shogi') {
+      // The server counts the points (with any handicap credit) and says whether the viewer
+      // to move may declare.
       const info = $('.impasse-info');
-      const live = parse(view.variant, view.fen);
-      const credit = handicapCredit(parse(view.variant, view.initial_fen));
-      const figs = ['first', 'second'].map((s) => ({ side: sides()[s === 'first' ? 0 : 1], seat: s, ...impasse(live, s, s === 'second' ? credit : 0) }));
-      if (figs.some((f) => f.kingIn)) {
+      const figs = view.impasse ? sides().map((side) => ({ side, ...view.impasse[side] })) : [];
+      if (figs.some((f) => f.king_in_zone)) {
         info.hidden = false;
-        info.innerHTML = `<h2>${t('impasse.title')}</h2><ul>` + figs.map((f) => `<li>${t('impasse.line', { side: sn(f.side), points: f.points, needed: f.needed, pieces: f.pieces, total: f.total })}${f.kingIn ? '' : ' · ' + t('impasse.notEntered')}</li>`).join('') + '</ul>';
+        info.innerHTML = `<h2>${t('impasse.title')}</h2><ul>` + figs.map((f) => `<li>${t('impasse.line', { side: sn(f.side), points: f.declaration, needed: f.needed, pieces: f.pieces_in_zone, total: f.total })}${f.king_in_zone ? '' : ' · ' + t('impasse.notEntered')}</li>`).join('') + '</ul>';
       } else info.hidden = true;
-      if (myTurn) {
-        const mine = figs.find((f) => f.side === you);
-        canDeclare = mine.kingIn && mine.pieces >= 10 && mine.points >= mine.needed && !checkedKing(live, mine.seat);
-      }
+      const canDeclare = myTurn && view.hints?.can_declare_impasse === true;
       if (you && playing) btn('impasse', t('action.impasse'), canDeclare);
     }
     const rm = view.rematch || {};
@@ -508,8 +532,11 @@ export function gamePage(main, id) {
     }
     btn('flip', t('action.flip'));
     btn('copy-fen', t(fam() === 'shogi' ? 'action.copySfen' : 'action.copyFen'));
-    const formats = fam() === 'shogi' ? ['kif', 'csa', 'sfen'] : ['pgn', 'fen'];
-    acts.push(`<span class="downloads">${t('action.download')} ${formats.map((f) => `<a href="/api/games/${id}/record?format=${f}" download>${f.toUpperCase()}</a>`).join(' ')}</span>`);
+    // [query, label]: the record formats of docs/api.md (PGN also with WXF moves, not for Jieqi).
+    const formats = fam() === 'shogi'
+      ? [['kif', 'KIF'], ['ki2', 'KI2'], ['csa', 'CSA'], ['sfen', 'SFEN']]
+      : [['pgn', 'PGN'], ...(view.variant === 'jieqi' ? [] : [['pgn&moves=wxf', 'PGN (WXF)']]), ['fen', 'FEN']];
+    acts.push(`<span class="downloads">${t('action.download')} ${formats.map(([f, label]) => `<a href="/api/games/${id}/record?format=${f}" download>${label}</a>`).join(' ')}</span>`);
     $('.actions').innerHTML = acts.join('');
     if (rm.id) $('.actions').insertAdjacentHTML('afterbegin', `<a class="button primary to-rematch" href="/g/${rm.id}">${t('action.toRematch')}</a>`);
 
@@ -547,6 +574,8 @@ export function gamePage(main, id) {
     }
     if (view.commitment) html += `<p class="commitment"><span>${t('jieqi.commitment')}</span> <code>${view.commitment}</code></p>`;
     if (view.deal) html += `<p class="commitment"><span>${t('jieqi.deal')}</span> <code>${view.deal}</code> <code>${view.salt || ''}</code></p>`;
+    if (Object.keys(view.covered_pieces || {}).length)
+      html += `<p class="end-reveal-legend"><svg class="mini end-revealed" viewBox="-50 -50 100 100" aria-hidden="true">${pieceSvg('jieqi', 'R', pieceStyle())}</svg> ${t('jieqi.endRevealedLegend')}</p>`;
     box.innerHTML = html;
   }
 
@@ -565,8 +594,26 @@ export function gamePage(main, id) {
       performance.mark('jiang:drawn');
       performance.measure(firstDraw ? 'jiang:board-first' : 'jiang:board', 'jiang:state', 'jiang:drawn');
     }
-    document.title = `Jiang — ${t('variant.' + view.variant)}`;
-    if (prevPly !== undefined && view.moves.length > prevPly && store.get('sound', '0') === '1') beep(520, 0.05);
+    const ply = view.moves.length;
+    const alert = {
+      ply,
+      variantName: t('variant.' + view.variant),
+      myTurn: view.status === 'playing' && !!view.you && view.to_move === view.you,
+      moved: prevPly !== undefined && ply > prevPly,
+    };
+    const texts = format().texts;
+    if (!ply || texts.length === ply) sendAlert(alert, ply ? texts[ply - 1] : '');
+    else if (historyFailed.endsWith(`|${ply}`)) sendAlert(alert, view.moves[ply - 1]);
+    // The last move in the user's notation comes with the move list: alert when it arrives.
+    else pendingAlert = alert;
+  }
+
+  /** Title, chime and notification for the view of `alert.ply` plies, naming `lastMove`. */
+  function sendAlert(alert, lastMove) {
+    pendingAlert = null;
+    const { variantName, myTurn } = alert;
+    const chimed = alerts.update({ variantName, myTurn, lastMove });
+    if (!chimed && alert.moved && store.get('sound', '0') === '1') beep(520, 0.05);
   }
 
   async function refresh() {
@@ -665,7 +712,7 @@ export function gamePage(main, id) {
       setView({ ...view, rematch: r });
       return;
     }
-    const merged = { ...view, ...rest };
+    const merged = { ...view, ...rest, pendingMove: null };
     if (type === 'move' && !('legal_moves' in rest)) merged.legal_moves = [];
     setView(merged, type === 'move');
     if ((type === 'move' || type === 'end') && (!('legal_moves' in rest) || !rest.fen)) refresh();
@@ -699,16 +746,12 @@ export function gamePage(main, id) {
 
   function sendMove(mv) {
     $('.type-move .error').hidden = true;
-    // Show the move at once; the server's answer (or the socket) confirms it.
-    try {
-      const next = { ...view, moves: [...view.moves, mv], legal_moves: [], to_move: sides().find((s) => s !== view.to_move) };
-      next.fen = write(formatGame(view.variant, view.fen, [mv], 'iccs', 'en').positions[1]);
-      if (view.variant !== 'jieqi') {
-        formattedKey = '';
-        setView(next);
-      }
-    } catch {
-      /* the server's answer will draw it */
+    // Show the move at once (the piece on its destination, no input until the answer); the
+    // server's answer (or the socket) brings the position. Jieqi waits: the reveal is the
+    // server's to tell.
+    if (view.variant !== 'jieqi') {
+      const hints = { ...view.hints, legal_names: [], check: null };
+      setView({ ...view, moves: [...view.moves, mv], legal_moves: [], hints, to_move: sides().find((s) => s !== view.to_move), pendingMove: mv });
     }
     post('move', { move: mv });
   }
@@ -737,8 +780,7 @@ export function gamePage(main, id) {
       flipped = !flipped;
       render();
     } else if (a === 'copy-fen') {
-      const live = shownPly === null;
-      copy(live ? view.fen : write(shownPosition()), e.target);
+      copy(shown().fen, e.target);
     }
   });
   async function copy(text, button) {

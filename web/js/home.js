@@ -72,7 +72,7 @@ export function homePage(main) {
             <span class="variant-name">${t('variant.' + v)}</span>
             <span class="variant-line">${t('variant.' + v + '.line')}</span>
           </label>
-          <a class="rules-link" href="/rules/${v}">${t('home.rulesOf', { game: t('variant.' + v) })}</a>
+          <a class="rules-link" href="/rules/${v}">${t('rules.title.' + v)}</a>
         </div>`).join('')}
       </div>
     </fieldset>

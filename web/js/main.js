@@ -8,6 +8,7 @@ let routeSeq = 0;
 function renderChrome() {
   document.querySelectorAll('[data-i18n]').forEach((el) => (el.textContent = t(el.dataset.i18n)));
   document.querySelector('.site-nav')?.setAttribute('aria-label', t('nav.label'));
+  document.querySelector('meta[name=description]')?.setAttribute('content', t('meta.description'));
   const sel = document.getElementById('lang-select');
   if (sel && !sel.options.length) {
     for (const [code, name] of LANGS) sel.add(new Option(name, code));

@@ -64,9 +64,9 @@ export function rulesPage(main, variant) {
     ${VARIANTS.map((v) => `<a href="/rules/${v}"${v === variant ? ' aria-current="page"' : ''}>${t('variant.' + v)}</a>`).join('')}
   </nav>
   <article class="article" aria-busy="true"><p>${t('rules.loading')}</p></article>
-  <p class="play-cta"><a class="button primary" href="/">${t('rules.play', { game: t('variant.' + variant) })}</a></p>
+  <p class="play-cta"><a class="button primary" href="/">${t('rules.play.' + variant)}</a></p>
 </section>`;
-    document.title = `Jiang — ${t('rules.title', { game: t('variant.' + variant) })}`;
+    document.title = `Jiang — ${t('rules.title.' + variant)}`;
     const got = await fetchArticle(variant, lang);
     if (my !== seq) return;
     const article = main.querySelector('.article');

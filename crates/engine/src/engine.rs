@@ -67,7 +67,7 @@ impl Input {
                     game.play_token(text).map_err(|e| InputError::Move {
                         index: i + 1,
                         text: (*text).to_owned(),
-                        reason: e.0,
+                        reason: e.to_string(),
                     })?;
                 }
                 Ok(Input::Shogi(Box::new(game)))

@@ -74,10 +74,12 @@ impl Referee {
                     [only] => g.play_move(*only),
                     _ => g.play_text(text),
                 }
+                .unwrap_or_else(|e| panic!("the engine's move {text} is legal: {e}"));
             }
-            Referee::Shogi(g) => g.play_text(text),
+            Referee::Shogi(g) => g
+                .play_text(text)
+                .unwrap_or_else(|e| panic!("the engine's move {text} is legal: {e}")),
         }
-        .unwrap_or_else(|e| panic!("the engine's move {text} is legal: {e}"));
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -1,14 +1,16 @@
 //! `jiang`: the server (`jiang serve`, the default) and the tools for players and engine
 //! authors. This file only reads the command line and hands over.
 
+mod convert;
 mod engine_cli;
-mod loadtest;
+mod match_runner;
 mod tools;
 
 use std::io::{self, BufWriter};
 use std::process::ExitCode;
+use std::time::Duration;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use jiang_rules::Variant;
 
 /// Play Xiangqi, Jieqi, Shogi and Minishogi; tools for players and engine authors.
@@ -53,7 +55,12 @@ enum Command {
         variant: Variant,
     },
     /// Load a running server: many games played over WebSocket; prints moves/s and latency.
-    Loadtest(loadtest::Args),
+    Loadtest(jiang_loadtest::Args),
+    /// Play two UCI/USI engines against each other, refereed by Jiang's rules; prints each
+    /// game and, last, the score and Elo difference.
+    Match(match_runner::Args),
+    /// Convert a record (format and variant detected) to another format: stdin → stdout.
+    Convert(convert::Args),
     /// Jiang's engine on standard input/output: UCI (`uci`: xiangqi, jieqi) or USI (`usi`:
     /// shogi, minishogi), for GUIs and match runners.
     Engine,
@@ -75,8 +82,8 @@ struct ServeArgs {
     #[arg(long, env = "JIANG_RATE_LIMIT", default_value_t = 20.0)]
     rate_limit: f64,
     /// SQLite `synchronous` setting: `full` (fsync every commit; the default) or `normal`.
-    #[arg(long, env = "JIANG_SQLITE_SYNC", default_value = "full")]
-    sqlite_sync: String,
+    #[arg(long, env = "JIANG_SQLITE_SYNC", value_enum, default_value_t = SqliteSync::Full)]
+    sqlite_sync: SqliteSync,
     /// Address of a reverse proxy in front of the server (repeat, or comma-separated): requests
     /// from it are rate-limited by the client address it writes in `X-Forwarded-For`.
     #[arg(
@@ -85,6 +92,81 @@ struct ServeArgs {
         value_delimiter = ','
     )]
     trusted_proxies: Vec<std::net::IpAddr>,
+    /// Seconds a client has to send its request headers (also the longest an HTTP connection
+    /// stays idle between requests).
+    #[arg(long, env = "JIANG_HEADER_TIMEOUT", default_value = "10", value_parser = seconds)]
+    header_timeout: Duration,
+    /// Open connections in all, WebSockets included; more are reset at once. Lowered to fit
+    /// the open-file limit.
+    #[arg(long, env = "JIANG_MAX_CONNECTIONS", default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections: u32,
+    /// Open connections per client address, IPv6 by /64 (0: no cap; trusted proxies are not
+    /// capped).
+    #[arg(long, env = "JIANG_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 256)]
+    max_connections_per_address: u32,
+    /// Open WebSockets per client address (0: no cap).
+    #[arg(long, env = "JIANG_MAX_SOCKETS_PER_ADDRESS", default_value_t = 64)]
+    max_sockets_per_address: u32,
+    /// Seconds a WebSocket may send nothing (no message, no pong to the server's pings)
+    /// before it is closed.
+    #[arg(long, env = "JIANG_WS_IDLE_TIMEOUT", default_value = "60", value_parser = seconds)]
+    ws_idle_timeout: Duration,
+    /// Seconds a graceful shutdown waits for open connections before dropping them.
+    #[arg(long, env = "JIANG_SHUTDOWN_TIMEOUT", default_value = "10", value_parser = seconds)]
+    shutdown_timeout: Duration,
+}
+
+/// A duration in seconds (fractions allowed), more than zero.
+fn seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 1e9 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!(
+            "`{text}` is not a number of seconds greater than 0"
+        )),
+    }
+}
+
+/// File descriptors kept for everything but client connections (database, listener, files).
+const RESERVED_FILES: u64 = 256;
+
+/// Raises the open-file soft limit to the hard limit and returns the connection cap that fits
+/// in it (`wanted`, or less with a warning).
+fn fit_connections(wanted: usize) -> usize {
+    let limit = match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => limit,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot read or raise the open-file limit");
+            return wanted;
+        }
+    };
+    let room = limit.saturating_sub(RESERVED_FILES).max(1);
+    if wanted as u64 > room {
+        tracing::warn!(
+            open_file_limit = limit,
+            max_connections = room,
+            "--max-connections lowered to fit the open-file limit (raise it with `ulimit -n`)"
+        );
+        return room as usize;
+    }
+    wanted
+}
+
+/// The values of `--sqlite-sync`: the command-line face of [`jiang_server::Durability`].
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum SqliteSync {
+    /// fsync every commit: a stored move survives a power cut.
+    Full,
+    /// fsync at checkpoints only: faster; a power cut may lose the last commits.
+    Normal,
+}
+
+impl From<SqliteSync> for jiang_server::Durability {
+    fn from(sync: SqliteSync) -> Self {
+        match sync {
+            SqliteSync::Full => jiang_server::Durability::Full,
+            SqliteSync::Normal => jiang_server::Durability::Normal,
+        }
+    }
 }
 
 fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
@@ -95,14 +177,22 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
                 .unwrap_or_else(|_| "info,sqlx=warn".into()),
         )
         .init();
-    let durability = match args.sqlite_sync.as_str() {
-        "full" => jiang_server::Durability::Full,
-        "normal" => jiang_server::Durability::Normal,
-        other => {
-            return Err(tools::ToolError::Usage(format!(
-                "--sqlite-sync must be full or normal, not `{other}`"
-            )));
+    // `--rate-limit 0` is for load tests, whose clients all come from one address: it turns
+    // off every per-address limit, not only the request rate.
+    let per_address = |cap: u32| {
+        if args.rate_limit > 0.0 {
+            cap as usize
+        } else {
+            0
         }
+    };
+    let limits = jiang_server::Limits {
+        header_timeout: args.header_timeout,
+        max_connections: fit_connections(args.max_connections as usize),
+        max_connections_per_address: per_address(args.max_connections_per_address),
+        max_sockets_per_address: per_address(args.max_sockets_per_address),
+        ws_idle_timeout: args.ws_idle_timeout,
+        shutdown_timeout: args.shutdown_timeout,
     };
     let config = jiang_server::Config {
         listen: args.listen,
@@ -112,8 +202,9 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
             per_second: args.rate_limit,
             burst: args.rate_limit * 3.0,
         },
-        durability,
+        durability: args.sqlite_sync.into(),
         trusted_proxies: args.trusted_proxies,
+        limits,
         ..jiang_server::Config::default()
     };
     let runtime = tokio::runtime::Runtime::new()
@@ -153,12 +244,18 @@ async fn shutdown_signal() {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Parsed through `ArgMatches` so that `jiang match` can tell which `--engine` each
+    // `--option` follows.
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     // The server logs from many threads: it must not run while this thread holds stdout.
     let command = match cli.command {
         Some(Command::Serve(args)) => return exit_code(serve(args)),
         None => return exit_code(serve(cli.serve)),
-        Some(Command::Loadtest(args)) => return loadtest::main(args),
+        Some(Command::Loadtest(args)) => return jiang_loadtest::main(args),
+        Some(Command::Match(args)) => {
+            return match_runner::main(args, matches.subcommand_matches("match"));
+        }
         Some(Command::Engine) => {
             return match engine_cli::run(io::stdin().lock()) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -184,8 +281,10 @@ fn main() -> ExitCode {
             None => tools::moves(variant, io::stdin().lock(), &mut out),
         },
         Command::Outcome { variant } => tools::outcome(variant, io::stdin().lock(), &mut out),
+        Command::Convert(args) => convert::run(&args, &mut out),
         Command::Serve(_) => unreachable!("handled above"),
         Command::Loadtest(_) | Command::Engine => unreachable!("handled above"),
+        Command::Match(_) => unreachable!("handled above"),
     };
     drop(out);
     exit_code(result)

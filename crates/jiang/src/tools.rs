@@ -25,6 +25,9 @@ pub enum ToolError {
     /// The start position given with `--fen` is not valid.
     #[error("bad position: {0}")]
     BadPosition(String),
+    /// A record could not be read (`jiang convert`): what and where.
+    #[error("bad record: {0}")]
+    BadRecord(String),
     /// Reading or writing failed.
     #[error(transparent)]
     Io(#[from] io::Error),
@@ -96,7 +99,8 @@ fn finish_perft(out: &mut impl Write, nodes: u64, ms: u128) -> Result<Status, To
     Ok(Status::Clean)
 }
 
-/// `jiang moves`: one line of sorted legal moves per input position.
+/// `jiang moves`: one line of sorted legal moves per input position, flushed as soon as it is
+/// written.
 pub fn moves(
     variant: Variant,
     input: impl BufRead,
@@ -120,11 +124,15 @@ fn moves_with<G: Game>(
                 status = Status::SomeInputRejected;
             }
         }
+        // Each answer goes out before the next line is read: a long-lived process serves as
+        // an oracle (one line in, one line out).
+        out.flush()?;
     }
     Ok(status)
 }
 
-/// `jiang outcome`: one `<result> <reason>`, `illegal <n> <why>` or `error: …` line per input.
+/// `jiang outcome`: one `<result> <reason>`, `illegal <n> <why>` or `error: …` line per input,
+/// flushed as soon as it is written.
 pub fn outcome(
     variant: Variant,
     input: impl BufRead,
@@ -148,6 +156,7 @@ fn outcome_with<G: Game>(
                 status = Status::SomeInputRejected;
             }
         }
+        out.flush()?;
     }
     Ok(status)
 }

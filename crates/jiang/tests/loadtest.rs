@@ -73,3 +73,38 @@ fn loadtest_says_clearly_when_the_server_is_unreachable() {
     assert!(stderr.contains("cannot reach the server"), "{stderr}");
     assert!(output.stdout.is_empty());
 }
+
+#[test]
+fn loadtest_refuses_https_because_it_has_no_tls_client() {
+    let output = Command::new(env!("CARGO_BIN_EXE_jiang"))
+        .args(["loadtest", "--url", "https://127.0.0.1:1", "--games", "1"])
+        .output()
+        .expect("jiang runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("https is not supported"), "{stderr}");
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn loadtest_refuses_an_unknown_variant_naming_the_flag_and_the_choices() {
+    let output = Command::new(env!("CARGO_BIN_EXE_jiang"))
+        .args([
+            "loadtest",
+            "--url",
+            "http://127.0.0.1:1",
+            "--variant",
+            "chess",
+        ])
+        .output()
+        .expect("jiang runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--variant"), "{stderr}");
+    assert!(stderr.contains("chess"), "{stderr}");
+    assert!(
+        stderr.contains("xiangqi, jieqi, shogi, minishogi"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty());
+}

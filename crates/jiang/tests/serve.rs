@@ -20,7 +20,7 @@ struct Jiang {
 
 impl Jiang {
     fn start(dir: &Path, args: &[&str]) -> Jiang {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_jiang"))
+        let child = Command::new(env!("CARGO_BIN_EXE_jiang"))
             .args(args)
             .current_dir(dir)
             .env("JIANG_LISTEN", "127.0.0.1:0")
@@ -32,6 +32,11 @@ impl Jiang {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("jiang starts");
+        Jiang::adopt(child)
+    }
+
+    /// Takes over a started `jiang` whose standard output is piped.
+    fn adopt(mut child: Child) -> Jiang {
         let mut line = String::new();
         BufReader::new(child.stdout.take().expect("piped"))
             .read_line(&mut line)
@@ -169,6 +174,10 @@ fn bad_configuration_is_refused_with_a_reason() {
         (&["--trusted-proxy", "proxy.example"][..], "--trusted-proxy"),
         (&["--database", "mysql://localhost/jiang"][..], "mysql://"),
         (&["--listen", "nowhere"][..], "nowhere"),
+        (&["--header-timeout", "0"][..], "--header-timeout"),
+        (&["--ws-idle-timeout", "soon"][..], "--ws-idle-timeout"),
+        (&["--shutdown-timeout=-1"][..], "--shutdown-timeout"),
+        (&["--max-connections", "0"][..], "--max-connections"),
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_jiang"))
             .args(args)
@@ -180,4 +189,70 @@ fn bad_configuration_is_refused_with_a_reason() {
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
     assert!(!dir.path().join("data").exists(), "nothing was created");
+}
+
+#[test]
+fn sqlite_sync_names_its_choices_on_the_command_line_and_in_the_environment() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let from_flag = Command::new(env!("CARGO_BIN_EXE_jiang"))
+        .args(["--sqlite-sync", "sometimes"])
+        .current_dir(dir.path())
+        .output()
+        .expect("jiang runs");
+    let from_env = Command::new(env!("CARGO_BIN_EXE_jiang"))
+        .env("JIANG_SQLITE_SYNC", "sometimes")
+        .current_dir(dir.path())
+        .output()
+        .expect("jiang runs");
+    for output in [from_flag, from_env] {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("--sqlite-sync"), "{stderr}");
+        assert!(stderr.contains("sometimes"), "{stderr}");
+        assert!(
+            stderr.contains("full") && stderr.contains("normal"),
+            "{stderr}"
+        );
+    }
+    assert!(!dir.path().join("data").exists(), "nothing was created");
+}
+
+/// Opens `n` spectator sockets on a new game; how many the server let open.
+async fn sockets_allowed(base: &str, n: usize) -> usize {
+    let created = post(base, "/api/games", None, json!({"variant": "xiangqi"})).await;
+    let url = format!(
+        "{}/api/games/{}/ws",
+        base.replacen("http://", "ws://", 1),
+        created["id"].as_str().expect("id")
+    );
+    let mut open = Vec::new();
+    for _ in 0..n {
+        if let Ok((socket, _)) = tokio_tungstenite::connect_async(url.as_str()).await {
+            open.push(socket);
+        }
+    }
+    open.len()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_socket_cap_comes_from_the_environment_and_rate_limit_0_lifts_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let capped = Command::new(env!("CARGO_BIN_EXE_jiang"))
+        .current_dir(dir.path())
+        .env("JIANG_LISTEN", "127.0.0.1:0")
+        .env("JIANG_MAX_SOCKETS_PER_ADDRESS", "2")
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("jiang starts");
+    let jiang = Jiang::adopt(capped);
+    assert_eq!(sockets_allowed(&jiang.base, 4).await, 2);
+    assert!(jiang.stop("TERM").success());
+    // Load tests come from one address: `--rate-limit 0` turns every per-address limit off.
+    let jiang = Jiang::start(
+        dir.path(),
+        &["--rate-limit", "0", "--max-sockets-per-address", "2"],
+    );
+    assert_eq!(sockets_allowed(&jiang.base, 4).await, 4);
+    assert!(jiang.stop("TERM").success());
 }

@@ -66,16 +66,14 @@ pub trait Position: Clone + Send + Sync + 'static {
     }
 }
 
-/// Why a move (or a declaration) given as text could not be played in a game.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct IllegalMove(pub String);
-
 /// A game: a start position and the moves played from it, deciding the outcomes that need
 /// history (repetition, move limits, declarations).
 pub trait Game: Sized + Send + Sync + 'static {
     /// The family's position type.
     type Position: Position;
+    /// Why a move (or a declaration) could not be played: the family's own typed reasons
+    /// (the game is over, the move does not parse or breaks a rule, a declaration fails).
+    type PlayError: Error + Send + Sync + 'static;
 
     /// A new game from `start`.
     fn new(start: Self::Position) -> Self;
@@ -88,12 +86,12 @@ pub trait Game: Sized + Send + Sync + 'static {
 
     /// Plays `mv`, a move of the current position (so legal there). Once the game is over by
     /// the rules nothing more can be played, and the error says so.
-    fn play_move(&mut self, mv: <Self::Position as Position>::Move) -> Result<(), IllegalMove>;
+    fn play_move(&mut self, mv: <Self::Position as Position>::Move) -> Result<(), Self::PlayError>;
 
     /// Plays one token of a move list in machine notation, as `jiang outcome` reads them
     /// (including the Jieqi reveal suffix and the shogi declaration `win`). A token that is not
     /// legal changes nothing and says why.
-    fn play_text(&mut self, text: &str) -> Result<(), IllegalMove>;
+    fn play_text(&mut self, text: &str) -> Result<(), Self::PlayError>;
 
     /// The outcome if the moves played so far ended the game, decided by the rules files in
     /// their order; `None` while it goes on.

@@ -9,14 +9,17 @@
 
 mod bits;
 mod game;
+pub mod import;
 pub mod jieqi;
 mod outcome;
+mod record_clock;
 pub mod shogi;
 mod side;
 mod variant;
 pub mod xiangqi;
 
-pub use game::{Game, IllegalMove, Position};
+pub use game::{Game, Position};
 pub use outcome::{Outcome, Reason, UnknownReason};
+pub use record_clock::RecordClock;
 pub use side::Side;
 pub use variant::{Family, UnknownVariant, Variant};

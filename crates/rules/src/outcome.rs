@@ -35,6 +35,10 @@ pub enum Reason {
     Impasse,
     /// The game was abandoned before both sides moved: no result.
     Aborted,
+    /// An untimed game nobody moved in for the server's abandonment period (30 days by
+    /// default): over, with no winner and no result. An addition of Jiang's server to the
+    /// rules reference's reasons: untimed games have no clock to end them.
+    Abandoned,
 }
 
 /// A reason name that Jiang does not know.
@@ -44,7 +48,7 @@ pub struct UnknownReason(pub String);
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 13] = [
+    pub const ALL: [Reason; 14] = [
         Reason::Checkmate,
         Reason::Stalemate,
         Reason::Resignation,
@@ -58,6 +62,7 @@ impl Reason {
         Reason::Agreement,
         Reason::Impasse,
         Reason::Aborted,
+        Reason::Abandoned,
     ];
 
     /// The stable kebab-case name, as in `../shared/rules/clocks-and-games.md`.
@@ -76,6 +81,7 @@ impl Reason {
             Reason::Agreement => "agreement",
             Reason::Impasse => "impasse",
             Reason::Aborted => "aborted",
+            Reason::Abandoned => "abandoned",
         }
     }
 }
@@ -123,12 +129,12 @@ impl Outcome {
     }
 
     /// The result as written in records and by `jiang outcome`: `1-0` (the first side, Red or
-    /// sente, wins), `0-1`, `1/2-1/2`, or `*` for an aborted game, which has no result.
+    /// sente, wins), `0-1`, `1/2-1/2`, or `*` for an aborted or abandoned game, which has no result.
     pub const fn result(&self) -> &'static str {
         match (self.winner, self.reason) {
             (Some(Side::First), _) => "1-0",
             (Some(Side::Second), _) => "0-1",
-            (None, Reason::Aborted) => "*",
+            (None, Reason::Aborted | Reason::Abandoned) => "*",
             (None, _) => "1/2-1/2",
         }
     }

@@ -2,7 +2,8 @@
 //! positions.
 
 use jiang_rules::shogi::{
-    Game, HANDICAPS, ImpasseError, MoveError, PieceKind, Position, SfenError, Square, handicap,
+    Game, HANDICAPS, ImpasseError, MoveError, PieceKind, PlayError, Position, SfenError, Square,
+    handicap,
 };
 use jiang_rules::{Game as _, Outcome, Reason, Side, Variant};
 
@@ -443,7 +444,8 @@ fn impasse_fails_without_the_king_in_the_zone() {
     let mut game = Game::new(pos("+L+NSG1GS+N+L/1R5B1/9/4K4/9/9/9/9/4k4 b 10P 1"));
     assert_eq!(game.can_declare_impasse(), Err(ImpasseError::KingNotInZone));
     let err = game.play_text("win").unwrap_err();
-    assert!(err.0.contains("condition 1"), "{err}");
+    assert_eq!(err, PlayError::Impasse(ImpasseError::KingNotInZone));
+    assert!(err.to_string().contains("condition 1"), "{err}");
     assert_eq!(game.outcome(), None);
 }
 
@@ -461,7 +463,9 @@ fn impasse_fails_with_nine_pieces_in_the_zone() {
 fn impasse_fails_in_check() {
     let mut game = Game::new(pos("+L+NSGKGS+N+L/1R5B1/9/9/4r4/9/9/9/4k4 b 10P 1"));
     assert_eq!(game.can_declare_impasse(), Err(ImpasseError::InCheck));
-    assert!(game.play_text("win").unwrap_err().0.contains("condition 3"));
+    let err = game.play_text("win").unwrap_err();
+    assert_eq!(err, PlayError::Impasse(ImpasseError::InCheck));
+    assert!(err.to_string().contains("condition 3"), "{err}");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use jiang_rules::Variant;
 use jiang_rules::xiangqi::notation::{
-    NotationError, Record, RecordError, Script, chinese, parse_chinese, parse_wxf, wxf,
+    MoveFormat, NotationError, Record, RecordError, Script, chinese, parse_chinese, parse_wxf, wxf,
 };
 use jiang_rules::xiangqi::{Game, Move, Position};
 use proptest::prelude::*;
@@ -208,11 +208,19 @@ proptest! {
         record.set_tag("Date", "2026.11.29");
         record.set_tag("TimeControl", "600+5");
         let text = record.to_string();
+        prop_assert!(text.contains("[Format \"ICCS\"]\n"), "{}", text);
         let back = Record::parse(&text).unwrap();
         prop_assert_eq!(&back, &record, "{}", text);
         let replayed = back.game();
         prop_assert_eq!(replayed.moves(), game.moves());
         prop_assert_eq!(replayed.outcome(), game.outcome());
+        // Every movetext flavour reads back as the same record, tagged with its Format.
+        for format in [MoveFormat::Iccs, MoveFormat::Wxf, MoveFormat::Chinese(Script::Simplified), MoveFormat::Chinese(Script::Traditional)] {
+            let text = record.to_text(format);
+            let tag = if jieqi { "ICCS" } else { format.tag() };
+            prop_assert!(text.contains(&format!("[Format \"{tag}\"]\n")), "{}", text);
+            prop_assert_eq!(&Record::parse(&text).unwrap(), &record, "{}", text);
+        }
     }
 
     #[test]
@@ -474,4 +482,74 @@ fn no_such_move_says_whether_the_piece_exists() {
         message,
         "`R1.2` is not a legal move for Red here: that piece cannot make this move"
     );
+}
+
+/// WXF convention: advisors and elephants are named by their file even when two share it,
+/// since the direction tells them apart; the rules crate's reader reads them back.
+#[test]
+fn advisors_and_elephants_are_named_by_file() {
+    // Red advisors on d0 and d2 (file 6), elephants on c0 and c4 (file 7); Black's
+    // elephants on g9 and g5 (file 7 for Black), advisors on f9 and f7 (file 6).
+    let cases = [
+        (
+            "3k5/9/9/9/9/9/9/3A5/9/2BAK4 w - - 0 1",
+            "d0e1",
+            ["A6+5", "仕六进五", "仕六進五"],
+        ),
+        (
+            "3k5/9/9/9/9/9/9/3A5/9/2BAK4 w - - 0 1",
+            "d2e1",
+            ["A6-5", "仕六退五", "仕六退五"],
+        ),
+        (
+            "3k5/9/9/9/9/2B6/9/9/9/2B1K4 w - - 0 1",
+            "c4e2",
+            ["E7-5", "相七退五", "相七退五"],
+        ),
+        (
+            "3k5/9/9/9/9/2B6/9/9/9/2B1K4 w - - 0 1",
+            "c0a2",
+            ["E7+9", "相七进九", "相七進九"],
+        ),
+        (
+            "4kab2/9/5a3/9/6b2/9/9/9/9/3K5 b - - 0 1",
+            "g5e7",
+            ["E7-5", "象７退５", "象７退５"],
+        ),
+        (
+            "4kab2/9/5a3/9/6b2/9/9/9/9/3K5 b - - 0 1",
+            "f7e8",
+            ["A6-5", "士６退５", "士６退５"],
+        ),
+    ];
+    for (fen, mv, expected) in cases {
+        check(&position(fen), mv, expected);
+    }
+    // Every advisor and elephant move of random games: never front/rear in Xiangqi.
+    for seed in 0..40 {
+        let game = random_game(Variant::Xiangqi, seed, 160);
+        for p in game.positions() {
+            for mv in p.legal_moves_unrevealed() {
+                let w = wxf(&p, mv);
+                if w.contains(['A', 'E']) {
+                    assert!(!w.starts_with(['+', '-']), "{w} in {}", p.to_fen());
+                    let c = chinese(&p, mv, Script::Simplified);
+                    assert!(!c.starts_with(['前', '后']), "{c} in {}", p.to_fen());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn xqbase_footer_after_the_result_is_ignored() {
+    let text = "[Game \"Chinese Chess\"]\n[Result \"1-0\"]\n[Format \"Chinese\"]\n\n1. 炮二平五 马８进７\n2. 马二进三 车９平８\n 1-0\n============================\n 欢迎访问《象棋百科全书网》 (www.xqbase.com)\n 推荐用《象棋巫师》打开棋谱\n";
+    let record = Record::parse(text).unwrap();
+    assert_eq!(record.moves().len(), 4);
+    assert_eq!(record.result(), "1-0");
+    // Text after the result on the same line is still an error.
+    assert!(matches!(
+        Record::parse("1. h2e2 1-0 h9g7\n"),
+        Err(RecordError::AfterResult { .. })
+    ));
 }

@@ -286,6 +286,38 @@ fn byoyomi_move_start(
     }
 }
 
+/// One run of a server node as its heartbeat recorded it, in milliseconds since the Unix epoch:
+/// from its start to the last instant it knew it was alive (its graceful stop, or its last
+/// heartbeat before a crash). Between runs the server was down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// When the run started (its clocks resumed).
+    pub started_at: i64,
+    /// Its graceful stop, or its last heartbeat.
+    pub alive_at: i64,
+}
+
+/// How long the clocks ran after a snapshot taken at `snapshot_at_ms`, over a node's previous
+/// `runs`: the think time a restart must still charge. It is the part of each run after the
+/// snapshot; the gaps between runs (downtime) count for nothing. So a game not written for
+/// several restarts is charged every run since its snapshot and none of the downtimes. A
+/// snapshot after the last record of a crashed run, a database from before runs were recorded
+/// (no runs), or a wall clock that stepped back charge nothing: doubt favours the player.
+pub fn ran_since(snapshot_at_ms: i64, runs: &[Run]) -> Duration {
+    let ms: i64 = runs
+        .iter()
+        .map(|run| (run.alive_at - run.started_at.max(snapshot_at_ms)).max(0))
+        .sum();
+    Duration::from_millis(u64::try_from(ms).unwrap_or(0))
+}
+
+/// When a countdown that had `left` at a snapshot ends after a restart at `now`, the server
+/// having run `ran` past the snapshot before it stopped: the first-move countdown survives a
+/// restart like the clocks (a player who had 10 s of the 30 s left has 10 s after it).
+pub fn resume_countdown(left: Duration, ran: Duration, now: Instant) -> Instant {
+    now + left.saturating_sub(ran)
+}
+
 /// How many whole countdowns of `byoyomi` fit in `over`.
 fn periods_used(over: Duration, byoyomi: Duration) -> u32 {
     if byoyomi.is_zero() {
@@ -350,51 +382,9 @@ impl fmt::Display for TimeControl {
     }
 }
 
-/// The API's JSON form of a time control, in seconds:
-/// `{"main": s, "increment": s, "byoyomi": s, "periods": n, "move_limit": s}`.
-///
-/// Every field may be omitted (0, or no move limit; `periods` defaults to 1 when `byoyomi` is
-/// set, else 0); fractional seconds are accepted to the millisecond; unknown fields are refused
-/// by name. Validate with `TimeControl::try_from(spec)`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TimeControlSpec {
-    /// Main time in seconds.
-    #[serde(default, serialize_with = "ser_seconds")]
-    pub main: f64,
-    /// Fischer increment in seconds.
-    #[serde(default, serialize_with = "ser_seconds")]
-    pub increment: f64,
-    /// One byo-yomi countdown in seconds.
-    #[serde(default, serialize_with = "ser_seconds")]
-    pub byoyomi: f64,
-    /// Number of byo-yomi periods; absent means 1 with a byo-yomi, else 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub periods: Option<u32>,
-    /// Per-move limit in main time, in seconds; absent or null means none.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "ser_opt_seconds"
-    )]
-    pub move_limit: Option<f64>,
-}
-
-/// Seconds as a JSON integer when whole, else as a decimal.
-fn ser_seconds<S: serde::Serializer>(secs: &f64, s: S) -> Result<S::Ok, S::Error> {
-    if secs.fract() == 0.0 && *secs >= 0.0 && *secs < 1e15 {
-        s.serialize_u64(*secs as u64)
-    } else {
-        s.serialize_f64(*secs)
-    }
-}
-
-fn ser_opt_seconds<S: serde::Serializer>(secs: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
-    match secs {
-        Some(secs) => ser_seconds(secs, s),
-        None => s.serialize_none(),
-    }
-}
+/// The API's JSON form of a time control (see the protocol crate); validate it with
+/// `TimeControl::try_from(spec)`.
+pub use jiang_protocol::TimeControlSpec;
 
 /// Seconds to a duration with millisecond resolution, checking sign and finiteness.
 fn seconds(field: &'static str, secs: f64) -> Result<Duration, TimeControlError> {
@@ -688,6 +678,31 @@ impl Clock {
         }
         if let Some(side) = snapshot.flagged {
             clock.flag(side);
+        }
+        clock
+    }
+
+    /// Resumes a clock after a server restart (clocks-and-games.md: "A server restart does not
+    /// charge the players for the time the server was down").
+    ///
+    /// `snapshot` was taken while the server ran; the server then kept running for `ran` more
+    /// before it stopped (see [`ran_since`]), and is up again at `now`. The side to move
+    /// is charged for `ran` (its think time before the stop), exactly as if it had thought that
+    /// long without a restart: main time first, then the countdowns, with the move limit in
+    /// force; the downtime (from the stop to `now`) is not charged. A side that ran out during
+    /// `ran` is flagged as of `now` ([`Clock::flagged`] says so at once). A paused or unstarted
+    /// clock is not charged.
+    pub fn resume(
+        control: TimeControl,
+        snapshot: &ClockSnapshot,
+        ran: Duration,
+        now: Instant,
+    ) -> Self {
+        let mut clock = Clock::restore(control, snapshot, now);
+        if let Some(turn) = &mut clock.turn
+            && turn.since.is_some()
+        {
+            turn.spent = turn.spent.saturating_add(ran);
         }
         clock
     }

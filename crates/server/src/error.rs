@@ -1,47 +1,39 @@
-//! The API's error type: every failure a client can cause, with its HTTP status and the
-//! contract's JSON shape `{"error": {"code", "message"}}`.
+//! The API's error type: every failure a client can cause, with its code (which fixes the HTTP
+//! status; see [`ErrorCode`]) and the contract's JSON shape `{"error": {"code", "message"}}`.
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+pub use jiang_protocol::ErrorCode;
+use jiang_protocol::{ErrorBody, ErrorDetail, ServerMessage};
 
-/// An error answered to a client. `code` is a stable snake_case name; `message` a sentence.
+/// An error answered to a client: a stable code and a sentence for a person.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{code}: {message}")]
 pub struct ApiError {
-    /// The HTTP status.
-    pub status: StatusCode,
-    /// Stable machine-readable code.
-    pub code: &'static str,
+    /// Stable machine-readable code; it fixes the HTTP status.
+    pub code: ErrorCode,
     /// A sentence for a person.
     pub message: String,
 }
 
 impl ApiError {
     /// Any error.
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         ApiError {
-            status,
             code,
             message: message.into(),
         }
     }
 
-    /// 400 with `code`.
-    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, code, message)
-    }
-
-    /// 409 with `code`.
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, code, message)
+    /// The HTTP status of the code.
+    pub fn status(&self) -> StatusCode {
+        StatusCode::from_u16(self.code.status()).expect("error codes have valid statuses")
     }
 
     /// 404 for an unknown game.
     pub fn game_not_found(id: &str) -> Self {
         Self::new(
-            StatusCode::NOT_FOUND,
-            "game_not_found",
+            ErrorCode::GameNotFound,
             format!("There is no game with id `{id}`."),
         )
     }
@@ -49,8 +41,7 @@ impl ApiError {
     /// 401: the action needs a seat token and none was given.
     pub fn missing_token() -> Self {
         Self::new(
-            StatusCode::UNAUTHORIZED,
-            "missing_token",
+            ErrorCode::MissingToken,
             "This action needs your seat token (Authorization: Bearer <token>).",
         )
     }
@@ -58,8 +49,7 @@ impl ApiError {
     /// 403: the token given holds no seat in this game.
     pub fn wrong_token() -> Self {
         Self::new(
-            StatusCode::FORBIDDEN,
-            "wrong_token",
+            ErrorCode::WrongToken,
             "The token given does not hold a seat in this game.",
         )
     }
@@ -67,8 +57,7 @@ impl ApiError {
     /// 429.
     pub fn rate_limited() -> Self {
         Self::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
+            ErrorCode::RateLimited,
             "Too many requests; slow down and try again in a moment.",
         )
     }
@@ -76,39 +65,66 @@ impl ApiError {
     /// 413.
     pub fn too_large(limit: usize) -> Self {
         Self::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
+            ErrorCode::TooLarge,
             format!("The request body is larger than {limit} bytes."),
         )
     }
 
     /// 500 (the store failed): the action was not applied.
     pub fn internal(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
+        Self::new(ErrorCode::Internal, message)
     }
 
     /// 503: the server is shutting down.
     pub fn unavailable() -> Self {
         Self::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "unavailable",
+            ErrorCode::Unavailable,
             "The server is restarting; try again in a moment.",
         )
     }
 
+    /// 503: the database could not store the change (disk full, I/O error, lost database
+    /// connection); nothing was changed and the same request may succeed later.
+    pub fn storage_unavailable() -> Self {
+        Self::new(
+            ErrorCode::StorageUnavailable,
+            "The server cannot store anything right now, so nothing was changed; try again in a \
+             moment.",
+        )
+    }
+
+    /// The JSON body, with the extra `detail` of `/healthz`.
+    pub fn body_with_detail(&self, detail: Option<String>) -> ErrorBody {
+        ErrorBody {
+            error: ErrorDetail {
+                code: self.code,
+                message: self.message.clone(),
+                detail,
+                line: None,
+            },
+        }
+    }
+
     /// The JSON body.
-    pub fn body(&self) -> serde_json::Value {
-        json!({"error": {"code": self.code, "message": self.message}})
+    pub fn body(&self) -> ErrorBody {
+        self.body_with_detail(None)
     }
 
     /// The WebSocket form: `{"type": "error", "code", "message"}`.
     pub fn ws_message(&self) -> String {
-        json!({"type": "error", "code": self.code, "message": self.message}).to_string()
+        jiang_protocol::to_sorted_json(&ServerMessage::Error {
+            code: self.code,
+            message: self.message.clone(),
+        })
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, axum::Json(self.body())).into_response()
+        (
+            self.status(),
+            axum::Json(jiang_protocol::to_sorted_value(&self.body())),
+        )
+            .into_response()
     }
 }

@@ -2,25 +2,33 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, RawQuery, Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{Extensions, HeaderMap, HeaderValue, StatusCode, Version, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use jiang_protocol::{
+    CreateGame, Created, DrawRequest, EmptyRequest, GameView, Health, MoveRequest, to_sorted_value,
+};
 use jiang_rules::{Side, Variant};
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use tokio::sync::watch;
+use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{Predicate, SizeAbove};
 
 use crate::clock::TimeControl;
-use crate::error::ApiError;
-use crate::game::{Action, Command, DrawAction, Games, NewGame};
+use crate::error::{ApiError, ErrorCode};
+use crate::game::{Action, Command, Games, NewGame};
+use crate::origin::OriginPolicy;
 use crate::ratelimit::{self, Limiter};
 use crate::seat;
+use crate::slots::Slots;
 use crate::store::Write;
 use crate::table::{self, NotationStyle, RecordFormat, SetupError};
 use crate::{pages, ws};
@@ -35,7 +43,20 @@ pub(crate) struct AppState {
     pub limiter: Arc<Limiter>,
     /// Reverse proxies whose `X-Forwarded-For` is believed (see [`ratelimit::client_address`]).
     pub trusted_proxies: Arc<[IpAddr]>,
+    /// Which browser requests may use the seat cookie (see [`crate::origin`]).
+    pub origin: Arc<OriginPolicy>,
+    /// Open WebSockets per client address.
+    pub sockets: Arc<Slots>,
+    /// A WebSocket silent for this long is closed.
+    pub ws_idle_timeout: Duration,
+    /// Becomes `true` when the shutdown deadline has passed: WebSockets end at once.
+    pub hard_stop: watch::Receiver<bool>,
 }
+
+/// The address an API request is counted against ([`ratelimit::client_address`]), as a
+/// request extension set by the rate limiter.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClientAddress(pub IpAddr);
 
 /// The whole application.
 pub(crate) fn router(state: AppState) -> Router {
@@ -64,28 +85,102 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/notation", get(notation))
         .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route(
+            "/api/import",
+            post(crate::import::handler).layer(DefaultBodyLimit::max(crate::import::MAX_IMPORT)),
+        )
         .fallback(api_not_found)
         .layer(middleware::from_fn_with_state(state.clone(), rate_limit))
         .layer(DefaultBodyLimit::max(MAX_BODY));
     Router::new()
         .merge(api)
-        .route("/healthz", get(|| async { (StatusCode::OK, "ok\n") }))
+        .route("/healthz", get(healthz))
         .merge(pages::router())
+        // Added last, so that it reaches every route above.
+        .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
+        .layer(compression())
+}
+
+/// Responses smaller than this are sent as they are: compressing them saves next to nothing.
+pub(crate) const COMPRESS_MIN_BYTES: u16 = 256;
+
+/// gzip or brotli, as the client's `Accept-Encoding` prefers, for text responses
+/// ([`compressible`]) of at least [`COMPRESS_MIN_BYTES`]; everything else, and every client
+/// that accepts neither, gets the identity bytes. Brotli runs at quality 4 (tower-http's
+/// default: fast enough to do on every response).
+fn compression() -> CompressionLayer<impl Predicate> {
+    CompressionLayer::new()
+        .gzip(true)
+        .br(true)
+        .compress_when(SizeAbove::new(COMPRESS_MIN_BYTES).and(compressible))
+}
+
+/// Whether a response is text worth compressing: HTML, JavaScript, CSS, JSON, SVG or plain
+/// text with a body. Never a WebSocket upgrade (`101`; the socket's frames are not HTTP
+/// bodies), a `304`, or an already compressed format (PNG, fonts, audio).
+fn compressible(status: StatusCode, _: Version, headers: &HeaderMap, _: &Extensions) -> bool {
+    if status == StatusCode::SWITCHING_PROTOCOLS || status == StatusCode::NOT_MODIFIED {
+        return false;
+    }
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(is_compressible_type)
+}
+
+/// Whether a `Content-Type` is text that compresses well (see [`compressible`]).
+pub(crate) fn is_compressible_type(content_type: &str) -> bool {
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    (essence.starts_with("text/") && essence != "text/event-stream")
+        || matches!(
+            essence.as_str(),
+            "application/json" | "application/javascript" | "image/svg+xml"
+        )
+}
+
+/// 200 `{"status": "ok"}` when a write can be committed now (the last commit, or a tiny probe
+/// write, under a second old, succeeded); otherwise 503 with the `storage_unavailable` error
+/// and the database's own words in `detail`.
+async fn healthz(State(state): State<AppState>) -> Response {
+    match state.games.store().health().await {
+        Ok(()) => Json(to_sorted_value(&Health {
+            status: "ok".to_owned(),
+        }))
+        .into_response(),
+        Err(problem) => {
+            let error = ApiError::new(
+                ErrorCode::StorageUnavailable,
+                "The database cannot store anything right now; moves and other changes are \
+                 refused until it can.",
+            );
+            let body = error.body_with_detail(Some(problem));
+            (error.status(), Json(jiang_protocol::to_sorted_value(&body))).into_response()
+        }
+    }
+}
+
+/// 405 with the JSON error body (axum's default has an empty body; the `Allow` header stays).
+async fn method_not_allowed(method: axum::http::Method) -> ApiError {
+    ApiError::new(
+        ErrorCode::MethodNotAllowed,
+        format!("This path does not answer {method}; the Allow header lists what it does."),
+    )
 }
 
 async fn api_not_found() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "not_found",
-        "There is no such API endpoint.",
-    )
+    ApiError::new(ErrorCode::NotFound, "There is no such API endpoint.")
 }
 
 async fn rate_limit(
     State(state): State<AppState>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    request: Request,
+    mut request: Request,
     next: Next,
 ) -> Response {
     let client = ratelimit::client_address(
@@ -100,6 +195,7 @@ async fn rate_limit(
     if !state.limiter.check(client) {
         return ApiError::rate_limited().into_response();
     }
+    request.extensions_mut().insert(ClientAddress(client));
     next.run(request).await
 }
 
@@ -109,7 +205,7 @@ fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Resul
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::too_large(MAX_BODY)
         } else {
-            ApiError::bad_request("bad_body", rejection.body_text())
+            ApiError::new(ErrorCode::BadBody, rejection.body_text())
         }
     })?;
     let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -118,25 +214,25 @@ fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Resul
         &bytes
     };
     let value: Value = serde_json::from_slice(bytes).map_err(|e| {
-        ApiError::bad_request(
-            "malformed_json",
+        ApiError::new(
+            ErrorCode::MalformedJson,
             format!("The body is not valid JSON: {e}."),
         )
     })?;
     if !value.is_object() {
-        return Err(ApiError::bad_request(
-            "malformed_json",
+        return Err(ApiError::new(
+            ErrorCode::MalformedJson,
             "The body must be a JSON object.",
         ));
     }
     serde_json::from_value(value).map_err(|e| {
         let text = e.to_string();
         let code = if text.starts_with("unknown field") {
-            "unknown_field"
+            ErrorCode::UnknownField
         } else {
-            "invalid_request"
+            ErrorCode::InvalidRequest
         };
-        ApiError::bad_request(code, format!("Invalid request: {text}."))
+        ApiError::new(code, format!("Invalid request: {text}."))
     })
 }
 
@@ -166,44 +262,58 @@ pub(crate) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
         .map(|(_, v)| v.to_owned())
 }
 
-/// The seat token of a request: the bearer header, else the game's seat cookie.
-fn token(headers: &HeaderMap, id: &str) -> Option<String> {
-    bearer(headers).or_else(|| cookie(headers, &seat_cookie_name(id)))
+/// The seat token of an action on game `id`: the bearer header, else the game's seat cookie,
+/// which only a JSON request from the server's own pages may use (cross-site request forgery;
+/// see [`crate::origin`]). Without either, a browser request from another origin is refused too.
+fn action_token(
+    state: &AppState,
+    headers: &HeaderMap,
+    id: &str,
+) -> Result<Option<String>, ApiError> {
+    if let Some(token) = bearer(headers) {
+        return Ok(Some(token));
+    }
+    match cookie(headers, &seat_cookie_name(id)) {
+        Some(token) => {
+            state.origin.check_cookie_post(headers)?;
+            Ok(Some(token))
+        }
+        None => {
+            state.origin.check_post(headers)?;
+            Ok(None)
+        }
+    }
 }
 
-fn seat_cookie(id: &str, token: &str) -> HeaderValue {
+/// The `Set-Cookie` value that keeps `token` for game `id`: HttpOnly (no script reads it),
+/// `SameSite=Lax`, and `Secure` when the public URL is https.
+fn seat_cookie(id: &str, token: &str, secure: bool) -> HeaderValue {
     HeaderValue::from_str(&format!(
-        "{}={token}; Path=/; Max-Age=2592000; HttpOnly; SameSite=Lax",
-        seat_cookie_name(id)
+        "{}={token}; Path=/; Max-Age=2592000; HttpOnly; SameSite=Lax{}",
+        seat_cookie_name(id),
+        if secure { "; Secure" } else { "" }
     ))
     .expect("base62 cookie is a valid header")
 }
 
-/// `POST /api/games`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CreateRequest {
-    variant: String,
-    #[serde(default)]
-    clock: Option<TimeControl>,
-    #[serde(default)]
-    side: Option<String>,
-    #[serde(default)]
-    handicap: Option<String>,
-    #[serde(default)]
-    fen: Option<String>,
-}
-
 async fn create_game(
     State(state): State<AppState>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let request: CreateRequest = parse_body(body)?;
+    // No other site may make a visitor's browser create a game (and get its seat cookie).
+    state.origin.check_post(&headers)?;
+    let request: CreateGame = parse_body(body)?;
+    let control = request
+        .clock
+        .map(TimeControl::try_from)
+        .transpose()
+        .map_err(|e| ApiError::new(ErrorCode::InvalidRequest, format!("Invalid request: {e}.")))?;
     let variant: Variant = request
         .variant
         .parse()
         .map_err(|e: jiang_rules::UnknownVariant| {
-            ApiError::bad_request("unknown_variant", format!("{e}."))
+            ApiError::new(ErrorCode::UnknownVariant, format!("{e}."))
         })?;
     let side = match request.side.as_deref() {
         None | Some("random") => {
@@ -214,8 +324,8 @@ async fn create_game(
             }
         }
         Some(name) => variant.side_from_name(name).ok_or_else(|| {
-            ApiError::bad_request(
-                "invalid_side",
+            ApiError::new(
+                ErrorCode::InvalidSide,
                 format!(
                     "Unknown side `{name}` for {variant}: expected {}, {} or random.",
                     variant.side_name(Side::First),
@@ -229,8 +339,8 @@ async fn create_game(
     // Validate by building the table once: the start must be playable.
     let table = table::open(variant, &setup, &[]).map_err(setup_error)?;
     if let Some(outcome) = table.outcome() {
-        return Err(ApiError::bad_request(
-            "invalid_fen",
+        return Err(ApiError::new(
+            ErrorCode::InvalidFen,
             format!(
                 "The game would be over before it starts ({}).",
                 outcome.reason
@@ -245,7 +355,7 @@ async fn create_game(
     let new_game = NewGame {
         variant,
         setup,
-        control: request.clock,
+        control,
         tokens,
     };
     state
@@ -261,23 +371,29 @@ async fn create_game(
     let url = format!("{}/g/{id}", state.games.settings().public_url);
     let mut response = (
         StatusCode::CREATED,
-        Json(json!({"id": id, "side": variant.side_name(side), "token": token, "url": url})),
+        Json(to_sorted_value(&Created {
+            id: id.clone(),
+            side: variant.side_name(side).to_owned(),
+            token: token.clone(),
+            url,
+        })),
     )
         .into_response();
-    response
-        .headers_mut()
-        .insert(header::SET_COOKIE, seat_cookie(&id, &token));
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        seat_cookie(&id, &token, state.origin.secure_cookies()),
+    );
     Ok(response)
 }
 
 fn setup_error(e: SetupError) -> ApiError {
     let code = match e {
-        SetupError::BadFen(_) => "invalid_fen",
-        SetupError::BadHandicap(_) => "invalid_handicap",
-        SetupError::Unsupported(_) => "unsupported",
+        SetupError::BadFen(_) => ErrorCode::InvalidFen,
+        SetupError::BadHandicap(_) => ErrorCode::InvalidHandicap,
+        SetupError::Unsupported(_) => ErrorCode::Unsupported,
         SetupError::Corrupt(_) => return ApiError::internal(e.to_string()),
     };
-    ApiError::bad_request(code, format!("{e}."))
+    ApiError::new(code, format!("{e}."))
 }
 
 async fn view_game(
@@ -296,55 +412,46 @@ async fn view_game(
         .await;
     match view {
         // A stale cookie (not a bearer header) just means watching.
-        Err(e) if e.code == "wrong_token" && explicit.is_none() => state
+        Err(e) if e.code == ErrorCode::WrongToken && explicit.is_none() => state
             .games
             .ask(&id, |reply| Command::View { token: None, reply })
             .await
-            .map(Json),
-        other => other.map(Json),
+            .map(view_json),
+        other => other.map(view_json),
     }
 }
 
 async fn join_game(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
+    // No other site may make a visitor's browser take a seat.
+    state.origin.check_post(&headers)?;
     let _: EmptyRequest = parse_body(body)?;
     let joined = state
         .games
         .ask(&id, |reply| Command::Join { reply })
         .await?;
-    let cookie = seat_cookie(&id, &joined.token);
-    let mut response = Json(json!(joined)).into_response();
+    let cookie = seat_cookie(&id, &joined.token, state.origin.secure_cookies());
+    let mut response = Json(to_sorted_value(&joined)).into_response();
     response.headers_mut().insert(header::SET_COOKIE, cookie);
     Ok(response)
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct EmptyRequest {}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MoveRequest {
-    #[serde(rename = "move")]
-    mv: String,
+/// A view as the JSON an answer carries.
+fn view_json(view: GameView) -> Json<Value> {
+    Json(to_sorted_value(&view))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DrawRequest {
-    action: DrawAction,
-}
-
+/// Applies `action` for the seat of `token` (from [`action_token`]).
 async fn act(
     state: &AppState,
     id: &str,
-    headers: &HeaderMap,
+    token: Option<String>,
     action: Action,
 ) -> Result<Json<Value>, ApiError> {
-    let token = token(headers, id);
     state
         .games
         .ask(id, |reply| Command::Act {
@@ -353,7 +460,7 @@ async fn act(
             reply,
         })
         .await
-        .map(Json)
+        .map(view_json)
 }
 
 async fn move_action(
@@ -362,8 +469,9 @@ async fn move_action(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
+    let token = action_token(&state, &headers, &id)?;
     let request: MoveRequest = parse_body(body)?;
-    act(&state, &id, &headers, Action::Move(request.mv)).await
+    act(&state, &id, token, Action::Move(request.mv)).await
 }
 
 /// An action without parameters (resign, abort, impasse, rematch): the body must be empty or
@@ -375,8 +483,9 @@ async fn plain_action(
     body: Result<Bytes, BytesRejection>,
     action: Action,
 ) -> Result<Json<Value>, ApiError> {
+    let token = action_token(&state, &headers, &id)?;
     let _: EmptyRequest = parse_body(body)?;
-    act(&state, &id, &headers, action).await
+    act(&state, &id, token, action).await
 }
 
 async fn draw_action(
@@ -385,13 +494,15 @@ async fn draw_action(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
+    let token = action_token(&state, &headers, &id)?;
     let request: DrawRequest = parse_body(body)?;
-    act(&state, &id, &headers, Action::Draw(request.action)).await
+    act(&state, &id, token, Action::Draw(request.action)).await
 }
 
 /// `GET /api/games/{id}/notation?style=…`: every move of the game in a human notation,
-/// computed by the rules crate (exact where the web client's formatter only approximates).
-/// The same for every viewer: only public information goes into it.
+/// computed by the rules crate, with the positions the game went through (the web client's
+/// move list and its steps back). The same for every viewer: only public information goes
+/// into it.
 async fn notation(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -405,24 +516,24 @@ async fn notation(
         .find(|(k, _)| *k == "style")
         .map(|(_, v)| v.to_owned());
     let Some(name) = requested else {
-        return Err(ApiError::bad_request(
-            "bad_notation_style",
+        return Err(ApiError::new(
+            ErrorCode::BadNotationStyle,
             "Give a notation style: ?style=wxf, chinese, chinese-traditional, iccs, japanese, western, western-letters or usi.",
         ));
     };
     let style = NotationStyle::parse(&name).ok_or_else(|| {
-        ApiError::bad_request(
-            "bad_notation_style",
+        ApiError::new(
+            ErrorCode::BadNotationStyle,
             format!(
                 "Unknown notation style `{name}`: expected wxf, chinese, chinese-traditional, iccs, japanese, western, western-letters or usi."
             ),
         )
     })?;
-    let moves = state
+    let history = state
         .games
         .ask(&id, |reply| Command::Notation { style, reply })
         .await?;
-    Ok(Json(json!({ "style": style.name(), "moves": moves })))
+    Ok(Json(to_sorted_value(&history)))
 }
 
 /// `GET /api/games/{id}/record?format=…` (default: pgn for the xiangqi family, kif for shogi).
@@ -431,23 +542,45 @@ async fn record(
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let requested = query
-        .as_deref()
-        .unwrap_or("")
-        .split('&')
-        .filter_map(|kv| kv.split_once('='))
-        .find(|(k, _)| *k == "format")
-        .map(|(_, v)| v.to_owned());
-    let format = match requested {
+    let param = |name: &str| {
+        query
+            .as_deref()
+            .unwrap_or("")
+            .split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.to_owned())
+    };
+    let format = match param("format") {
         None => None,
         Some(name) => Some(
             serde_json::from_value::<RecordFormat>(json!(name)).map_err(|_| {
-                ApiError::bad_request(
-                    "unsupported_format",
-                    format!("Unknown record format `{name}`: expected pgn, kif, csa, fen or sfen."),
+                ApiError::new(
+                    ErrorCode::UnsupportedFormat,
+                    format!(
+                        "Unknown record format `{name}`: expected pgn, kif, ki2, csa, fen or sfen."
+                    ),
                 )
             })?,
         ),
+    };
+    // `moves=iccs|wxf|chinese` picks the PGN movetext.
+    let format = match (format, param("moves")) {
+        (_, None) => format,
+        (None | Some(RecordFormat::Pgn), Some(moves)) => {
+            Some(RecordFormat::pgn_with_moves(&moves).ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::BadMoves,
+                    format!("Unknown PGN move notation `{moves}`: expected iccs, wxf or chinese."),
+                )
+            })?)
+        }
+        (Some(_), Some(_)) => {
+            return Err(ApiError::new(
+                ErrorCode::BadMoves,
+                "`moves` applies to the pgn format only.",
+            ));
+        }
     };
     let file = state
         .games
@@ -458,7 +591,7 @@ async fn record(
         .await;
     // Without a format, the family's own record: retry with KIF for the shogi family.
     let file = match (format, file) {
-        (None, Err(e)) if e.code == "unsupported_format" => {
+        (None, Err(e)) if e.code == ErrorCode::UnsupportedFormat => {
             state
                 .games
                 .ask(&id, |reply| Command::Record {

@@ -2,15 +2,22 @@
 //! storage. Built on `jiang-rules`; serves the front end in `web/`.
 //!
 //! [`start`] binds, opens (creating and migrating) the database, resumes every game in
-//! progress and serves until [`Server::shutdown`].
+//! progress that has a timer to run (charging the think time up to the last stop, not the
+//! downtime: see `heartbeat`), and serves until [`Server::shutdown`].
 
 pub mod clock;
 pub mod error;
 pub mod game;
+mod heartbeat;
+pub mod hints;
 mod http;
+mod import;
+pub mod origin;
 pub mod pages;
 pub mod ratelimit;
 pub mod seat;
+mod serve;
+pub mod slots;
 pub mod store;
 pub mod table;
 mod ws;
@@ -46,6 +53,48 @@ pub struct Config {
     /// How long a game's actor with nothing to do (no subscriber, no running clock) stays in
     /// memory; the game is reloaded from the store when next asked for (120 s).
     pub idle_timeout: Duration,
+    /// This server node's key in the `nodes` table (its heartbeat row): `main` for the single
+    /// node of today; each node of a future cluster keeps its own.
+    pub node: String,
+    /// An untimed game in progress that nobody changed for this long ends as `abandoned`
+    /// (30 days).
+    pub abandon_after: Duration,
+    /// Connection and WebSocket limits.
+    pub limits: Limits,
+}
+
+/// Limits on connections and WebSockets: what keeps one client (or a crowd of idle ones) from
+/// locking the others out. A cap of 0 means no cap.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// How long a client has to send a request's headers, and the longest an HTTP connection
+    /// stays open idle between requests (10 s).
+    pub header_timeout: Duration,
+    /// Open connections in all, WebSockets included (10,000); more are reset at once.
+    pub max_connections: usize,
+    /// Open connections per client address, an IPv6 client by its /64 (256; trusted proxies are
+    /// not capped: their clients are not known before a request is read).
+    pub max_connections_per_address: usize,
+    /// Open WebSockets per client address, as the rate limiter names it (64).
+    pub max_sockets_per_address: usize,
+    /// A WebSocket that sends nothing (no message, no pong to the server's pings) for this long
+    /// is closed (60 s); the server pings every quarter of it.
+    pub ws_idle_timeout: Duration,
+    /// How long a graceful shutdown waits for open connections before dropping them (10 s).
+    pub shutdown_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            header_timeout: Duration::from_secs(10),
+            max_connections: 10_000,
+            max_connections_per_address: 256,
+            max_sockets_per_address: 64,
+            ws_idle_timeout: Duration::from_secs(60),
+            shutdown_timeout: Duration::from_secs(10),
+        }
+    }
 }
 
 impl Default for Config {
@@ -62,6 +111,9 @@ impl Default for Config {
             durability: Durability::Full,
             trusted_proxies: Vec::new(),
             idle_timeout: Duration::from_secs(120),
+            node: "main".into(),
+            abandon_after: Duration::from_secs(30 * 24 * 3600),
+            limits: Limits::default(),
         }
     }
 }
@@ -80,6 +132,9 @@ pub enum ServeError {
     /// The database failed.
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    /// `--public-url` is not an http(s) URL.
+    #[error(transparent)]
+    PublicUrl(#[from] origin::OriginError),
     /// Serving failed.
     #[error("server error: {0}")]
     Io(#[from] std::io::Error),
@@ -91,6 +146,7 @@ pub struct Server {
     public_url: String,
     shutdown: watch::Sender<bool>,
     task: tokio::task::JoinHandle<Result<(), ServeError>>,
+    resumed: usize,
 }
 
 impl Server {
@@ -104,9 +160,16 @@ impl Server {
         &self.public_url
     }
 
+    /// How many games were resumed at start (those with a timer to run: timed games and
+    /// first-move countdowns).
+    pub fn resumed_games(&self) -> usize {
+        self.resumed
+    }
+
     /// Stops gracefully: no new connections, every game actor finishes its current action
     /// (including its write), sockets are closed, the store's queue is drained and the
-    /// database closed.
+    /// database closed. Connections still open at the shutdown deadline
+    /// ([`Limits::shutdown_timeout`]) are dropped; the steps after them still run.
     pub async fn shutdown(self) -> Result<(), ServeError> {
         let _ = self.shutdown.send(true);
         match self.task.await {
@@ -116,8 +179,23 @@ impl Server {
     }
 }
 
+/// How long closing the database may take at the end of a shutdown.
+const STORE_SHUTDOWN_DEADLINE: Duration = Duration::from_secs(10);
+
+/// How long after the shutdown signal the store may go on committing queued writes; then the
+/// writes still pending are refused so that the server stops. It is three quarters of the
+/// connections' shutdown deadline, so that a request waiting for such a write still gets its
+/// `503 unavailable` over its connection before open connections are dropped.
+fn store_write_deadline(limits: &Limits) -> Duration {
+    limits.shutdown_timeout.mul_f64(0.75)
+}
+
 /// Starts a server with `config`.
 pub async fn start(config: Config) -> Result<Server, ServeError> {
+    // A public URL that is not http(s) would break the links and the origin check.
+    if let Some(url) = &config.public_url {
+        origin::OriginPolicy::new(url)?;
+    }
     // Bind first: a bad address must not leave a new database file behind.
     let listener = TcpListener::bind(&config.listen)
         .await
@@ -134,6 +212,18 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         .trim_end_matches('/')
         .to_owned();
     let (store, writer) = store::Store::new(backend.clone());
+    // This node's previous runs: each until its graceful stop or its last heartbeat.
+    let runs = store.runs(&config.node).await?;
+    match runs.last() {
+        Some(run) if run.stopped_at.is_some() => {
+            tracing::info!(node = %config.node, stopped_at = run.alive_at, "previous run stopped cleanly");
+        }
+        Some(run) => {
+            tracing::warn!(node = %config.node, last_heartbeat = run.alive_at, "previous run did not stop cleanly");
+        }
+        None => {}
+    }
+    let abort_writes = store.abort_handle();
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
     let games = game::Games::new(
@@ -142,34 +232,77 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
             first_move_timeout: config.first_move_timeout,
             public_url: public_url.clone(),
             idle_timeout: config.idle_timeout,
+            abandon_after: config.abandon_after,
         },
         shutdown_rx.clone(),
         alive_tx,
+        runs.iter()
+            .map(|run| clock::Run {
+                started_at: run.started_at,
+                alive_at: run.alive_at,
+            })
+            .collect(),
     );
-    let resumed = games.resume_all().await?;
+    let (resumed, started_at) = games.resume_all(&config.node).await?;
+    let (heartbeat_stop, heartbeat) = heartbeat::spawn(
+        games.store().clone(),
+        config.node.clone(),
+        started_at,
+        heartbeat::INTERVAL,
+    );
+    heartbeat::spawn_abandonment_sweep(games.clone(), shutdown_rx.clone());
     tracing::info!(%addr, resumed, "jiang server listening");
+    let (hard_stop_tx, hard_stop_rx) = watch::channel(false);
+    let limits = &config.limits;
+    let trusted_proxies: Arc<[IpAddr]> = config.trusted_proxies.clone().into();
     let app = http::router(http::AppState {
         games,
         limiter: Arc::new(ratelimit::Limiter::new(config.rate_limit)),
-        trusted_proxies: config.trusted_proxies.clone().into(),
+        trusted_proxies: trusted_proxies.clone(),
+        origin: Arc::new(origin::OriginPolicy::new(&public_url)?),
+        sockets: slots::Slots::new(0, limits.max_sockets_per_address),
+        ws_idle_timeout: limits.ws_idle_timeout,
+        hard_stop: hard_stop_rx,
     });
-    let mut stop = shutdown_rx;
+    // Shutdown must finish even when the database cannot commit: past the deadline the writer
+    // gives up and answers every unit not yet committed with an error (never an ack).
+    let mut stop_writes = shutdown_rx.clone();
+    let give_up_writes_after = store_write_deadline(limits);
+    let write_deadline = tokio::spawn(async move {
+        if stop_writes.wait_for(|s| *s).await.is_ok() {
+            tokio::time::sleep(give_up_writes_after).await;
+            abort_writes.abort();
+        }
+    });
+    let serve_loop = serve::ServeLoop {
+        listener,
+        app,
+        connections: slots::Slots::new(limits.max_connections, limits.max_connections_per_address),
+        trusted_proxies,
+        header_timeout: limits.header_timeout,
+        shutdown_timeout: limits.shutdown_timeout,
+        stop: shutdown_rx,
+        hard_stop: hard_stop_tx,
+    };
     let task = tokio::spawn(async move {
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async move {
-            let _ = stop.wait_for(|s| *s).await;
-        })
-        .await?;
+        serve_loop.run().await;
         tracing::debug!("connections closed");
         // Every actor has finished (its last write included) once all `alive` senders are gone.
         while alive_rx.recv().await.is_some() {}
         tracing::debug!("game actors stopped");
+        // The last beat says when the clocks stopped (after the last game write).
+        let _ = heartbeat_stop.send(());
+        let _ = heartbeat.await;
         // The router held the last `Store`; the writer drains its queue and ends.
         let _ = writer.await;
-        backend.close().await;
+        write_deadline.abort();
+        // Closing waits for connections in use; a wedged database must not hold the exit.
+        if tokio::time::timeout(STORE_SHUTDOWN_DEADLINE, backend.close())
+            .await
+            .is_err()
+        {
+            tracing::error!("database connections did not close in time");
+        }
         tracing::info!("jiang server stopped");
         Ok(())
     });
@@ -178,5 +311,6 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         public_url,
         shutdown: shutdown_tx,
         task,
+        resumed,
     })
 }

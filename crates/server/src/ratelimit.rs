@@ -1,10 +1,12 @@
-//! Per-client rate limits: token buckets keyed by IP address (HTTP) or held per socket
-//! (WebSocket messages). Exceeding one answers 429 / `rate_limited` and changes nothing.
+//! Per-client rate limits: token buckets keyed by client address (API requests, WebSocket
+//! upgrades and WebSocket actions share one per address) or held per socket (all WebSocket
+//! messages). Exceeding one answers 429 / `rate_limited` and changes nothing.
 //! Behind a reverse proxy the client's address comes from `X-Forwarded-For`, but only when the
-//! request came from a proxy the operator trusts ([`client_address`]).
+//! request came from a proxy the operator trusts ([`client_address`]). IPv6 clients are
+//! counted by their /64 ([`address_group`]).
 
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -80,11 +82,12 @@ impl Limiter {
         }
     }
 
-    /// Whether `client` may make one more request now.
+    /// Whether `client` (its [`address_group`]) may make one more request now.
     pub fn check(&self, client: IpAddr) -> bool {
         if self.rate.is_unlimited() {
             return true;
         }
+        let client = address_group(client);
         let now = Instant::now();
         let mut buckets = self.buckets.lock().expect("rate limiter poisoned");
         if buckets.len() >= PRUNE_AT {
@@ -95,6 +98,20 @@ impl Limiter {
             .entry(client)
             .or_insert_with(|| Bucket::new(self.rate, now))
             .take(self.rate, now)
+    }
+}
+
+/// The key an address is counted under by every per-address limit: an IPv4 address as it is
+/// (also when written IPv4-mapped, `::ffff:a.b.c.d`), an IPv6 address by its /64 network,
+/// the smallest block a provider hands one subscriber (RFC 6177): one host can change its
+/// interface identifier at will, so counting each IPv6 address alone would limit nothing.
+pub fn address_group(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(Ipv6Addr::from_bits(v6.to_bits() & !u128::from(u64::MAX))),
+        },
     }
 }
 
@@ -194,6 +211,29 @@ mod tests {
             client("127.0.0.1", &["10.0.0.2"], &["127.0.0.1", "10.0.0.2"]),
             ip("10.0.0.2")
         );
+    }
+
+    #[test]
+    fn ipv6_clients_are_counted_by_their_64() {
+        assert_eq!(address_group(ip("1.2.3.4")), ip("1.2.3.4"));
+        assert_eq!(address_group(ip("::ffff:1.2.3.4")), ip("1.2.3.4"));
+        assert_eq!(
+            address_group(ip("2001:db8:1:2:aaaa:bbbb:cccc:dddd")),
+            ip("2001:db8:1:2::")
+        );
+        assert_ne!(
+            address_group(ip("2001:db8:1:2::1")),
+            address_group(ip("2001:db8:1:3::1"))
+        );
+        // One bucket for a whole /64: a host cannot escape its limit by changing addresses.
+        let limiter = Limiter::new(Rate {
+            per_second: 0.001,
+            burst: 2.0,
+        });
+        assert!(limiter.check(ip("2001:db8:1:2::1")));
+        assert!(limiter.check(ip("2001:db8:1:2::ffff")));
+        assert!(!limiter.check(ip("2001:db8:1:2:9::9")));
+        assert!(limiter.check(ip("2001:db8:1:3::1")));
     }
 
     #[test]

@@ -2,17 +2,25 @@
 //!
 //! Everything else in the server works with `dyn Table` and never matches on variants: creating
 //! a game from a variant plus an optional custom start or handicap (plus a deal for Jieqi),
-//! legal moves as text, playing text, the outcome, the per-viewer extras of a view, record
+//! legal moves as text, playing text, the outcome, the per-viewer variant fields of a view, record
 //! export, whether a side could ever give check (for `timeout-vs-insufficient`) and the shogi
 //! impasse declaration.
 
-use jiang_rules::jieqi::{Deal, JieqiGame, Observer, Salt};
-use jiang_rules::shogi::notation::{ShogiRecord, write_csa, write_kif};
+use jiang_rules::jieqi::{Deal, JieqiError, JieqiGame, Observer, Salt};
+use jiang_rules::shogi::notation::{
+    RecordError as ShogiRecordError, ShogiRecord, write_csa, write_ki2, write_kif,
+};
 use jiang_rules::shogi::notation::{WesternStyle, japanese_line, western};
-use jiang_rules::xiangqi::notation::{Record, Script, Style as XiangqiStyle, move_list};
-use jiang_rules::{Family, IllegalMove, Outcome, Position, Side, Variant, shogi, xiangqi};
+use jiang_rules::xiangqi::notation::{
+    MoveFormat, Record, Script, Style as XiangqiStyle, move_list,
+};
+use jiang_rules::{Family, Outcome, Position, Reason, RecordClock, Side, Variant, shogi, xiangqi};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+
+use jiang_protocol::{Capture, ImpassePoints, VariantFields};
+
+use crate::hints::{self, Hints, History};
 
 /// Why a table could not be set up.
 #[derive(Debug, thiserror::Error)]
@@ -31,14 +39,85 @@ pub enum SetupError {
     Corrupt(String),
 }
 
+/// Why the rules refused a move, a stored move or a declaration: the family's own typed
+/// reasons. Nothing changed.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// Xiangqi: the move does not parse, is not legal, or the game is over.
+    #[error(transparent)]
+    Xiangqi(#[from] xiangqi::PlayError),
+    /// Jieqi: the move does not parse or is not legal, or the game is over.
+    #[error(transparent)]
+    Jieqi(#[from] JieqiError),
+    /// Shogi family: the move does not parse or is not legal, the game is over, or an impasse
+    /// declaration does not hold.
+    #[error(transparent)]
+    Shogi(#[from] shogi::PlayError),
+    /// The game was ended outside play (resignation, time, …).
+    #[error("the game is over ({0})")]
+    Ended(Reason),
+    /// Jieqi: a stored move's reveal is not the one the deal gives (corrupt data).
+    #[error("stored move `{recorded}` does not match the deal (`{played}`)")]
+    DealMismatch {
+        /// The move as stored.
+        recorded: String,
+        /// The move as the deal plays it.
+        played: String,
+    },
+    /// An impasse declaration in a variant without one.
+    #[error("{} has no impasse declaration", .0.name())]
+    NoImpasse(Variant),
+}
+
+/// Why a record could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The format belongs to the other family.
+    #[error("A {variant} record cannot be written as {}: use {}.", .format.extension(), formats_of(.variant.family()))]
+    WrongFormat {
+        /// The game's variant.
+        variant: Variant,
+        /// The format asked for.
+        format: RecordFormat,
+    },
+    /// The shogi record writer refused the game.
+    #[error("The record cannot be written: {0}.")]
+    Unwritable(#[from] ShogiRecordError),
+}
+
+/// A map from `variant`'s side names to `f` of each side: the shape of every per-side field of
+/// a view.
+pub fn per_side<T>(variant: Variant, f: impl Fn(Side) -> T) -> BTreeMap<String, T> {
+    Side::BOTH
+        .into_iter()
+        .map(|side| (variant.side_name(side).to_owned(), f(side)))
+        .collect()
+}
+
+/// The record formats of a family, for error messages.
+fn formats_of(family: Family) -> &'static str {
+    match family {
+        Family::Xiangqi => "pgn or fen",
+        Family::Shogi => "kif, ki2, csa or sfen",
+    }
+}
+
 /// The record formats of `GET /api/games/{id}/record`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RecordFormat {
-    /// PGN-style record (xiangqi family).
+    /// PGN-style record (xiangqi family), ICCS moves with `[Format "ICCS"]`.
     Pgn,
-    /// KIF (shogi family).
+    /// PGN-style record with WXF moves (`?format=pgn&moves=wxf`; Jieqi stays ICCS).
+    #[serde(skip)]
+    PgnWxf,
+    /// PGN-style record with Chinese moves (`?format=pgn&moves=chinese`; Jieqi stays ICCS).
+    #[serde(skip)]
+    PgnChinese,
+    /// KIF (shogi family), UTF-8.
     Kif,
+    /// KI2 (shogi family), UTF-8.
+    Ki2,
     /// CSA (shogi family).
     Csa,
     /// The current position as FEN (xiangqi family).
@@ -48,23 +127,48 @@ pub enum RecordFormat {
 }
 
 impl RecordFormat {
-    /// The file extension of a download.
+    /// The file extension of a download. Jiang writes KIF and KI2 as UTF-8, and UTF-8 KIF is
+    /// `.kifu` (`.ki2u`) by the convention of Kifu for Windows, ShogiGUI and cshogi, which
+    /// read a `.kif` file as Shift_JIS: UTF-8 keeps every player name, where Shift_JIS cannot
+    /// hold many.
     pub fn extension(self) -> &'static str {
         match self {
-            RecordFormat::Pgn => "pgn",
-            RecordFormat::Kif => "kif",
+            RecordFormat::Pgn | RecordFormat::PgnWxf | RecordFormat::PgnChinese => "pgn",
+            RecordFormat::Kif => "kifu",
+            RecordFormat::Ki2 => "ki2u",
             RecordFormat::Csa => "csa",
             RecordFormat::Fen => "fen",
             RecordFormat::Sfen => "sfen",
         }
     }
 
-    /// The content type of a download. KIF is traditionally Shift_JIS; Jiang writes UTF-8 and
-    /// says so.
+    /// The content type of a download; every record is UTF-8 and says so.
     pub fn content_type(self) -> &'static str {
         match self {
-            RecordFormat::Pgn => "application/x-chess-pgn; charset=utf-8",
+            RecordFormat::Pgn | RecordFormat::PgnWxf | RecordFormat::PgnChinese => {
+                "application/x-chess-pgn; charset=utf-8"
+            }
             _ => "text/plain; charset=utf-8",
+        }
+    }
+
+    /// The PGN flavour named by the `moves` query parameter (`iccs`, `wxf`, `chinese`).
+    pub fn pgn_with_moves(moves: &str) -> Option<RecordFormat> {
+        match moves {
+            "iccs" => Some(RecordFormat::Pgn),
+            "wxf" => Some(RecordFormat::PgnWxf),
+            "chinese" => Some(RecordFormat::PgnChinese),
+            _ => None,
+        }
+    }
+
+    /// The movetext format of a PGN flavour, `None` for the other formats.
+    fn move_format(self) -> Option<MoveFormat> {
+        match self {
+            RecordFormat::Pgn => Some(MoveFormat::Iccs),
+            RecordFormat::PgnWxf => Some(MoveFormat::Wxf),
+            RecordFormat::PgnChinese => Some(MoveFormat::Chinese(Script::Simplified)),
+            _ => None,
         }
     }
 }
@@ -177,8 +281,10 @@ pub struct RecordInfo {
     pub id: String,
     /// Link to the game.
     pub url: String,
-    /// Time control display string (`10+5`, `∞`).
-    pub time_control: String,
+    /// The clock settings, `None` for an untimed game.
+    pub clock: Option<RecordClock>,
+    /// Milliseconds each move took, one per move played, when known (empty otherwise).
+    pub move_ms: Vec<u64>,
     /// When the game was created, milliseconds since the epoch.
     pub created_at: i64,
     /// The result, if the game is over.
@@ -206,6 +312,23 @@ pub struct Setup {
 
 /// A live game of any variant. `dyn Table` is all the rest of the server sees.
 pub trait Table: Send + Sync {
+    /// A copy, on which a change is computed before it is stored (the original stays as it is
+    /// until the store has the change).
+    fn boxed_clone(&self) -> Box<dyn Table>;
+    /// Whether the players may agree a draw (the xiangqi family; shogi has no agreed draws).
+    fn allows_agreed_draws(&self) -> bool;
+    /// Whether a player may declare impasse (shogi; not minishogi).
+    fn has_impasse_declaration(&self) -> bool;
+    /// The outcome when `flagged` runs out of time: the other side wins, unless it could never
+    /// give check (clocks-and-games.md: then a draw, `timeout-vs-insufficient`).
+    fn flag_outcome(&self, flagged: Side) -> Outcome {
+        let winner = !flagged;
+        if self.can_ever_check(winner) {
+            Outcome::win(winner, Reason::Timeout)
+        } else {
+            Outcome::draw(Reason::TimeoutVsInsufficient)
+        }
+    }
     /// The variant.
     fn variant(&self) -> Variant;
     /// The start position as everyone may see it.
@@ -220,9 +343,9 @@ pub trait Table: Send + Sync {
     fn legal_moves(&self) -> Vec<String>;
     /// Plays a move given as players send it; returns the text recorded for it. An illegal move
     /// changes nothing.
-    fn play(&mut self, text: &str) -> Result<String, IllegalMove>;
+    fn play(&mut self, text: &str) -> Result<String, PlayError>;
     /// Replays a recorded move (from the store).
-    fn replay(&mut self, recorded: &str) -> Result<(), IllegalMove>;
+    fn replay(&mut self, recorded: &str) -> Result<(), PlayError>;
     /// The outcome if the moves so far (or [`Table::end`]) ended the game.
     fn outcome(&self) -> Option<Outcome>;
     /// Records an end decided outside play (resignation, time, agreement, abort), so that
@@ -234,15 +357,34 @@ pub trait Table: Send + Sync {
     fn can_ever_check(&self, side: Side) -> bool;
     /// The side to move declares impasse (shogi): the winning outcome, or which condition
     /// failed. Changes nothing on failure.
-    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove>;
-    /// The viewer's extra view fields (Jieqi: commitment, captures, pools; after the end, deal
-    /// and salt; shogi: impasse points). `viewer` is `None` for spectators.
-    fn extras(&self, viewer: Option<Side>) -> Map<String, Value>;
+    fn declare_impasse(&mut self) -> Result<Outcome, PlayError>;
+    /// The viewer's variant-specific view fields (Jieqi: commitment, captures, pools; after the
+    /// end, deal and salt; shogi: impasse points). `viewer` is `None` for spectators.
+    fn variant_fields(&self, viewer: Option<Side>) -> VariantFields;
     /// The record in `format`, or why this format does not fit this variant.
-    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String>;
+    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, RecordError>;
     /// Every move played, written in `style` (public information only: the same for every
     /// viewer), or why this style does not fit this variant.
     fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily>;
+    /// The view's `hints` for a viewer whose `legal_moves` (the view's: empty unless the
+    /// viewer is to move) are given: the checked king, the legal moves' human names and, in
+    /// shogi, whether impasse may be declared. Public information and the viewer's own only.
+    fn hints(&self, legal_moves: &[String]) -> Hints;
+    /// The move list in `style` with the positions the game went through (public positions),
+    /// or why this style does not fit this variant.
+    fn history(&self, style: NotationStyle) -> Result<History, WrongFamily> {
+        let moves = self.notation(style)?;
+        let (positions, notes) = self.positions(style);
+        Ok(History {
+            style: style.name().to_owned(),
+            moves,
+            notes,
+            positions,
+        })
+    }
+    /// The start and every position after it as [`History::positions`] shows them, and for
+    /// Jieqi the reveal notes of the moves in `style`.
+    fn positions(&self, style: NotationStyle) -> (Vec<hints::ShownPosition>, Option<Vec<String>>);
 }
 
 /// Creates a new game's set-up: the start from `fen`, a `handicap` name or the variant's
@@ -316,19 +458,12 @@ fn civil(ms: i64) -> (i64, u32, u32, u32, u32, u32) {
     (year, month, day, rem / 3600, rem / 60 % 60, rem % 60)
 }
 
-fn fen_only(variant: Variant, format: RecordFormat, fen: String) -> Result<String, String> {
+fn fen_only(variant: Variant, format: RecordFormat, fen: String) -> Result<String, RecordError> {
     match (variant.family(), format) {
         (Family::Xiangqi, RecordFormat::Fen) | (Family::Shogi, RecordFormat::Sfen) => {
             Ok(format!("{fen}\n"))
         }
-        _ => Err(format!(
-            "A {variant} record cannot be written as {}: use {}.",
-            format.extension(),
-            match variant.family() {
-                Family::Xiangqi => "pgn or fen",
-                Family::Shogi => "kif, csa or sfen",
-            }
-        )),
+        _ => Err(RecordError::WrongFormat { variant, format }),
     }
 }
 
@@ -337,19 +472,32 @@ fn xiangqi_tags(record: &mut Record, info: &RecordInfo) {
     record.set_tag("Event", "Jiang game");
     record.set_tag("Site", &info.url);
     record.set_tag("Date", &format!("{y:04}.{m:02}.{d:02}"));
-    record.set_tag("TimeControl", &info.time_control);
+    record.set_tag("TimeControl", &RecordClock::pgn(info.clock.as_ref()));
+    if let Some(byoyomi) = info.clock.as_ref().and_then(RecordClock::pgn_byoyomi) {
+        record.set_tag("Byoyomi", &byoyomi);
+    }
     if let Some(outcome) = info.result {
         record.set_outcome(outcome);
     }
 }
 
 /// Jieqi: the true state lives here and leaves only through views.
+#[derive(Clone)]
 struct JieqiTable {
     game: JieqiGame,
     moves: Vec<String>,
 }
 
 impl Table for JieqiTable {
+    fn boxed_clone(&self) -> Box<dyn Table> {
+        Box::new(self.clone())
+    }
+    fn allows_agreed_draws(&self) -> bool {
+        true
+    }
+    fn has_impasse_declaration(&self) -> bool {
+        false
+    }
     fn variant(&self) -> Variant {
         Variant::Jieqi
     }
@@ -368,22 +516,20 @@ impl Table for JieqiTable {
     fn legal_moves(&self) -> Vec<String> {
         self.game.legal_moves()
     }
-    fn play(&mut self, text: &str) -> Result<String, IllegalMove> {
-        let mv = self
-            .game
-            .play(text)
-            .map_err(|e| IllegalMove(e.to_string()))?;
+    fn play(&mut self, text: &str) -> Result<String, PlayError> {
+        let mv = self.game.play(text)?;
         let recorded = mv.to_string();
         self.moves.push(recorded.clone());
         Ok(recorded)
     }
-    fn replay(&mut self, recorded: &str) -> Result<(), IllegalMove> {
+    fn replay(&mut self, recorded: &str) -> Result<(), PlayError> {
         let plain = recorded.get(..4).unwrap_or(recorded);
         let played = self.play(plain)?;
         if played != recorded {
-            return Err(IllegalMove(format!(
-                "stored move `{recorded}` does not match the deal (`{played}`)"
-            )));
+            return Err(PlayError::DealMismatch {
+                recorded: recorded.to_owned(),
+                played,
+            });
         }
         Ok(())
     }
@@ -396,70 +542,89 @@ impl Table for JieqiTable {
     fn can_ever_check(&self, side: Side) -> bool {
         self.game.public_game().can_ever_check(side)
     }
-    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
-        Err(IllegalMove("jieqi has no impasse declaration".into()))
+    fn declare_impasse(&mut self) -> Result<Outcome, PlayError> {
+        Err(PlayError::NoImpasse(Variant::Jieqi))
     }
-    fn extras(&self, viewer: Option<Side>) -> Map<String, Value> {
+    fn variant_fields(&self, viewer: Option<Side>) -> VariantFields {
         let view = self.game.view(Observer::from(viewer));
-        let name = |side: Side| Variant::Jieqi.side_name(side);
-        let mut captured = Map::new();
-        let mut pools = Map::new();
-        let mut covered = Map::new();
-        for side in Side::BOTH {
-            let list: Vec<Value> = view.captured[side.index()]
+        let name = |side: Side| Variant::Jieqi.side_name(side).to_owned();
+        let captured = per_side(Variant::Jieqi, |side| {
+            view.captured[side.index()]
                 .iter()
-                .map(|c| {
-                    json!({
-                        "ply": c.ply,
-                        "square": c.square.to_string(),
-                        "side": name(c.side),
-                        "was_covered": c.was_covered,
-                        "piece": c.piece.map(|p| p.fen_letter().to_string()),
-                    })
+                .map(|c| Capture {
+                    ply: c.ply as u64,
+                    square: c.square.to_string(),
+                    side: name(c.side),
+                    was_covered: c.was_covered,
+                    piece: c.piece.map(|p| p.fen_letter().to_string()),
                 })
-                .collect();
-            captured.insert(name(side).to_owned(), Value::Array(list));
-            pools.insert(
-                name(side).to_owned(),
-                json!(view.pools[side.index()].text(side)),
-            );
-            covered.insert(name(side).to_owned(), json!(view.covered[side.index()]));
+                .collect()
+        });
+        let revelation = view.revelation.as_ref();
+        VariantFields {
+            commitment: Some(view.commitment.to_string()),
+            captured: Some(captured),
+            pool: Some(per_side(Variant::Jieqi, |side| {
+                view.pools[side.index()].text(side)
+            })),
+            covered: Some(per_side(Variant::Jieqi, |side| view.covered[side.index()])),
+            deal: revelation.map(|r| r.deal.to_string()),
+            salt: revelation.map(|r| r.salt.to_string()),
+            covered_pieces: revelation.map(|r| {
+                r.covered
+                    .iter()
+                    .map(|(square, piece)| (square.to_string(), piece.fen_letter().to_string()))
+                    .collect()
+            }),
+            ..VariantFields::default()
         }
-        let mut extras = Map::new();
-        extras.insert("commitment".into(), json!(view.commitment.to_string()));
-        extras.insert("captured".into(), Value::Object(captured));
-        extras.insert("pool".into(), Value::Object(pools));
-        extras.insert("covered".into(), Value::Object(covered));
-        if let Some(revelation) = &view.revelation {
-            extras.insert("deal".into(), json!(revelation.deal.to_string()));
-            extras.insert("salt".into(), json!(revelation.salt.to_string()));
-            let still_covered: Map<String, Value> = revelation
-                .covered
-                .iter()
-                .map(|(square, piece)| (square.to_string(), json!(piece.fen_letter().to_string())))
-                .collect();
-            extras.insert("covered_pieces".into(), Value::Object(still_covered));
-        }
-        extras
     }
-    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String> {
-        if format != RecordFormat::Pgn {
+    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, RecordError> {
+        let Some(moves) = format.move_format() else {
             return fen_only(self.variant(), format, self.fen());
-        }
-        // Public information only until the end; then the deal and salt tags too.
+        };
+        // Public information only until the end; then the deal and salt tags too. Always
+        // ICCS: only it carries the reveals.
         let mut record = self.game.record();
         xiangqi_tags(&mut record, info);
-        Ok(record.to_string())
+        Ok(record.to_text(moves))
     }
     fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
         // The public game only: covered pieces are named as their point's piece, and ICCS
         // carries only reveals already made. Never the deal.
         xiangqi_move_list(self.variant(), self.game.public_game(), style)
     }
+    fn hints(&self, legal_moves: &[String]) -> Hints {
+        // The public position only: a covered piece is named by its point, never the deal.
+        let position = self.game.position();
+        let names = if legal_moves.is_empty() {
+            Vec::new()
+        } else {
+            hints::xiangqi_names(position)
+        };
+        hints::hints(hints::xiangqi_check(position), legal_moves, names, None)
+    }
+    fn positions(&self, style: NotationStyle) -> (Vec<hints::ShownPosition>, Option<Vec<String>>) {
+        let game = self.game.public_game();
+        let positions = game.positions().map(|p| hints::xiangqi_shown(&p)).collect();
+        let style = match style {
+            NotationStyle::Wxf => XiangqiStyle::Wxf,
+            NotationStyle::Chinese => XiangqiStyle::Chinese(Script::Simplified),
+            NotationStyle::ChineseTraditional => XiangqiStyle::Chinese(Script::Traditional),
+            _ => XiangqiStyle::Iccs,
+        };
+        let notes = game
+            .moves()
+            .iter()
+            .map(|&mv| xiangqi::notation::reveal_note(mv, style))
+            .collect();
+        (positions, Some(notes))
+    }
 }
 
 /// Xiangqi, Shogi and Minishogi: nothing is hidden, so a table is the rules game and the moves
 /// as recorded. What differs between the families is in [`OpenGame`].
+#[derive(Clone)]
 struct OpenTable<G> {
     game: G,
     moves: Vec<String>,
@@ -478,13 +643,16 @@ impl<G: OpenGame> OpenTable<G> {
 }
 
 /// The family-specific parts of an [`OpenTable`].
-trait OpenGame: jiang_rules::Game {
+trait OpenGame: jiang_rules::Game + Clone {
     /// See [`Table::can_ever_check`].
     fn can_ever_check(&self, side: Side) -> bool;
+    /// Plays a move given in machine notation; returns the text recorded for it. An illegal
+    /// move changes nothing.
+    fn play_recorded(&mut self, text: &str) -> Result<String, PlayError>;
     /// See [`Table::declare_impasse`].
-    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove>;
-    /// See [`Table::extras`] (the same for every viewer: nothing is hidden).
-    fn extras(&self) -> Map<String, Value>;
+    fn declare_impasse(&mut self) -> Result<Outcome, PlayError>;
+    /// See [`Table::variant_fields`] (the same for every viewer: nothing is hidden).
+    fn variant_fields(&self) -> VariantFields;
     /// The record in the family's format (PGN-style, KIF or CSA), `None` for another format.
     fn record(
         &self,
@@ -492,12 +660,29 @@ trait OpenGame: jiang_rules::Game {
         info: &RecordInfo,
         moves: &[String],
         outcome: Option<Outcome>,
-    ) -> Option<Result<String, String>>;
+    ) -> Option<Result<String, RecordError>>;
     /// See [`Table::notation`]; `moves` as recorded.
     fn notation(&self, style: NotationStyle, moves: &[String]) -> Result<Vec<String>, WrongFamily>;
+    /// The checked king of the current position, if any.
+    fn check(&self) -> Option<String>;
+    /// The human names of the current position's legal moves, keyed by machine text.
+    fn legal_names(&self) -> Vec<(String, Vec<String>)>;
+    /// See [`Hints::can_declare_impasse`], for the side to move.
+    fn can_declare_impasse(&self) -> Option<bool>;
+    /// See [`Table::positions`] (no notes: nothing is revealed outside Jieqi).
+    fn shown_positions(&self) -> Vec<hints::ShownPosition>;
 }
 
 impl<G: OpenGame> Table for OpenTable<G> {
+    fn boxed_clone(&self) -> Box<dyn Table> {
+        Box::new(self.clone())
+    }
+    fn allows_agreed_draws(&self) -> bool {
+        self.variant().family() == Family::Xiangqi
+    }
+    fn has_impasse_declaration(&self) -> bool {
+        self.variant() == Variant::Shogi
+    }
     fn variant(&self) -> Variant {
         self.game.position().variant()
     }
@@ -519,23 +704,15 @@ impl<G: OpenGame> Table for OpenTable<G> {
         }
         self.game.position().legal_move_texts()
     }
-    fn play(&mut self, text: &str) -> Result<String, IllegalMove> {
+    fn play(&mut self, text: &str) -> Result<String, PlayError> {
         if let Some(outcome) = self.outcome() {
-            return Err(IllegalMove(format!(
-                "the game is over ({})",
-                outcome.reason
-            )));
+            return Err(PlayError::Ended(outcome.reason));
         }
-        let position = self.game.position();
-        let mv = position
-            .parse_move(text)
-            .map_err(|e| IllegalMove(e.to_string()))?;
-        let recorded = position.move_text(mv);
-        self.game.play_move(mv)?;
+        let recorded = self.game.play_recorded(text)?;
         self.moves.push(recorded.clone());
         Ok(recorded)
     }
-    fn replay(&mut self, recorded: &str) -> Result<(), IllegalMove> {
+    fn replay(&mut self, recorded: &str) -> Result<(), PlayError> {
         self.play(recorded).map(|_| ())
     }
     fn outcome(&self) -> Option<Outcome> {
@@ -549,13 +726,13 @@ impl<G: OpenGame> Table for OpenTable<G> {
     fn can_ever_check(&self, side: Side) -> bool {
         self.game.can_ever_check(side)
     }
-    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
+    fn declare_impasse(&mut self) -> Result<Outcome, PlayError> {
         self.game.declare_impasse()
     }
-    fn extras(&self, _viewer: Option<Side>) -> Map<String, Value> {
-        self.game.extras()
+    fn variant_fields(&self, _viewer: Option<Side>) -> VariantFields {
+        self.game.variant_fields()
     }
-    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, String> {
+    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, RecordError> {
         self.game
             .record(format, info, &self.moves, self.outcome())
             .unwrap_or_else(|| fen_only(self.variant(), format, self.fen()))
@@ -563,17 +740,41 @@ impl<G: OpenGame> Table for OpenTable<G> {
     fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
         self.game.notation(style, &self.moves)
     }
+    fn hints(&self, legal_moves: &[String]) -> Hints {
+        let names = if legal_moves.is_empty() {
+            Vec::new()
+        } else {
+            self.game.legal_names()
+        };
+        let can_declare = self
+            .game
+            .can_declare_impasse()
+            .map(|can| can && !legal_moves.is_empty());
+        hints::hints(self.game.check(), legal_moves, names, can_declare)
+    }
+    fn positions(&self, _style: NotationStyle) -> (Vec<hints::ShownPosition>, Option<Vec<String>>) {
+        (self.game.shown_positions(), None)
+    }
 }
 
 impl OpenGame for xiangqi::Game {
     fn can_ever_check(&self, side: Side) -> bool {
         xiangqi::Game::can_ever_check(self, side)
     }
-    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
-        Err(IllegalMove("xiangqi has no impasse declaration".into()))
+    fn play_recorded(&mut self, text: &str) -> Result<String, PlayError> {
+        let position = self.position();
+        let mv = position
+            .parse_move(text)
+            .map_err(xiangqi::PlayError::from)?;
+        let recorded = position.move_text(mv);
+        xiangqi::Game::play(self, mv)?;
+        Ok(recorded)
     }
-    fn extras(&self) -> Map<String, Value> {
-        Map::new()
+    fn declare_impasse(&mut self) -> Result<Outcome, PlayError> {
+        Err(PlayError::NoImpasse(Variant::Xiangqi))
+    }
+    fn variant_fields(&self) -> VariantFields {
+        VariantFields::default()
     }
     fn record(
         &self,
@@ -581,11 +782,11 @@ impl OpenGame for xiangqi::Game {
         info: &RecordInfo,
         _moves: &[String],
         _outcome: Option<Outcome>,
-    ) -> Option<Result<String, String>> {
-        (format == RecordFormat::Pgn).then(|| {
+    ) -> Option<Result<String, RecordError>> {
+        format.move_format().map(|moves| {
             let mut record = Record::from_game(self);
             xiangqi_tags(&mut record, info);
-            Ok(record.to_string())
+            Ok(record.to_text(moves))
         })
     }
     fn notation(
@@ -595,36 +796,52 @@ impl OpenGame for xiangqi::Game {
     ) -> Result<Vec<String>, WrongFamily> {
         xiangqi_move_list(Variant::Xiangqi, self, style)
     }
+    fn check(&self) -> Option<String> {
+        hints::xiangqi_check(self.position())
+    }
+    fn legal_names(&self) -> Vec<(String, Vec<String>)> {
+        hints::xiangqi_names(self.position())
+    }
+    fn can_declare_impasse(&self) -> Option<bool> {
+        None
+    }
+    fn shown_positions(&self) -> Vec<hints::ShownPosition> {
+        self.positions().map(|p| hints::xiangqi_shown(&p)).collect()
+    }
 }
 
 impl OpenGame for shogi::Game {
     fn can_ever_check(&self, _side: Side) -> bool {
         true
     }
-    fn declare_impasse(&mut self) -> Result<Outcome, IllegalMove> {
-        shogi::Game::declare_impasse(self).map_err(|e| IllegalMove(e.to_string()))
+    fn play_recorded(&mut self, text: &str) -> Result<String, PlayError> {
+        let position = self.position();
+        let mv = position.parse_move(text).map_err(shogi::PlayError::from)?;
+        let recorded = position.move_text(mv);
+        shogi::Game::play(self, mv)?;
+        Ok(recorded)
     }
-    fn extras(&self) -> Map<String, Value> {
+    fn declare_impasse(&mut self) -> Result<Outcome, PlayError> {
+        shogi::Game::declare_impasse(self).map_err(|e| PlayError::Shogi(e.into()))
+    }
+    fn variant_fields(&self) -> VariantFields {
         let variant = self.position().variant();
-        let mut extras = Map::new();
-        if variant == Variant::Shogi {
-            let mut points = Map::new();
-            for side in Side::BOTH {
+        let impasse = (variant == Variant::Shogi).then(|| {
+            per_side(variant, |side| {
                 let p = self.impasse_points(side);
-                points.insert(
-                    variant.side_name(side).to_owned(),
-                    json!({
-                        "king_in_zone": p.king_in_zone,
-                        "pieces_in_zone": p.pieces_in_zone,
-                        "declaration": p.declaration,
-                        "needed": p.needed,
-                        "total": p.total,
-                    }),
-                );
-            }
-            extras.insert("impasse".into(), Value::Object(points));
+                ImpassePoints {
+                    king_in_zone: p.king_in_zone,
+                    pieces_in_zone: p.pieces_in_zone,
+                    declaration: p.declaration,
+                    needed: p.needed,
+                    total: p.total,
+                }
+            })
+        });
+        VariantFields {
+            impasse,
+            ..VariantFields::default()
         }
-        extras
     }
     fn record(
         &self,
@@ -632,8 +849,11 @@ impl OpenGame for shogi::Game {
         info: &RecordInfo,
         moves: &[String],
         outcome: Option<Outcome>,
-    ) -> Option<Result<String, String>> {
-        if !matches!(format, RecordFormat::Kif | RecordFormat::Csa) {
+    ) -> Option<Result<String, RecordError>> {
+        if !matches!(
+            format,
+            RecordFormat::Kif | RecordFormat::Ki2 | RecordFormat::Csa
+        ) {
             return None;
         }
         let (y, mo, d, h, mi, s) = civil(info.created_at);
@@ -641,14 +861,23 @@ impl OpenGame for shogi::Game {
         record.start_sfen = self.start().fen();
         record.handicap = self.handicap();
         record.start_time = Some(format!("{y:04}/{mo:02}/{d:02} {h:02}:{mi:02}:{s:02}"));
-        record.time_control = Some(info.time_control.clone());
+        record.time_control = info.clock.as_ref().map(RecordClock::kif);
         record.moves = moves.to_vec();
+        // Whole seconds, rounded down, as KIF's and CSA's time columns count them.
+        if info.move_ms.len() == moves.len() {
+            record.move_seconds = info
+                .move_ms
+                .iter()
+                .map(|&ms| u32::try_from(ms / 1000).unwrap_or(u32::MAX))
+                .collect();
+        }
         record.result = info.result.or(outcome);
         let written = match format {
             RecordFormat::Kif => write_kif(&record),
+            RecordFormat::Ki2 => write_ki2(&record),
             _ => write_csa(&record),
         };
-        Some(written.map_err(|e| format!("The record cannot be written: {e}.")))
+        Some(written.map_err(RecordError::from))
     }
     fn notation(&self, style: NotationStyle, moves: &[String]) -> Result<Vec<String>, WrongFamily> {
         let western_style = match style {
@@ -668,6 +897,20 @@ impl OpenGame for shogi::Game {
             .zip(self.moves())
             .map(|(pos, mv)| western(&pos, mv, western_style))
             .collect())
+    }
+    fn check(&self) -> Option<String> {
+        hints::shogi_check(self.position())
+    }
+    fn legal_names(&self) -> Vec<(String, Vec<String>)> {
+        hints::shogi_names(self.position(), self.moves().last().copied())
+    }
+    fn can_declare_impasse(&self) -> Option<bool> {
+        // Minishogi has no impasse rule (shogi.md).
+        (self.position().variant() == Variant::Shogi)
+            .then(|| shogi::Game::can_declare_impasse(self).is_ok())
+    }
+    fn shown_positions(&self) -> Vec<hints::ShownPosition> {
+        self.positions().map(|p| hints::shogi_shown(&p)).collect()
     }
 }
 
@@ -779,6 +1022,60 @@ mod tests {
         assert_eq!(civil(0), (1970, 1, 1, 0, 0, 0));
         // 2026-11-29 11:45:50 UTC
         assert_eq!(civil(1_795_952_750_000), (2026, 11, 29, 11, 45, 50));
+    }
+
+    #[test]
+    fn refusals_keep_the_rules_typed_reason_and_their_message() {
+        let setup = create(Variant::Xiangqi, None, None).unwrap();
+        let mut table = open(Variant::Xiangqi, &setup, &[]).unwrap();
+        let e = table.play("a0a5").unwrap_err();
+        assert!(matches!(e, PlayError::Xiangqi(_)), "{e:?}");
+        assert!(!e.to_string().is_empty());
+        assert!(matches!(
+            table.declare_impasse(),
+            Err(PlayError::NoImpasse(Variant::Xiangqi))
+        ));
+        table.end(Outcome::win(Side::First, Reason::Resignation));
+        let e = table.play("h2e2").unwrap_err();
+        assert!(matches!(e, PlayError::Ended(Reason::Resignation)), "{e:?}");
+        assert_eq!(e.to_string(), "the game is over (resignation)");
+
+        let setup = create(Variant::Shogi, None, None).unwrap();
+        let mut table = open(Variant::Shogi, &setup, &[]).unwrap();
+        let e = table.play("7g7e").unwrap_err();
+        assert!(
+            matches!(e, PlayError::Shogi(shogi::PlayError::Move(_))),
+            "{e:?}"
+        );
+        let e = table.declare_impasse().unwrap_err();
+        assert!(
+            matches!(
+                e,
+                PlayError::Shogi(shogi::PlayError::Impasse(
+                    shogi::ImpasseError::KingNotInZone
+                ))
+            ),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("condition 1"), "{e}");
+
+        let e = table
+            .record(
+                RecordFormat::Pgn,
+                &RecordInfo {
+                    id: "x".into(),
+                    url: "u".into(),
+                    clock: None,
+                    move_ms: Vec::new(),
+                    created_at: 0,
+                    result: None,
+                },
+            )
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "A shogi record cannot be written as pgn: use kif, ki2, csa or sfen."
+        );
     }
 
     #[test]

@@ -1,25 +1,41 @@
 //! `GET /api/games/{id}/ws`: one WebSocket per browser tab. The socket subscribes to the game's
 //! actor, which sends it `state` first and then events built for this viewer only; messages
 //! from the client become actions. Bad messages get `{"type": "error", …}` and change nothing.
+//!
+//! Limits: each address may hold [`crate::Limits::max_sockets_per_address`] sockets; every
+//! action (a message that may write to the database) counts against the address's API budget,
+//! shared by all its sockets and its HTTP requests; each socket also has its own message rate.
+//! The server pings; a socket that sends nothing for the idle timeout is closed.
 
-use std::time::Instant;
+use std::net::IpAddr;
+use std::time::{Duration, Instant};
 
+use axum::Extension;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
+use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
-use serde::Deserialize;
+use jiang_protocol::{ClientMessage, ServerMessage, to_sorted_json};
 use tokio::sync::mpsc;
 
-use crate::error::ApiError;
-use crate::game::{Action, Command, DrawAction};
-use crate::http::{AppState, bearer, cookie, seat_cookie_name};
+use crate::error::{ApiError, ErrorCode};
+use crate::game::{Action, Command};
+use crate::http::{AppState, ClientAddress, bearer, cookie, seat_cookie_name};
 use crate::ratelimit::{Bucket, Rate};
+use crate::serve::{ConnectionSlot, stopped};
+use crate::slots::{Full, Slot};
 
-/// The largest client message handled (bytes); larger ones are refused with an error.
+/// The largest client message handled (bytes); larger ones are refused with a `too_large`
+/// error and the socket stays open.
 pub const MAX_MESSAGE: usize = 4 * 1024;
+
+/// The largest message (and frame) read at all: one larger closes the socket with 1009
+/// ("message too big") as soon as its length is known, before it is buffered. Between
+/// [`MAX_MESSAGE`] and this, a message is read, dropped and answered with `too_large`.
+pub const MAX_READ: usize = 256 * 1024;
 
 /// Client messages per socket: sustained rate and burst.
 const SOCKET_RATE: Rate = Rate {
@@ -33,30 +49,19 @@ const MAX_STRIKES: u32 = 50;
 /// Events queued for a slow socket before it is dropped (it reconnects and gets a `state`).
 const QUEUE: usize = 64;
 
-/// What a client may send. The variants without fields are written `{}` so that serde refuses
-/// unknown fields in them too (it ignores them for unit variants of a tagged enum).
-#[derive(Debug, Deserialize, PartialEq)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-enum ClientMessage {
-    Move {
-        #[serde(rename = "move")]
-        mv: String,
-    },
-    Resign {},
-    Draw {
-        action: DrawAction,
-    },
-    Abort {},
-    Impasse {},
-    Rematch {},
-    /// Asks for a `clock` event (to resynchronise a countdown).
-    Clock {},
-    /// Keep-alive; answered with `pong`.
-    Ping {},
-}
+/// How long a socket the server closes waits for the client's close frame.
+const CLOSE_WAIT: Duration = Duration::from_secs(1);
+
+/// The close code for a socket closed because it sent nothing for the idle timeout.
+const CLOSE_IDLE: u16 = 1000;
+
+/// The close code for a message larger than [`MAX_READ`] (RFC 6455: message too big).
+const CLOSE_TOO_BIG: u16 = 1009;
 
 pub(crate) async fn upgrade(
     State(state): State<AppState>,
+    Extension(ClientAddress(client)): Extension<ClientAddress>,
+    Extension(connection): Extension<ConnectionSlot>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
@@ -65,7 +70,19 @@ pub(crate) async fn upgrade(
     let upgrade = match upgrade {
         Ok(u) => u,
         Err(e) => {
-            return ApiError::bad_request("not_websocket", e.body_text()).into_response();
+            return ApiError::new(ErrorCode::NotWebsocket, e.body_text()).into_response();
+        }
+    };
+    let socket_slot = match state.sockets.try_acquire(Some(client)) {
+        Ok(slot) => slot,
+        Err(Full::Address(cap) | Full::Total(cap)) => {
+            return ApiError::new(
+                ErrorCode::TooManySockets,
+                format!(
+                    "This address already has {cap} WebSockets open, the most allowed; close one first."
+                ),
+            )
+            .into_response();
         }
     };
     let from_query = query
@@ -74,9 +91,17 @@ pub(crate) async fn upgrade(
         .split('&')
         .find_map(|kv| kv.strip_prefix("token=").map(str::to_owned));
     let explicit = bearer(&headers).or(from_query);
-    let token = explicit
-        .clone()
-        .or_else(|| cookie(&headers, &seat_cookie_name(&id)));
+    let from_cookie = cookie(&headers, &seat_cookie_name(&id));
+    // Browsers send the seat cookie on any page's handshake: without an explicit token the
+    // upgrade must come from the server's own pages (see `crate::origin`).
+    let allowed = match explicit {
+        Some(_) => Ok(()),
+        None => state.origin.check_upgrade(&headers, from_cookie.is_some()),
+    };
+    if let Err(e) = allowed {
+        return e.into_response();
+    }
+    let token = explicit.clone().or(from_cookie);
     let (tx, rx) = mpsc::channel(QUEUE);
     let mut subscribed = state
         .games
@@ -87,7 +112,7 @@ pub(crate) async fn upgrade(
         })
         .await;
     let mut token = token;
-    if matches!(&subscribed, Err(e) if e.code == "wrong_token") && explicit.is_none() {
+    if matches!(&subscribed, Err(e) if e.code == ErrorCode::WrongToken) && explicit.is_none() {
         // A stale cookie: watch instead.
         token = None;
         subscribed = state
@@ -104,76 +129,188 @@ pub(crate) async fn upgrade(
         Ok(sub) => sub,
         Err(e) => return e.into_response(),
     };
+    let socket = Socket {
+        state,
+        id,
+        sub,
+        token,
+        client,
+        _slots: (socket_slot, connection),
+    };
     upgrade
         // Client messages are small: a small read buffer saves memory per socket and the
         // zeroing of a large buffer on every read.
         .read_buffer_size(4 * 1024)
-        .max_message_size(64 * 1024)
-        .on_upgrade(move |socket| run(socket, state, id, sub, token, rx))
+        .max_message_size(MAX_READ)
+        .max_frame_size(MAX_READ)
+        .on_upgrade(move |ws| socket.run(ws, rx))
 }
 
-async fn run(
-    socket: WebSocket,
+/// One open socket and what it holds.
+struct Socket {
     state: AppState,
     id: String,
     sub: u64,
     token: Option<String>,
-    mut events: mpsc::Receiver<std::sync::Arc<str>>,
-) {
-    let (mut sink, mut stream) = socket.split();
-    let mut bucket = Bucket::new(SOCKET_RATE, Instant::now());
-    let mut strikes = 0;
-    loop {
-        tokio::select! {
-            event = events.recv() => match event {
-                Some(text) => {
-                    if sink.send(Message::Text(text.as_ref().into())).await.is_err() {
-                        break;
+    /// The address its actions are counted against.
+    client: IpAddr,
+    /// Its place among the address's sockets and its connection's place among connections:
+    /// both freed when the socket ends.
+    _slots: (Slot, ConnectionSlot),
+}
+
+/// Why a socket's loop ended.
+enum End {
+    /// The client went away, closed, or failed.
+    Gone,
+    /// Closed by the server with this code and reason.
+    Close(u16, &'static str),
+}
+
+impl Socket {
+    async fn run(self, ws: WebSocket, events: mpsc::Receiver<std::sync::Arc<str>>) {
+        let (mut sink, mut stream) = ws.split();
+        let mut hard_stop = self.state.hard_stop.clone();
+        let end = tokio::select! {
+            end = self.serve(&mut sink, &mut stream, events) => end,
+            // The shutdown deadline has passed: drop the socket without a word.
+            _ = stopped(&mut hard_stop) => End::Gone,
+        };
+        if let End::Close(code, reason) = end {
+            let frame = CloseFrame {
+                code,
+                reason: reason.into(),
+            };
+            // The closing handshake, briefly: dropping the connection at once would reset it
+            // if the client is still sending, and its kernel could then discard the close
+            // frame before the client reads it.
+            let close = async {
+                if sink.send(Message::Close(Some(frame))).await.is_ok() {
+                    while let Some(Ok(message)) = stream.next().await {
+                        if let Message::Close(_) = message {
+                            break;
+                        }
                     }
                 }
-                None => {
+            };
+            tokio::select! {
+                _ = tokio::time::timeout(CLOSE_WAIT, close) => {}
+                _ = stopped(&mut hard_stop) => {}
+            }
+        }
+        self.state
+            .games
+            .tell(&self.id, Command::Unsubscribe { sub: self.sub });
+    }
+
+    /// How long one send may wait for a client that does not read: as long as the idle
+    /// timeout, so that a stalled reader is dropped like a silent one.
+    fn send_timeout(&self) -> Duration {
+        self.state.ws_idle_timeout
+    }
+
+    async fn serve(
+        &self,
+        sink: &mut SplitSink<WebSocket, Message>,
+        stream: &mut SplitStream<WebSocket>,
+        mut events: mpsc::Receiver<std::sync::Arc<str>>,
+    ) -> End {
+        let mut bucket = Bucket::new(SOCKET_RATE, Instant::now());
+        let mut strikes = 0;
+        let idle = self.state.ws_idle_timeout;
+        let ping_every = (idle / 4).max(Duration::from_millis(10));
+        let mut pings = tokio::time::interval_at((Instant::now() + ping_every).into(), ping_every);
+        pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut heard = Instant::now();
+        loop {
+            let out = tokio::select! {
+                event = events.recv() => match event {
+                    Some(text) => Message::Text(text.as_ref().into()),
                     // The actor stopped (server shutdown) or dropped us as too slow.
-                    let _ = sink
-                        .send(Message::Close(Some(CloseFrame {
-                            code: 1012,
-                            reason: "reconnect".into(),
-                        })))
-                        .await;
-                    break;
+                    None => return End::Close(1012, "reconnect"),
+                },
+                _ = pings.tick() => {
+                    if heard.elapsed() >= idle {
+                        return End::Close(CLOSE_IDLE, "idle");
+                    }
+                    Message::Ping(Default::default())
                 }
-            },
-            incoming = stream.next() => {
-                let text = match incoming {
-                    Some(Ok(Message::Text(text))) => text.to_string(),
-                    Some(Ok(Message::Binary(bytes))) => match String::from_utf8(bytes.to_vec()) {
-                        Ok(text) => text,
-                        Err(_) => String::from("\u{0}"),
-                    },
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
-                };
-                let reply = handle_message(&state, &id, sub, token.as_deref(), &text, &mut bucket).await;
-                match reply {
-                    Ok(None) => strikes = 0,
-                    Ok(Some(text)) => {
-                        strikes = 0;
-                        if sink.send(Message::Text(text.into())).await.is_err() {
-                            break;
+                incoming = stream.next() => {
+                    heard = Instant::now();
+                    let text = match incoming {
+                        Some(Ok(Message::Text(text))) => text.to_string(),
+                        Some(Ok(Message::Binary(bytes))) => match String::from_utf8(bytes.to_vec()) {
+                            Ok(text) => text,
+                            Err(_) => String::from("\u{0}"),
+                        },
+                        Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                        Some(Err(e)) => {
+                            return if is_too_big(e) {
+                                End::Close(CLOSE_TOO_BIG, "message too big")
+                            } else {
+                                End::Gone
+                            };
+                        }
+                        Some(Ok(Message::Close(_))) | None => return End::Gone,
+                    };
+                    match self.handle_message(&text, &mut bucket).await {
+                        Ok(None) => {
+                            strikes = 0;
+                            continue;
+                        }
+                        Ok(Some(reply)) => {
+                            strikes = 0;
+                            Message::Text(reply.into())
+                        }
+                        Err(e) => {
+                            strikes += 1;
+                            if strikes >= MAX_STRIKES {
+                                let _ = self.send(sink, Message::Text(e.ws_message().into())).await;
+                                return End::Gone;
+                            }
+                            Message::Text(e.ws_message().into())
                         }
                     }
-                    Err(e) => {
-                        strikes += 1;
-                        if sink.send(Message::Text(e.ws_message().into())).await.is_err()
-                            || strikes >= MAX_STRIKES
-                        {
-                            break;
-                        }
-                    }
                 }
+            };
+            if !self.send(sink, out).await {
+                return End::Gone;
             }
         }
     }
-    state.games.tell(&id, Command::Unsubscribe { sub });
+
+    /// Sends `message`; `false` if the client is gone or has not read for the send timeout.
+    async fn send(&self, sink: &mut SplitSink<WebSocket, Message>, message: Message) -> bool {
+        matches!(
+            tokio::time::timeout(self.send_timeout(), sink.send(message)).await,
+            Ok(Ok(()))
+        )
+    }
+
+    async fn handle_message(
+        &self,
+        text: &str,
+        bucket: &mut Bucket,
+    ) -> Result<Option<String>, ApiError> {
+        handle_message(
+            &self.state,
+            &self.id,
+            self.sub,
+            self.token.as_deref(),
+            self.client,
+            text,
+            bucket,
+        )
+        .await
+    }
+}
+
+/// Whether a read error is a message over [`MAX_READ`].
+fn is_too_big(error: axum::Error) -> bool {
+    matches!(
+        error.into_inner().downcast_ref::<tungstenite::Error>(),
+        Some(tungstenite::Error::Capacity(_))
+    )
 }
 
 async fn handle_message(
@@ -181,6 +318,7 @@ async fn handle_message(
     id: &str,
     sub: u64,
     token: Option<&str>,
+    client: IpAddr,
     text: &str,
     bucket: &mut Bucket,
 ) -> Result<Option<String>, ApiError> {
@@ -188,12 +326,15 @@ async fn handle_message(
         return Err(ApiError::rate_limited());
     }
     if text.len() > MAX_MESSAGE {
-        return Err(ApiError::too_large(MAX_MESSAGE));
+        return Err(ApiError::new(
+            ErrorCode::TooLarge,
+            format!("The message is larger than {MAX_MESSAGE} bytes."),
+        ));
     }
     let message: ClientMessage = serde_json::from_str(text)
-        .map_err(|e| ApiError::bad_request("invalid_message", format!("Invalid message: {e}.")))?;
+        .map_err(|e| ApiError::new(ErrorCode::InvalidMessage, format!("Invalid message: {e}.")))?;
     let action = match message {
-        ClientMessage::Ping {} => return Ok(Some(r#"{"type":"pong"}"#.to_owned())),
+        ClientMessage::Ping {} => return Ok(Some(to_sorted_json(&ServerMessage::Pong {}))),
         ClientMessage::Clock {} => {
             state.games.tell(id, Command::ClockSync { sub });
             return Ok(None);
@@ -205,6 +346,11 @@ async fn handle_message(
         ClientMessage::Impasse {} => Action::Impasse,
         ClientMessage::Rematch {} => Action::Rematch,
     };
+    // Actions may write to the database: they share the address's budget with its other
+    // sockets and its HTTP requests.
+    if !state.limiter.check(client) {
+        return Err(ApiError::rate_limited());
+    }
     let token = token.map(str::to_owned);
     state
         .games

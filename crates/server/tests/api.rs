@@ -1,5 +1,6 @@
 //! The game server end to end: real server, real database, real HTTP and WebSockets.
-//! Tests marked `on_both!` also run against PostgreSQL when `JIANG_TEST_DATABASE_URL` is set.
+//! Tests marked `on_both!` also run against PostgreSQL when `JIANG_TEST_DATABASE_URL` is set
+//! (without it, their `postgres` halves are reported as ignored; see `common::postgres_url`).
 
 mod common;
 
@@ -20,19 +21,18 @@ macro_rules! on_both {
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn sqlite() {
-                let server = TestServer::with(Backend::Sqlite, stringify!($name), $adjust)
-                    .await
-                    .unwrap();
+                let server = TestServer::with(Backend::Sqlite, stringify!($name), $adjust).await;
                 ($body)(server).await;
             }
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            #[cfg_attr(
+                not(pg_tests),
+                ignore = "set JIANG_TEST_DATABASE_URL to run the PostgreSQL tests"
+            )]
             async fn postgres() {
-                if let Some(server) =
-                    TestServer::with(Backend::Postgres, stringify!($name), $adjust).await
-                {
-                    ($body)(server).await;
-                }
+                let server = TestServer::with(Backend::Postgres, stringify!($name), $adjust).await;
+                ($body)(server).await;
             }
         }
     };
@@ -444,8 +444,7 @@ async fn floods_are_rate_limited() {
             burst: 5.0,
         }
     })
-    .await
-    .unwrap();
+    .await;
     let mut statuses = Vec::new();
     for _ in 0..8 {
         statuses.push(s.get("/api/games/abcdefgh12", None).await);
@@ -624,8 +623,7 @@ async fn a_retiring_actor_loses_no_request() {
     let s = TestServer::with(Backend::Sqlite, "retire", |c| {
         c.idle_timeout = Duration::from_millis(1);
     })
-    .await
-    .unwrap();
+    .await;
     let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
     let moves = ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"];
     for (i, mv) in moves.iter().enumerate() {
@@ -668,9 +666,7 @@ async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_limit() {
             .unwrap()
             .status()
     }
-    let s = TestServer::with(Backend::Sqlite, "proxy", limited(true))
-        .await
-        .unwrap();
+    let s = TestServer::with(Backend::Sqlite, "proxy", limited(true)).await;
     for _ in 0..3 {
         assert_eq!(status(&s, "10.0.0.1").await, StatusCode::NOT_FOUND);
     }
@@ -684,9 +680,7 @@ async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_limit() {
     );
     s.stop().await;
     // Without a trusted proxy the header is ignored: one bucket for the peer address.
-    let s = TestServer::with(Backend::Sqlite, "no-proxy", limited(false))
-        .await
-        .unwrap();
+    let s = TestServer::with(Backend::Sqlite, "no-proxy", limited(false)).await;
     for _ in 0..3 {
         assert_eq!(status(&s, "10.0.0.1").await, StatusCode::NOT_FOUND);
     }
@@ -903,12 +897,8 @@ async fn records_and_pages() {
     assert!(page.contains("\"hu\""), "{page}");
     let health = s.http.get(s.url("/healthz")).send().await.unwrap();
     assert_eq!(health.status(), StatusCode::OK);
-    // Nothing outside web/, and not the content authors' notes and tools.
-    for path in [
-        "/static/../Cargo.toml",
-        "/static/content/README.md",
-        "/static/content/tools/check_content.py",
-    ] {
+    // Nothing outside web/, and not the content authors' notes.
+    for path in ["/static/../Cargo.toml", "/static/content/README.md"] {
         let missing = s.http.get(s.url(path)).send().await.unwrap();
         assert_eq!(missing.status(), StatusCode::NOT_FOUND, "{path}");
     }
@@ -996,6 +986,10 @@ async fn jieqi_views_hide_what_only_the_captor_may_know() {
         for key in ["id", "commitment", "you", "legal_moves", "first_move_ms"] {
             v.as_object_mut().unwrap().remove(key);
         }
+        // The names of the legal moves go, like the moves, to the seat to move only.
+        if let Some(hints) = v.get_mut("hints").and_then(Value::as_object_mut) {
+            hints.remove("legal_names");
+        }
         v
     };
     for ((_, _, _, _, _, red_view, black_view, spectator), (black_event, spectator_event)) in
@@ -1027,6 +1021,9 @@ async fn jieqi_views_hide_what_only_the_captor_may_know() {
                 assert_eq!(public(&games[i].6), public(&games[j].6));
                 assert_eq!(public(&events[i].0), public(&events[j].0));
                 assert_eq!(public(&events[i].1), public(&events[j].1));
+                // Black, to move, is told the same names whatever the deal.
+                assert_eq!(games[i].6["hints"], games[j].6["hints"]);
+                assert_eq!(events[i].0["hints"], events[j].0["hints"]);
                 compared += 1;
             }
         }
@@ -1108,7 +1105,9 @@ async fn notation_lists_the_moves_in_human_notations() {
     ] {
         let (status, v) = notation(id.clone(), style, None).await;
         assert_eq!(status, StatusCode::OK, "{style}: {v}");
-        assert_eq!(v, json!({"style": style, "moves": moves}));
+        assert_eq!((&v["style"], &v["moves"]), (&json!(style), &moves));
+        assert_eq!(v["positions"].as_array().unwrap().len(), 3, "{v}");
+        assert!(v.get("notes").is_none(), "notes are Jieqi's: {v}");
     }
     // A style of the other family, an unknown style and a missing style are refused.
     for style in ["japanese", "klingon", ""] {
@@ -1134,7 +1133,8 @@ async fn notation_lists_the_moves_in_human_notations() {
     ] {
         let (status, v) = notation(id.clone(), style, None).await;
         assert_eq!(status, StatusCode::OK, "{style}: {v}");
-        assert_eq!(v, json!({"style": style, "moves": moves}));
+        assert_eq!((&v["style"], &v["moves"]), (&json!(style), &moves));
+        assert_eq!(v["positions"].as_array().unwrap().len(), 2, "{v}");
     }
     let (status, v) = notation(id.clone(), "wxf", None).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
@@ -1161,5 +1161,194 @@ async fn notation_lists_the_moves_in_human_notations() {
         };
         assert_eq!(seen["moves"], expected, "{style}");
     }
+    s.stop().await;
+}
+
+/// Red's chariot on e1 checks Black's general on d9 by moving to d1 (not mate: e9 is free).
+const CHECK_FEN: &str = "3k5/9/9/9/9/9/9/9/4R4/5K3 w - - 0 1";
+
+#[tokio::test]
+async fn hints_show_the_checked_king_and_name_the_legal_moves() {
+    let s = TestServer::start().await;
+    let (id, red, black) = s
+        .game(json!({"variant": "xiangqi", "fen": CHECK_FEN}), "red")
+        .await;
+    let before = s.view(&id, Some(&red)).await;
+    assert_eq!(before["hints"]["check"], Value::Null, "{before}");
+    // The names follow `legal_moves`, one list per move.
+    let legal = before["legal_moves"].as_array().unwrap();
+    let names = before["hints"]["legal_names"].as_array().unwrap();
+    assert_eq!(names.len(), legal.len());
+    let at = legal.iter().position(|m| m == "e1d1").unwrap();
+    assert_eq!(names[at], json!(["R5.6", "车五平六", "俥五平六"]));
+    // The side not to move and spectators get no names.
+    assert_eq!(
+        s.view(&id, Some(&black)).await["hints"]["legal_names"],
+        json!([])
+    );
+    assert_eq!(s.view(&id, None).await["hints"]["legal_names"], json!([]));
+
+    let mut socket = connect(&s.ws_url(&id, Some(&black))).await;
+    next_of(&mut socket, "state").await;
+    let answer = s.play(&id, &red, "e1d1").await;
+    assert_eq!(answer["hints"]["check"], "d9", "{answer}");
+    assert_eq!(answer["hints"]["legal_names"], json!([]));
+    // The move event carries the hints: Black, to move and in check, gets its names too.
+    let event = next_of(&mut socket, "move").await;
+    assert_eq!(event["hints"]["check"], "d9", "{event}");
+    let legal = event["legal_moves"].as_array().unwrap();
+    assert!(!legal.is_empty());
+    assert_eq!(
+        event["hints"]["legal_names"].as_array().unwrap().len(),
+        legal.len()
+    );
+    assert_eq!(s.view(&id, None).await["hints"]["check"], "d9");
+    assert!(
+        s.view(&id, None).await["hints"]
+            .get("can_declare_impasse")
+            .is_none()
+    );
+
+    // The history steps through the positions with their checks.
+    let (status, h) = s
+        .get(&format!("/api/games/{id}/notation?style=wxf"), None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{h}");
+    assert_eq!(h["moves"], json!(["R5.6"]));
+    assert_eq!(h["positions"][0]["fen"], before["initial_fen"]);
+    assert_eq!(h["positions"][0]["check"], Value::Null);
+    assert_eq!(h["positions"][1]["fen"], answer["fen"]);
+    assert_eq!(h["positions"][1]["check"], "d9");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn hints_name_the_legal_moves_in_every_family() {
+    let s = TestServer::start().await;
+    for (variant, side, mv, expected) in [
+        ("xiangqi", "red", "h2e2", json!(["C2.5", "炮二平五"])),
+        ("jieqi", "red", "h2e2", json!(["C2.5", "炮二平五"])),
+        ("shogi", "sente", "7g7f", json!(["☗７六歩", "P-76", "P-7f"])),
+        (
+            "minishogi",
+            "sente",
+            "5e4d",
+            json!(["☗４四玉", "K-44", "K-4d"]),
+        ),
+    ] {
+        let (id, first, _) = s.game(json!({"variant": variant}), side).await;
+        let view = s.view(&id, Some(&first)).await;
+        let legal = view["legal_moves"].as_array().unwrap();
+        let names = view["hints"]["legal_names"].as_array().unwrap();
+        assert_eq!(names.len(), legal.len(), "{variant}");
+        assert!(
+            names.iter().all(|n| !n.as_array().unwrap().is_empty()),
+            "{variant}"
+        );
+        let at = legal.iter().position(|m| m == mv).unwrap();
+        assert_eq!(names[at], expected, "{variant}");
+    }
+    // Shogi: after a move to a square, taking back there is named with 同 and by its square.
+    let (id, sente, gote) = s.game(json!({"variant": "shogi"}), "sente").await;
+    for (token, mv) in [(&sente, "7g7f"), (&gote, "3c3d"), (&sente, "8h2b+")] {
+        s.play(&id, token, mv).await;
+    }
+    let view = s.view(&id, Some(&gote)).await;
+    let legal = view["legal_moves"].as_array().unwrap();
+    let at = legal.iter().position(|m| m == "3a2b").unwrap();
+    assert_eq!(
+        view["hints"]["legal_names"][at],
+        json!(["☖同　銀", "☖２二銀", "Sx22", "Sx2b"])
+    );
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn jieqi_hints_never_show_a_covered_identity() {
+    let s = TestServer::start().await;
+    // Two games, two independent secret deals: what Red is told at the start is the same,
+    // so it cannot depend on the deal.
+    let (a, red_a, black_a) = s.game(json!({"variant": "jieqi"}), "red").await;
+    let (b, red_b, _) = s.game(json!({"variant": "jieqi"}), "red").await;
+    let view_a = s.view(&a, Some(&red_a)).await;
+    assert_eq!(view_a["hints"], s.view(&b, Some(&red_b)).await["hints"]);
+    for names in view_a["hints"]["legal_names"].as_array().unwrap() {
+        for name in names.as_array().unwrap() {
+            let name = name.as_str().unwrap();
+            assert!(!name.contains('(') && !name.contains('（'), "{name}");
+        }
+    }
+    // A reveal is public once made: the history notes it for everyone, in each style.
+    let played = s.play(&a, &red_a, "h2e2").await;
+    let recorded = played["moves"][0].as_str().unwrap().to_owned();
+    let letter = recorded.chars().nth(4).unwrap();
+    let wxf = match letter {
+        'B' => 'E',
+        'N' => 'H',
+        other => other,
+    };
+    let (status, h) = s
+        .get(&format!("/api/games/{a}/notation?style=wxf"), None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{h}");
+    assert_eq!(h["notes"], json!([format!(" ({wxf})")]));
+    let (_, h) = s
+        .get(&format!("/api/games/{a}/notation?style=iccs"), None)
+        .await;
+    assert_eq!(h["notes"], json!([""]));
+    // The history's positions are the public ones: Black's covered pieces stay face down.
+    let fen = h["positions"][1]["fen"].as_str().unwrap();
+    assert_eq!(fen, played["fen"].as_str().unwrap());
+    assert!(fen.starts_with("xxxxkxxxx/"), "{fen}");
+    // Black, now to move, is told names for its moves, still by point only.
+    let black_view = s.view(&a, Some(&black_a)).await;
+    let names = black_view["hints"]["legal_names"].as_array().unwrap();
+    assert_eq!(
+        names.len(),
+        black_view["legal_moves"].as_array().unwrap().len()
+    );
+    assert!(!names.is_empty());
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn shogi_hints_impasse_points_with_a_handicap_and_the_declaration() {
+    let s = TestServer::start().await;
+    // Rook handicap: the giver (gote, uwate) moves first and is credited 5 points.
+    let (id, gote, _sente) = s
+        .game(json!({"variant": "shogi", "handicap": "rook"}), "gote")
+        .await;
+    let view = s.view(&id, Some(&gote)).await;
+    assert_eq!(view["to_move"], "gote");
+    assert_eq!(
+        view["impasse"]["gote"],
+        json!({"king_in_zone": false, "pieces_in_zone": 0, "declaration": 5, "needed": 27, "total": 27})
+    );
+    assert_eq!(view["impasse"]["sente"]["declaration"], 0);
+    assert_eq!(view["impasse"]["sente"]["total"], 27);
+    assert_eq!(view["hints"]["can_declare_impasse"], false);
+    // Where the declaration holds, the side to move is told so; the other side is not.
+    let (id, sente, gote) = s
+        .game(json!({"variant": "shogi", "fen": IMPASSE}), "sente")
+        .await;
+    assert_eq!(
+        s.view(&id, Some(&sente)).await["hints"]["can_declare_impasse"],
+        true
+    );
+    assert_eq!(
+        s.view(&id, Some(&gote)).await["hints"]["can_declare_impasse"],
+        false
+    );
+    assert_eq!(
+        s.view(&id, None).await["hints"]["can_declare_impasse"],
+        false
+    );
+    // Minishogi has no impasse rule: no such hint.
+    let (mid, msente, _) = s.game(json!({"variant": "minishogi"}), "sente").await;
+    assert!(
+        s.view(&mid, Some(&msente)).await["hints"]
+            .get("can_declare_impasse")
+            .is_none()
+    );
     s.stop().await;
 }

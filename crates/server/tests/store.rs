@@ -129,11 +129,14 @@ async fn sqlite_store() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(pg_tests),
+    ignore = "set JIANG_TEST_DATABASE_URL to run the PostgreSQL tests"
+)]
 async fn postgres_store() {
-    if let Some(url) = common::postgres_url("postgres_store").await {
-        exercise(&url).await;
-        common::drop_postgres(&url).await;
-    }
+    let url = common::postgres_url("postgres_store").await;
+    exercise(&url).await;
+    common::drop_postgres(&url).await;
 }
 
 #[tokio::test]

@@ -5,13 +5,30 @@ use super::handicap::Handicap;
 use super::position::*;
 use super::tables::Bits;
 use super::{Move, MoveError, Position};
-use crate::{IllegalMove, Outcome, Reason, Side, Variant};
+use crate::{Outcome, Reason, Side, Variant};
 
 /// The game ends in a draw once this many moves (by the SFEN move numbering) have been played.
 pub const MOVE_CAP: u32 = 700;
 
 /// How many times a position must occur for sennichite.
 const SENNICHITE_OCCURRENCES: usize = 4;
+
+/// Why a move or a declaration could not be played in a shogi-family game. Nothing changes.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The game has already ended.
+    #[error("the game is already over ({0})")]
+    GameOver(Outcome),
+    /// The move, valid in form, is not legal in the current position.
+    #[error("`{0}` is not legal here")]
+    NotLegal(Move),
+    /// The move text does not name a legal move (the error says why).
+    #[error(transparent)]
+    Move(#[from] MoveError),
+    /// The impasse declaration does not hold (the error names the failed condition).
+    #[error(transparent)]
+    Impasse(#[from] ImpasseError),
+}
 
 /// Why an impasse declaration does not hold: the first condition of shogi.md (Impasse) that
 /// fails, in the rule's order. (Condition 5, time on the clock, belongs to the server.)
@@ -177,13 +194,13 @@ impl Game {
     /// Plays a legal move (from [`Position::legal_moves`] or [`Position::parse_move`] on the
     /// current position). Refuses, changing nothing, once the game is over or when the move
     /// is not legal here.
-    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+    pub fn play(&mut self, mv: Move) -> Result<(), PlayError> {
         if let Some(outcome) = self.outcome() {
-            return Err(IllegalMove(format!("the game is already over ({outcome})")));
+            return Err(PlayError::GameOver(outcome));
         }
         let position = self.position();
         if !position.is_legal(mv) {
-            return Err(IllegalMove(format!("`{mv}` is not legal here")));
+            return Err(PlayError::NotLegal(mv));
         }
         let mut next = position.clone();
         next.play(mv);
@@ -197,7 +214,7 @@ impl Game {
         let mv = self.position().parse_move(text)?;
         self.play(mv).map_err(|e| MoveError::Illegal {
             text: text.to_owned(),
-            reason: e.0,
+            reason: e.to_string(),
         })?;
         Ok(mv)
     }
@@ -344,20 +361,14 @@ impl Game {
 
     /// Plays one token as `jiang outcome` reads them: a USI move, or `win` for an impasse
     /// declaration by the side to move.
-    pub fn play_token(&mut self, text: &str) -> Result<(), IllegalMove> {
+    pub fn play_token(&mut self, text: &str) -> Result<(), PlayError> {
         if text == "win" {
-            return self
-                .declare_impasse()
-                .map(|_| ())
-                .map_err(|e| IllegalMove(e.to_string()));
+            return self.declare_impasse().map(|_| ()).map_err(PlayError::from);
         }
         if let Some(outcome) = self.outcome() {
-            return Err(IllegalMove(format!("the game is already over ({outcome})")));
+            return Err(PlayError::GameOver(outcome));
         }
-        let mv = self
-            .position()
-            .parse_move(text)
-            .map_err(|e| IllegalMove(e.to_string()))?;
+        let mv = self.position().parse_move(text)?;
         self.play(mv)
     }
 }

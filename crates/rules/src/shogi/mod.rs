@@ -23,7 +23,7 @@ mod tables;
 mod tests;
 mod usi;
 
-pub use game::{Game, ImpasseError, ImpassePoints, MOVE_CAP};
+pub use game::{Game, ImpasseError, ImpassePoints, MOVE_CAP, PlayError};
 pub use handicap::{HANDICAPS, Handicap, handicap};
 pub use moves::Move;
 pub use piece::{Piece, PieceKind};
@@ -32,7 +32,7 @@ pub use sfen::{MINISHOGI_START, SHOGI_START, SfenError};
 pub use square::{ParseSquareError, Square};
 pub use usi::MoveError;
 
-use crate::{IllegalMove, Outcome, Side, Variant};
+use crate::{Outcome, Side, Variant};
 
 impl crate::Position for Position {
     type Move = Move;
@@ -93,6 +93,7 @@ impl Position {
 
 impl crate::Game for Game {
     type Position = Position;
+    type PlayError = PlayError;
 
     fn new(start: Position) -> Self {
         Game::new(start)
@@ -106,11 +107,11 @@ impl crate::Game for Game {
         Game::position(self)
     }
 
-    fn play_move(&mut self, mv: Move) -> Result<(), IllegalMove> {
+    fn play_move(&mut self, mv: Move) -> Result<(), PlayError> {
         Game::play(self, mv)
     }
 
-    fn play_text(&mut self, text: &str) -> Result<(), IllegalMove> {
+    fn play_text(&mut self, text: &str) -> Result<(), PlayError> {
         self.play_token(text)
     }
 

@@ -3,7 +3,7 @@
 
 use super::chase::{Offence, judge_cycle};
 use super::{Move, MoveError, Position};
-use crate::{IllegalMove, Outcome, Reason, Side};
+use crate::{Outcome, Reason, Side};
 
 /// The move limit: 60 moves by each side (120 plies) without a capture is a draw.
 pub const MOVE_LIMIT_PLIES: u32 = 120;
@@ -209,6 +209,7 @@ impl Game {
 
 impl crate::Game for Game {
     type Position = Position;
+    type PlayError = PlayError;
 
     fn new(start: Position) -> Self {
         Game::new(start)
@@ -222,14 +223,12 @@ impl crate::Game for Game {
         Game::position(self)
     }
 
-    fn play_move(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        Game::play(self, mv).map_err(|e| IllegalMove(e.to_string()))
+    fn play_move(&mut self, mv: Move) -> Result<(), PlayError> {
+        Game::play(self, mv)
     }
 
-    fn play_text(&mut self, text: &str) -> Result<(), IllegalMove> {
-        self.play_iccs(text)
-            .map(|_| ())
-            .map_err(|e| IllegalMove(e.to_string()))
+    fn play_text(&mut self, text: &str) -> Result<(), PlayError> {
+        self.play_iccs(text).map(|_| ())
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -339,6 +339,162 @@ fn restore_of_a_flagged_or_stopped_clock() {
     assert_eq!(restored.flagged(t0), Some(RED));
 }
 
+/// A clock snapshotted at `snap_at`, the server running on for `ran` before it stops, and back
+/// at `up`: the resumed clock at `up + d` must equal the uninterrupted one at `snap_at + ran + d`.
+fn assert_resume_equals_uninterrupted(clock: &Clock, snap_at: Instant, ran: Duration) {
+    let up = snap_at + ran + secs(3600);
+    let snap = clock.snapshot(snap_at);
+    let resumed = Clock::resume(*clock.control(), &snap, ran, up);
+    for d in [0, 1, 7, 29, 61] {
+        assert_eq!(
+            resumed.snapshot(up + secs(d)),
+            clock.snapshot(snap_at + ran + secs(d)),
+            "{d} s after the restart"
+        );
+    }
+    assert_eq!(
+        resumed.flag_at().map(|at| at - up),
+        clock.flag_at().map(|at| at - (snap_at + ran))
+    );
+}
+
+#[test]
+fn resume_charges_the_think_time_before_the_stop_not_the_downtime() {
+    let t0 = Instant::now();
+    let clock = started(control(60, 0, 0, 0, None), t0);
+    // Red thinks 5 s, the snapshot is stored; the server runs 3 s more, stops, and is back
+    // after an hour: Red has 52 s, not 55 s (the old refund) and not 0 (the downtime).
+    let snap = clock.snapshot(t0 + secs(5));
+    let up = t0 + secs(3608);
+    let resumed = Clock::resume(*clock.control(), &snap, secs(3), up);
+    assert_eq!(shown(&resumed, RED, up), (52_000, 0, false));
+    assert_eq!(shown(&resumed, BLACK, up), (60_000, 0, false));
+    assert_eq!(resumed.running(), Some(RED));
+    assert_eq!(resumed.flag_at(), Some(up + secs(52)));
+    assert_eq!(resumed.snapshot(up).move_ms, 8_000);
+    assert_resume_equals_uninterrupted(&clock, t0 + secs(5), secs(3));
+    // Nothing ran after the snapshot: exactly the old restore.
+    assert_eq!(
+        Clock::resume(*clock.control(), &snap, Duration::ZERO, up),
+        Clock::restore(*clock.control(), &snap, up)
+    );
+}
+
+#[test]
+fn resume_keeps_the_increment_for_the_move_in_progress() {
+    let t0 = Instant::now();
+    let mut clock = started(control(60, 5, 0, 0, None), t0);
+    clock.press(t0 + secs(4)).unwrap(); // Red: 61 s
+    let snap = clock.snapshot(t0 + secs(6)); // Black 2 s into its move
+    let up = t0 + secs(900);
+    let mut resumed = Clock::resume(*clock.control(), &snap, secs(3), up);
+    resumed.press(up + secs(1)).unwrap(); // Black spent 2 + 3 + 1 = 6 s, earns 5 s
+    assert_eq!(shown(&resumed, BLACK, up + secs(1)), (59_000, 0, false));
+    assert_eq!(shown(&resumed, RED, up + secs(1)), (61_000, 0, false));
+    assert_resume_equals_uninterrupted(&clock, t0 + secs(6), secs(3));
+}
+
+#[test]
+fn resume_uses_up_byoyomi_periods_that_ran_out_before_the_stop() {
+    let t0 = Instant::now();
+    let clock = started(control(10, 0, 30, 3, None), t0);
+    // Snapshot with 5 s of main time left; the server runs 40 s more before it stops: the main
+    // time (5 s) and the first countdown (30 s) are gone, 5 s into the second.
+    let snap = clock.snapshot(t0 + secs(5));
+    assert_eq!(
+        *snap.side(RED),
+        SideTime {
+            ms: 5_000,
+            periods: 3,
+            byoyomi: false
+        }
+    );
+    let up = t0 + secs(5000);
+    let resumed = Clock::resume(*clock.control(), &snap, secs(40), up);
+    assert_eq!(shown(&resumed, RED, up), (25_000, 2, true));
+    assert_eq!(resumed.flag_at(), Some(up + secs(55)));
+    // The resumed clock's own snapshot (stored at the restart) restores to the same state.
+    let again = Clock::restore(*clock.control(), &resumed.snapshot(up), up);
+    assert_eq!(
+        again.snapshot(up + secs(20)),
+        resumed.snapshot(up + secs(20))
+    );
+    assert_resume_equals_uninterrupted(&clock, t0 + secs(5), secs(40));
+    // Already in byo-yomi at the snapshot: a countdown that ran out across the stop is used.
+    let in_byoyomi = clock.snapshot(t0 + secs(20)); // main time gone, 10 s into the first countdown
+    let resumed = Clock::resume(*clock.control(), &in_byoyomi, secs(25), up);
+    assert_eq!(shown(&resumed, RED, up), (25_000, 2, true));
+    assert_resume_equals_uninterrupted(&clock, t0 + secs(20), secs(25));
+}
+
+#[test]
+fn resume_enforces_the_move_limit_across_the_stop() {
+    let t0 = Instant::now();
+    let clock = started(control(600, 0, 0, 0, Some(40)), t0);
+    let snap = clock.snapshot(t0 + secs(10));
+    let up = t0 + secs(7200);
+    let resumed = Clock::resume(*clock.control(), &snap, secs(20), up);
+    assert_eq!(resumed.flag_at(), Some(up + secs(10)));
+    assert_eq!(resumed.flagged(up + secs(9)), None);
+    assert_eq!(resumed.flagged(up + secs(10)), Some(RED));
+    assert_resume_equals_uninterrupted(&clock, t0 + secs(10), secs(20));
+    // The limit ran out before the stop: flagged as soon as it is back.
+    let late = Clock::resume(*clock.control(), &snap, secs(35), up);
+    assert_eq!(late.flagged(up), Some(RED));
+    assert_eq!(late.snapshot(up).flagged, Some(RED));
+    let mut late = late;
+    assert_eq!(late.press(up), Err(Flag { side: RED }));
+}
+
+#[test]
+fn resume_does_not_charge_a_paused_or_unstarted_clock() {
+    let t0 = Instant::now();
+    let fresh = Clock::new(control(60, 0, 0, 0, None));
+    let snap = fresh.snapshot(t0);
+    let resumed = Clock::resume(*fresh.control(), &snap, secs(20), t0 + secs(100));
+    assert_eq!(resumed, fresh);
+    let mut paused = started(control(60, 0, 0, 0, None), t0);
+    paused.stop(t0 + secs(10));
+    let snap = paused.snapshot(t0 + secs(10));
+    let resumed = Clock::resume(*paused.control(), &snap, secs(20), t0 + secs(100));
+    assert_eq!(resumed.snapshot(t0 + secs(200)), snap);
+}
+
+#[test]
+fn think_time_before_the_stop_comes_from_the_recorded_runs() {
+    let run = |started_at, alive_at| Run {
+        started_at,
+        alive_at,
+    };
+    // Snapshot at 1 000 in a run that stopped at 3 500: 2.5 s charged.
+    assert_eq!(ran_since(1_000, &[run(0, 3_500)]), ms(2_500));
+    // Unknown runs (an old database), or a snapshot after the last heartbeat: nothing.
+    assert_eq!(ran_since(1_000, &[]), Duration::ZERO);
+    assert_eq!(ran_since(3_000, &[run(0, 1_000)]), Duration::ZERO);
+    assert_eq!(ran_since(3_000, &[run(0, 3_000)]), Duration::ZERO);
+    // Not written for two restarts: the rest of the first run and all of the second are
+    // charged, the downtimes (3 500..10 000 and 12 000..) are not.
+    let runs = [run(0, 3_500), run(10_000, 12_000)];
+    assert_eq!(ran_since(1_000, &runs), ms(4_500));
+    // Written in the second run: only what followed in it.
+    assert_eq!(ran_since(11_000, &runs), ms(1_000));
+    // Runs before the snapshot contribute nothing.
+    assert_eq!(ran_since(20_000, &runs), Duration::ZERO);
+}
+
+#[test]
+fn first_move_countdown_survives_a_restart() {
+    let up = Instant::now();
+    // 10 s of the 30 s were left at the snapshot, 4 s more passed before the stop: 6 s.
+    assert_eq!(resume_countdown(secs(10), secs(4), up), up + secs(6));
+    assert_eq!(
+        resume_countdown(secs(10), Duration::ZERO, up),
+        up + secs(10)
+    );
+    // It ran out before the stop: due at once.
+    assert_eq!(resume_countdown(secs(10), secs(12), up), up);
+}
+
 #[test]
 fn display_strings() {
     let cases = [

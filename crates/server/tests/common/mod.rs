@@ -3,12 +3,14 @@
 //! and real WebSockets (tokio-tungstenite).
 #![allow(dead_code)]
 
-use std::io::Write;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
+use jiang_protocol::{Created, ErrorBody, GameView, Joined, ServerMessage, to_sorted_value};
 use jiang_server::{Config, Rate, Server};
 use reqwest::StatusCode;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -28,6 +30,44 @@ pub struct TestServer {
     pub http: reqwest::Client,
 }
 
+/// `value` parsed as the protocol type `T`, checked to be exactly what `T` writes back: a field
+/// the protocol does not know, or one it spells differently, fails the test.
+pub fn typed<T: DeserializeOwned + Serialize>(value: &Value) -> T {
+    let parsed: T = serde_json::from_value(value.clone())
+        .unwrap_or_else(|e| panic!("not a {}: {e}\n{value}", std::any::type_name::<T>()));
+    assert_eq!(
+        &to_sorted_value(&parsed),
+        value,
+        "the protocol's {} does not write back the same JSON",
+        std::any::type_name::<T>()
+    );
+    parsed
+}
+
+/// A response's JSON body (`Null` when it is not JSON), checked to be written as the API has
+/// always written it: compact, with every object's keys in sorted order.
+async fn json_answer(response: reqwest::Response) -> Value {
+    let text = response.text().await.expect("a readable body");
+    let Ok(value) = serde_json::from_str::<Value>(&text) else {
+        return Value::Null;
+    };
+    assert_eq!(text, value.to_string(), "the answer's bytes");
+    value
+}
+
+/// Checks that an error answer has the protocol's error shape.
+fn check_error_shape(status: StatusCode, value: &Value) {
+    if (status.is_client_error() || status.is_server_error()) && !value.is_null() {
+        let body: ErrorBody = typed(value);
+        assert_eq!(
+            body.error.code.status(),
+            status.as_u16(),
+            "the status of `{}`",
+            body.error.code
+        );
+    }
+}
+
 /// Drops a test database created by [`postgres_url`].
 pub async fn drop_postgres(url: &str) {
     let Ok(admin_url) = std::env::var("JIANG_TEST_DATABASE_URL") else {
@@ -44,16 +84,19 @@ pub async fn drop_postgres(url: &str) {
     }
 }
 
-/// A fresh PostgreSQL database on the server named by `JIANG_TEST_DATABASE_URL`, or `None`
-/// (with a line saying the test is skipped) when it is not set.
-pub async fn postgres_url(test: &str) -> Option<String> {
+/// A fresh PostgreSQL database on the server named by `JIANG_TEST_DATABASE_URL`.
+///
+/// Every test that calls this (directly or through [`Backend::Postgres`]) must carry
+/// `#[cfg_attr(not(pg_tests), ignore = "set JIANG_TEST_DATABASE_URL to run the PostgreSQL tests")]`:
+/// `build.rs` sets `cfg(pg_tests)` when the variable is set at build time (and rebuilds when it
+/// changes), so without a database the summary counts these tests as *ignored*, not passed.
+/// Run anyway (`--include-ignored`) without the variable, this panics saying so.
+pub async fn postgres_url(test: &str) -> String {
     let Ok(base) = std::env::var("JIANG_TEST_DATABASE_URL") else {
-        // Written past the test harness's capture so that the skip is always visible.
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED {test} on PostgreSQL: JIANG_TEST_DATABASE_URL is not set"
+        panic!(
+            "{test} needs PostgreSQL: set JIANG_TEST_DATABASE_URL \
+             (e.g. postgres://postgres@127.0.0.1:5432/postgres)"
         );
-        return None;
     };
     let name = format!(
         "jiang_test_{}",
@@ -69,24 +112,22 @@ pub async fn postgres_url(test: &str) -> Option<String> {
     admin.close().await;
     let (prefix, _) = base.rsplit_once('/').expect("URL has a database path");
     println!("running {test} on PostgreSQL database {name}");
-    Some(format!("{prefix}/{name}"))
+    format!("{prefix}/{name}")
 }
 
 impl TestServer {
     /// A server on SQLite with no rate limit and the usual 30 s first-move abort.
     pub async fn start() -> TestServer {
-        Self::with(Backend::Sqlite, "test", |_| {})
-            .await
-            .expect("sqlite always runs")
+        Self::with(Backend::Sqlite, "test", |_| {}).await
     }
 
-    /// A server on `backend` with `adjust` applied to its config; `None` when PostgreSQL is not
-    /// configured.
+    /// A server on `backend` with `adjust` applied to its config. A test using
+    /// [`Backend::Postgres`] carries the `pg_tests` attribute described at [`postgres_url`].
     pub async fn with(
         backend: Backend,
         test: &str,
         adjust: impl FnOnce(&mut Config),
-    ) -> Option<TestServer> {
+    ) -> TestServer {
         let (database_url, dir) = match backend {
             Backend::Sqlite => {
                 let dir = tempfile::tempdir().expect("temp dir");
@@ -95,7 +136,7 @@ impl TestServer {
                     Some(dir),
                 )
             }
-            Backend::Postgres => (postgres_url(test).await?, None),
+            Backend::Postgres => (postgres_url(test).await, None),
         };
         let mut config = Config {
             listen: "127.0.0.1:0".into(),
@@ -107,13 +148,13 @@ impl TestServer {
         let server = jiang_server::start(config.clone())
             .await
             .expect("server starts");
-        Some(TestServer {
+        TestServer {
             base: format!("http://{}", server.addr()),
             server: Some(server),
             config,
             _dir: dir,
             http: reqwest::Client::new(),
-        })
+        }
     }
 
     /// Stops the server gracefully and starts a new one on the same database (a new port).
@@ -130,6 +171,44 @@ impl TestServer {
         self.base = format!("http://{}", server.addr());
         self.server = Some(server);
         self
+    }
+
+    /// Stops the server gracefully, waits `downtime` and starts a new one on the same database.
+    pub async fn restart_after(mut self, downtime: Duration) -> TestServer {
+        self.server
+            .take()
+            .expect("running")
+            .shutdown()
+            .await
+            .expect("clean shutdown");
+        tokio::time::sleep(downtime).await;
+        let server = jiang_server::start(self.config.clone())
+            .await
+            .expect("server restarts");
+        self.base = format!("http://{}", server.addr());
+        self.server = Some(server);
+        self
+    }
+
+    /// Stops the server gracefully and keeps the database (for a direct look at it).
+    pub async fn shut_down(&mut self) {
+        if let Some(server) = self.server.take() {
+            server.shutdown().await.expect("clean shutdown");
+        }
+    }
+
+    /// Starts the server again after [`TestServer::shut_down`].
+    pub async fn start_again(&mut self) {
+        let server = jiang_server::start(self.config.clone())
+            .await
+            .expect("server restarts");
+        self.base = format!("http://{}", server.addr());
+        self.server = Some(server);
+    }
+
+    /// How many games the running server resumed at start.
+    pub fn resumed(&self) -> usize {
+        self.server.as_ref().expect("running").resumed_games()
     }
 
     /// Stops the server gracefully (and drops its PostgreSQL database).
@@ -162,7 +241,8 @@ impl TestServer {
         }
         let response = request.send().await.expect("request");
         let status = response.status();
-        let value = response.json().await.unwrap_or(Value::Null);
+        let value = json_answer(response).await;
+        check_error_shape(status, &value);
         (status, value)
     }
 
@@ -195,7 +275,8 @@ impl TestServer {
         }
         let response = request.send().await.expect("request");
         let status = response.status();
-        let value = response.json().await.unwrap_or(Value::Null);
+        let value = json_answer(response).await;
+        check_error_shape(status, &value);
         (status, value)
     }
 
@@ -207,7 +288,8 @@ impl TestServer {
         }
         let response = request.send().await.expect("request");
         let status = response.status();
-        let value = response.json().await.unwrap_or(Value::Null);
+        let value = json_answer(response).await;
+        check_error_shape(status, &value);
         (status, value)
     }
 
@@ -215,11 +297,8 @@ impl TestServer {
     pub async fn create(&self, body: Value) -> (String, String, String) {
         let (status, v) = self.post("/api/games", None, body.clone()).await;
         assert_eq!(status, StatusCode::CREATED, "create {body}: {v}");
-        (
-            v["id"].as_str().unwrap().to_owned(),
-            v["side"].as_str().unwrap().to_owned(),
-            v["token"].as_str().unwrap().to_owned(),
-        )
+        let created: Created = typed(&v);
+        (created.id, created.side, created.token)
     }
 
     /// Joins game `id`; returns (side, token).
@@ -228,10 +307,8 @@ impl TestServer {
             .post(&format!("/api/games/{id}/join"), None, json!({}))
             .await;
         assert_eq!(status, StatusCode::OK, "join: {v}");
-        (
-            v["side"].as_str().unwrap().to_owned(),
-            v["token"].as_str().unwrap().to_owned(),
-        )
+        let joined: Joined = typed(&v);
+        (joined.side, joined.token)
     }
 
     /// Creates a game with the creator on `side` and joins it: (id, creator token, joiner token).
@@ -253,13 +330,20 @@ impl TestServer {
             )
             .await;
         assert_eq!(status, StatusCode::OK, "move {mv}: {v}");
+        typed::<GameView>(&v);
         v
     }
 
     pub async fn view(&self, id: &str, token: Option<&str>) -> Value {
         let (status, v) = self.get(&format!("/api/games/{id}"), token).await;
         assert_eq!(status, StatusCode::OK, "view: {v}");
+        typed::<GameView>(&v);
         v
+    }
+
+    /// The view of game `id` for `token`, as the protocol type.
+    pub async fn game_view(&self, id: &str, token: Option<&str>) -> GameView {
+        typed(&self.view(id, token).await)
     }
 }
 
@@ -283,7 +367,12 @@ pub async fn next_json(socket: &mut Socket) -> Value {
             .expect("socket open")
             .expect("no socket error");
         match message {
-            Message::Text(text) => return serde_json::from_str(&text).expect("JSON message"),
+            Message::Text(text) => {
+                let value: Value = serde_json::from_str(&text).expect("JSON message");
+                assert_eq!(text.as_str(), value.to_string(), "the message's bytes");
+                typed::<ServerMessage>(&value);
+                return value;
+            }
             Message::Close(_) => panic!("socket closed"),
             _ => continue,
         }
@@ -298,6 +387,11 @@ pub async fn next_of(socket: &mut Socket, kind: &str) -> Value {
             return v;
         }
     }
+}
+
+/// Reads messages until one of type `kind` arrives, as the protocol type.
+pub async fn next_message(socket: &mut Socket, kind: &str) -> ServerMessage {
+    typed(&next_of(socket, kind).await)
 }
 
 /// Sends a JSON message.

@@ -69,10 +69,19 @@ fn removals(start: &Position) -> Option<Vec<(Square, PieceKind)>> {
 }
 
 /// The `%` word for `outcome`, and whether a perpetual-check comment goes with it.
-fn end_word(outcome: &Outcome) -> String {
+fn end_word(outcome: &Outcome, to_move: Side) -> String {
     match outcome.reason {
-        Reason::Resignation => "%TORYO".into(),
-        Reason::Checkmate | Reason::Stalemate => "%TSUMI".into(),
+        // `%TORYO` is the side to move's. A player who resigned while the opponent was to
+        // move is named by the V2.2 word that names the loser instead, with a `'投了`
+        // comment, so that every reader finds the right winner.
+        Reason::Resignation => match outcome.winner {
+            Some(winner) if winner == to_move => format!("%{}ILLEGAL_ACTION", sign(!winner)),
+            _ => "%TORYO".into(),
+        },
+        // A mate is recorded as game servers record it, the mated side resigning: readers
+        // such as cshogi give no winner for `%TSUMI`. Import reads a `%TORYO` in a position
+        // without legal moves as the mate (or stalemate) it is.
+        Reason::Checkmate | Reason::Stalemate => "%TORYO".into(),
         Reason::Timeout | Reason::TimeoutVsInsufficient => "%TIME_UP".into(),
         Reason::Repetition => "%SENNICHITE".into(),
         Reason::PerpetualCheck | Reason::PerpetualChase => match outcome.winner {
@@ -83,7 +92,7 @@ fn end_word(outcome: &Outcome) -> String {
         Reason::Impasse => "%KACHI".into(),
         Reason::MoveLimit => "%JISHOGI".into(),
         Reason::InsufficientMaterial | Reason::Agreement => "%HIKIWAKE".into(),
-        Reason::Aborted => "%CHUDAN".into(),
+        Reason::Aborted | Reason::Abandoned => "%CHUDAN".into(),
     }
 }
 
@@ -170,10 +179,22 @@ pub fn write_csa(record: &ShogiRecord) -> Result<String, RecordError> {
         if outcome.reason == Reason::PerpetualCheck {
             out.push_str("'連続王手の千日手\n");
         }
-        out.push_str(&end_word(outcome));
+        let word = end_word(outcome, replay.end.turn());
+        if outcome.reason == Reason::Resignation && word != "%TORYO" {
+            out.push_str("'投了\n");
+        }
+        out.push_str(&word);
         out.push('\n');
         out.push_str(&format!("'{}\n", result_comment(outcome)));
     } else if let Some(other) = &record.other_end {
+        if let Some(illegal) = &record.illegal_move {
+            // The illegal move itself when it is CSA text, else as a comment.
+            if illegal.starts_with(['+', '-']) {
+                out.push_str(&format!("{}\n", one_line(illegal)));
+            } else {
+                out.push_str(&format!("'反則手:{}\n", one_line(illegal)));
+            }
+        }
         if other.starts_with('%') {
             out.push_str(&format!("{}\n", one_line(other)));
         }
@@ -282,8 +303,10 @@ pub fn read_csa(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
     let mut pos: Option<Position> = None;
     let mut comment_result = None;
     let mut perpetual_noted = false;
+    let mut resignation_noted = false;
     let mut special: Option<String> = None;
     let mut seconds = Vec::new();
+    let mut illegal_by: Option<Side> = None;
     for (line, s) in &statements {
         let line = *line;
         if let Some(body) = s.strip_prefix('\'') {
@@ -293,6 +316,7 @@ pub fn read_csa(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
                 record.time_control = Some(tc.trim().to_owned());
             }
             perpetual_noted |= body.contains("連続王手") || body.contains("OUTE_SENNICHITE");
+            resignation_noted |= body.trim() == "投了";
             continue;
         }
         if s.starts_with('V') && pos.is_none() {
@@ -349,11 +373,25 @@ pub fn read_csa(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
             continue;
         }
         let ply = record.moves.len() + 1;
-        let mv = read_move(current, s, size).map_err(|source| RecordError::Move {
-            line,
-            ply,
-            source,
-        })?;
+        let mv = match read_move(current, s, size) {
+            Ok(mv) => mv,
+            // A game lost by an illegal move: the move stands last, followed at most by
+            // times, comments and the `%` end. Keep the moves before it and mark the loss.
+            Err(NotationError::NoSuchMove(_) | NotationError::WrongSide(_))
+                if statements
+                    .iter()
+                    .filter(|(l, _)| *l > line)
+                    .all(|(_, t)| t.starts_with(['\'', 'T', '%'])) =>
+            {
+                record.illegal_move = Some(s.clone());
+                illegal_by = Some(current.turn());
+                special = Some("%ILLEGAL_MOVE".to_owned());
+                continue;
+            }
+            Err(source) => {
+                return Err(RecordError::Move { line, ply, source });
+            }
+        };
         record.moves.push(mv.to_string());
         current.play(mv);
     }
@@ -369,7 +407,23 @@ pub fn read_csa(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
     match comment_result {
         Some(outcome) => record.result = Some(outcome),
         None => {
-            let (result, other) = derive_result(&end, special, perpetual_noted);
+            let (result, other) = match special.as_deref() {
+                Some(word @ ("%+ILLEGAL_ACTION" | "%-ILLEGAL_ACTION")) if resignation_noted => {
+                    let loser = if word.starts_with("%+") {
+                        Side::First
+                    } else {
+                        Side::Second
+                    };
+                    (Some(Outcome::win(!loser, Reason::Resignation)), None)
+                }
+                _ => derive_result(&end, special, perpetual_noted),
+            };
+            record.end_winner = other.as_deref().and_then(|word| match word {
+                "%+ILLEGAL_ACTION" => Some(Side::Second),
+                "%-ILLEGAL_ACTION" => Some(Side::First),
+                "%ILLEGAL_MOVE" => Some(!illegal_by.unwrap_or(end.turn())),
+                _ => None,
+            });
             record.result = result;
             record.other_end = other;
         }
@@ -449,7 +503,8 @@ fn read_setup_line(
             for (i, cell) in cells.chunks(3).enumerate() {
                 let sq = Square::new(size - i as u8, rank).expect("on board");
                 let text: String = cell.iter().collect();
-                let piece = if text.trim() == "*" {
+                // Some writers pad empty squares with `.` instead of `*`.
+                let piece = if matches!(text.trim(), "*" | "." | "") {
                     None
                 } else {
                     let side = match cell[0] {
@@ -535,7 +590,7 @@ fn finish_setup(
     }
     Position::from_sfen(variant, &view.sfen(1)).map_err(|e| RecordError::StartPosition {
         line,
-        message: e.to_string(),
+        message: super::record::start_position_message(&e.to_string()),
     })
 }
 
@@ -585,8 +640,10 @@ fn derive_result(
     };
     let to_move = end.turn();
     let outcome = match word.as_str() {
-        "%TORYO" => Some(Outcome::win(!to_move, Reason::Resignation)),
-        "%TSUMI" => Some(Outcome::win(
+        "%TORYO" if !end.legal_moves().is_empty() => {
+            Some(Outcome::win(!to_move, Reason::Resignation))
+        }
+        "%TORYO" | "%TSUMI" => Some(Outcome::win(
             !to_move,
             if end.is_check() {
                 Reason::Checkmate

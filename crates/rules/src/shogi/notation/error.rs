@@ -35,8 +35,8 @@ pub enum NotationError {
 /// Why a KIF or CSA record could not be read. Line numbers are 1-based.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
-    /// The bytes are neither UTF-8 nor Shift_JIS.
-    #[error("the record is neither UTF-8 nor Shift_JIS text")]
+    /// The bytes are neither UTF-8, Shift_JIS nor EUC-JP.
+    #[error("the record is neither UTF-8, Shift_JIS nor EUC-JP text")]
     Encoding,
     /// A header, diagram or board line is malformed.
     #[error("line {line}: {message}")]

@@ -30,8 +30,14 @@ use super::view::{MoveFacts, could_promote};
 pub(crate) enum Flavour {
     /// For display: `☗` / `☖` mark, 打 only when needed.
     Display,
-    /// For KIF move lines: no mark, 打 on every drop, origin in parentheses `(77)`.
+    /// For KIF move lines: no mark, 打 on every drop, origin in parentheses `(77)`. The
+    /// origin singles the move out, so no relative words (右/左/直/上/引/寄) and no 不成 are
+    /// written: the KIF specification (柿木, kif_format.html) notes no 不成, and the readers
+    /// built on it (python-shogi, cshogi) expect `５八金(49)` and `２三銀(34)`.
     Kif,
+    /// For KI2 move lines: `▲`/`△` mark, the JSA relative words, 不成, 打 only when
+    /// needed; no origin.
+    Ki2,
 }
 
 /// How a piece moves to its destination, from its own side's point of view.
@@ -233,8 +239,13 @@ pub(crate) fn write(
     flavour: Flavour,
 ) -> String {
     let mut out = String::new();
-    if flavour == Flavour::Display {
-        out.push(side_mark(mv.side));
+    match flavour {
+        Flavour::Display => out.push(side_mark(mv.side)),
+        Flavour::Ki2 => out.push(match mv.side {
+            Side::First => '▲',
+            Side::Second => '△',
+        }),
+        Flavour::Kif => {}
     }
     if previous_to == Some(mv.to) {
         out.push_str("同　");
@@ -250,10 +261,12 @@ pub(crate) fn write(
             }
         }
         Some(from) => {
-            out.push_str(&relative_words(legal, mv));
+            if flavour != Flavour::Kif {
+                out.push_str(&relative_words(legal, mv));
+            }
             if mv.promote {
                 out.push('成');
-            } else if could_promote(mv, size) {
+            } else if flavour != Flavour::Kif && could_promote(mv, size) {
                 out.push_str("不成");
             }
             if flavour == Flavour::Kif {

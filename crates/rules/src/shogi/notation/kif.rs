@@ -38,8 +38,72 @@ use super::{facts, legal_facts};
 /// The KIF name of Minishogi's "handicap" line.
 const MINISHOGI_NAME: &str = "5五将棋";
 
+/// Handicap names that KIF writers use for starts Jiang has no preset for (python-shogi,
+/// cshogi and Kifu for Windows know them), with their start SFEN. Jiang's own presets are
+/// [`HANDICAPS`].
+const OTHER_HANDICAPS: [(&str, &str); 6] = [
+    (
+        "右香落ち",
+        "1nsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "三枚落ち",
+        "lnsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "五枚落ち",
+        "2sgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "左五枚落ち",
+        "1nsgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    // Left and right are the handicap giver's (gote's right is the 9 file).
+    (
+        "右七枚落ち",
+        "3gkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "左七枚落ち",
+        "2sgkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+];
+
+/// The start position a 手合割 name stands for (shogi only), if Jiang knows the name.
+pub(crate) fn handicap_by_name(name: &str) -> Option<Position> {
+    let name = name.trim();
+    if name == "平手" {
+        return Some(Position::startpos(Variant::Shogi));
+    }
+    if let Some(h) = HANDICAPS
+        .iter()
+        .find(|h| h.variant == Variant::Shogi && h.japanese == name)
+    {
+        return Some(h.position());
+    }
+    // Spellings seen in real files.
+    match name {
+        "飛車香落ち" => return handicap_by_name("飛香落ち"),
+        "左香落ち" => return handicap_by_name("香落ち"),
+        n if n.ends_with('落') => return handicap_by_name(&format!("{n}ち")),
+        _ => {}
+    }
+    OTHER_HANDICAPS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .and_then(|(_, sfen)| Position::from_sfen(Variant::Shogi, sfen).ok())
+}
+
+/// The 手合割 name of a shogi start that is not one of Jiang's presets but has a name.
+fn handicap_name_of(start: &Position) -> Option<&'static str> {
+    OTHER_HANDICAPS
+        .iter()
+        .find(|(_, sfen)| Position::from_sfen(Variant::Shogi, sfen).ok().as_ref() == Some(start))
+        .map(|(n, _)| *n)
+}
+
 /// Display width of KIF text: full-width characters count two columns (as in Shift_JIS).
-fn width(text: &str) -> usize {
+pub(crate) fn width(text: &str) -> usize {
     text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
 }
 
@@ -65,28 +129,44 @@ fn move_line(number: usize, text: &str, seconds: u32, total: u32) -> String {
     )
 }
 
-/// The KIF special move and summary tail for `outcome`, as seen with `to_move` to move.
-fn end_words(outcome: &Outcome, handicap: bool) -> (&'static str, String) {
-    let winner = |prefix: &str| match outcome.winner {
-        Some(w) => format!("{prefix}{}の勝ち", side_label(handicap, w)),
-        None => "引き分け".to_owned(),
-    };
-    match outcome.reason {
-        Reason::Resignation => ("投了", winner("")),
-        Reason::Checkmate | Reason::Stalemate => ("詰み", winner("")),
-        Reason::Timeout | Reason::TimeoutVsInsufficient => ("切れ負け", winner("時間切れにより")),
-        Reason::Repetition => match outcome.winner {
-            None => ("千日手", "千日手".to_owned()),
-            Some(_) => ("千日手", winner("千日手により")),
+/// The KIF special move (a move of `to_move`, the side to move when the game ended) and the
+/// summary tail (`まで{n}手で…`) for `outcome`.
+///
+/// The summary is always one of the plain forms every reader parses (python-shogi, cshogi,
+/// Kifu for Windows): `{winner}の勝ち`, `千日手`, `持将棋` or `中断`; the reason lives in the
+/// special move. A special move speaks for the side to move, so it is chosen by whether that
+/// side won or lost: a perpetual check completed by the checker's move leaves the victim to
+/// move (反則勝ち), one completed by the victim's own move leaves the checker to move
+/// (反則負け).
+pub(crate) fn end_words(
+    outcome: &Outcome,
+    handicap: bool,
+    to_move: Side,
+) -> (&'static str, String) {
+    let summary = match outcome.winner {
+        Some(w) => format!("{}の勝ち", side_label(handicap, w)),
+        None => match outcome.reason {
+            Reason::Repetition => "千日手".to_owned(),
+            Reason::Aborted => "中断".to_owned(),
+            _ => "持将棋".to_owned(),
         },
-        Reason::PerpetualCheck | Reason::PerpetualChase => {
-            ("反則勝ち", winner("連続王手の千日手により"))
-        }
-        Reason::Impasse => ("入玉勝ち", winner("入玉により")),
-        Reason::MoveLimit => ("持将棋", "持将棋".to_owned()),
-        Reason::InsufficientMaterial | Reason::Agreement => ("持将棋", "引き分け".to_owned()),
-        Reason::Aborted => ("中断", "中断".to_owned()),
-    }
+    };
+    let mover_won = outcome.winner == Some(to_move);
+    let word = match outcome.reason {
+        Reason::Resignation => "投了",
+        Reason::Checkmate | Reason::Stalemate => "詰み",
+        Reason::Timeout => "切れ負け",
+        Reason::Repetition => "千日手",
+        Reason::PerpetualCheck | Reason::PerpetualChase if mover_won => "反則勝ち",
+        Reason::PerpetualCheck | Reason::PerpetualChase => "反則負け",
+        Reason::Impasse => "入玉勝ち",
+        Reason::TimeoutVsInsufficient
+        | Reason::MoveLimit
+        | Reason::InsufficientMaterial
+        | Reason::Agreement => "持将棋",
+        Reason::Aborted | Reason::Abandoned => "中断",
+    };
+    (word, summary)
 }
 
 /// A board diagram (BOD) of `pos` with hands and the side to move, labelled for handicap
@@ -149,40 +229,9 @@ fn diagram(pos: &Position, handicap: bool) -> String {
 /// Fails when the start SFEN or a move is not legal.
 pub fn write_kif(record: &ShogiRecord) -> Result<String, RecordError> {
     let replay = replay(record)?;
-    let handicap = record.effective_handicap();
-    let labelled = handicap.is_some();
-    let standard = replay.start == Position::startpos(record.variant);
+    let labelled = record.effective_handicap().is_some();
     let mut out = String::from("#KIF version=2.0 encoding=UTF-8\n");
-    if let Some(t) = &record.start_time {
-        out.push_str(&format!("開始日時：{}\n", one_line(t)));
-    }
-    match (record.variant, handicap) {
-        (Variant::Minishogi, _) => out.push_str(&format!("手合割：{MINISHOGI_NAME}\n")),
-        (_, Some(h)) => out.push_str(&format!("手合割：{}\n", h.japanese)),
-        (_, None) if standard => out.push_str("手合割：平手\n"),
-        _ => {}
-    }
-    for (side, name) in [
-        (Side::First, &record.sente_name),
-        (Side::Second, &record.gote_name),
-    ] {
-        if let Some(name) = name {
-            out.push_str(&format!(
-                "{}：{}\n",
-                side_label(labelled, side),
-                one_line(name)
-            ));
-        }
-    }
-    if let Some(tc) = &record.time_control {
-        out.push_str(&format!("持ち時間：{}\n", one_line(tc)));
-    }
-    let needs_diagram = !standard
-        && (record.variant == Variant::Minishogi
-            || handicap.is_none_or(|h| h.position() != replay.start));
-    if needs_diagram {
-        out.push_str(&diagram(&replay.start, labelled));
-    }
+    write_header(record, &replay.start, &mut out);
     out.push_str("手数----指手---------消費時間--\n");
     let mut totals = [0u32; 2];
     let mut previous: Option<Move> = None;
@@ -204,10 +253,16 @@ pub fn write_kif(record: &ShogiRecord) -> Result<String, RecordError> {
     }
     let n = replay.steps.len();
     if let Some(outcome) = &record.result {
-        let (word, summary) = end_words(outcome, labelled);
+        let (word, summary) = end_words(outcome, labelled, replay.end.turn());
         let side = replay.end.turn().index();
-        out.push_str(&move_line(n + 1, word, 0, totals[side]));
-        out.push('\n');
+        // A special move is the side to move's: a player who resigned while the opponent
+        // was to move has none, and the summary line alone names the winner.
+        let resigned_off_turn =
+            outcome.reason == Reason::Resignation && outcome.winner == Some(replay.end.turn());
+        if !resigned_off_turn {
+            out.push_str(&move_line(n + 1, word, 0, totals[side]));
+            out.push('\n');
+        }
         if outcome.reason == Reason::PerpetualCheck {
             out.push_str("*連続王手の千日手\n");
         }
@@ -217,8 +272,60 @@ pub fn write_kif(record: &ShogiRecord) -> Result<String, RecordError> {
         let side = replay.end.turn().index();
         out.push_str(&move_line(n + 1, &one_line(other), 0, totals[side]));
         out.push('\n');
+        if let Some(illegal) = &record.illegal_move {
+            out.push_str(&format!("*反則手：{}\n", one_line(illegal)));
+        }
+        if let Some(w) = record.end_winner {
+            out.push_str(&format!("まで{n}手で{}の勝ち\n", side_label(labelled, w)));
+        }
     }
     Ok(out)
+}
+
+/// The header lines shared by KIF and KI2: date, 手合割 (a handicap by its name, never as a
+/// diagram), players, 持ち時間, and a board diagram only for a start that has no name.
+pub(crate) fn write_header(record: &ShogiRecord, start: &Position, out: &mut String) {
+    let handicap = record.effective_handicap();
+    let labelled = handicap.is_some();
+    let standard = *start == Position::startpos(record.variant);
+    let named = (record.variant == Variant::Shogi && handicap.is_none() && !standard)
+        .then(|| handicap_name_of(start))
+        .flatten();
+    if let Some(t) = &record.start_time {
+        out.push_str(&format!("開始日時：{}\n", one_line(t)));
+    }
+    match (record.variant, handicap) {
+        (Variant::Minishogi, _) => out.push_str(&format!("手合割：{MINISHOGI_NAME}\n")),
+        (_, Some(h)) => out.push_str(&format!("手合割：{}\n", h.japanese)),
+        (_, None) if standard => out.push_str("手合割：平手\n"),
+        _ => {
+            if let Some(name) = named {
+                out.push_str(&format!("手合割：{name}\n"));
+            }
+        }
+    }
+    for (side, name) in [
+        (Side::First, &record.sente_name),
+        (Side::Second, &record.gote_name),
+    ] {
+        if let Some(name) = name {
+            out.push_str(&format!(
+                "{}：{}\n",
+                side_label(labelled, side),
+                one_line(name)
+            ));
+        }
+    }
+    if let Some(tc) = &record.time_control {
+        out.push_str(&format!("持ち時間：{}\n", one_line(tc)));
+    }
+    let needs_diagram = !standard
+        && named.is_none()
+        && (record.variant == Variant::Minishogi
+            || handicap.is_none_or(|h| h.position() != *start));
+    if needs_diagram {
+        out.push_str(&diagram(start, labelled));
+    }
 }
 
 /// Writes `record` as a Shift_JIS KIF record, the encoding desktop programs expect of a
@@ -249,7 +356,7 @@ pub fn write_kif_shift_jis(record: &ShogiRecord) -> Result<Vec<u8>, RecordError>
 }
 
 /// Header values are single lines.
-fn one_line(text: &str) -> String {
+pub(crate) fn one_line(text: &str) -> String {
     text.replace(['\r', '\n'], " ")
 }
 
@@ -272,7 +379,7 @@ const SPECIAL_MOVES: [&str; 13] = [
 
 /// What the header and diagram lines say, before the moves are read.
 #[derive(Default)]
-struct Header {
+pub(crate) struct Header {
     start_time: Option<String>,
     handicap_name: Option<(usize, String)>,
     sente_name: Option<String>,
@@ -405,7 +512,7 @@ fn start_position(header: &Header) -> Result<(Variant, Position), RecordError> {
         let pos = Position::from_sfen(variant, &view.sfen(1)).map_err(|e| {
             RecordError::StartPosition {
                 line,
-                message: e.to_string(),
+                message: super::record::start_position_message(&e.to_string()),
             }
         })?;
         return Ok((variant, pos));
@@ -418,15 +525,13 @@ fn start_position(header: &Header) -> Result<(Variant, Position), RecordError> {
         Some((_, name)) if name == "平手" => {
             Ok((Variant::Shogi, Position::startpos(Variant::Shogi)))
         }
-        Some((line, name)) => HANDICAPS
-            .iter()
-            .find(|h| h.variant == Variant::Shogi && h.japanese == name.as_str())
-            .map(|h| (Variant::Shogi, h.position()))
+        Some((line, name)) => handicap_by_name(name)
+            .map(|p| (Variant::Shogi, p))
             .ok_or_else(|| {
                 syntax(
                     *line,
                     format!(
-                        "handicap `{name}` is not one Jiang plays and no board diagram gives it"
+                        "handicap `{name}` is not one Jiang knows and no board diagram gives it"
                     ),
                 )
             }),
@@ -481,6 +586,15 @@ fn split_time(rest: &str) -> (&str, Option<u32>) {
 pub fn read_kif(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
     let text = decode_record_text(bytes)?;
     let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    let (header, first_move_line) = read_header(&lines)?;
+    let (mut record, start) = record_from_header(header)?;
+    read_moves(&lines, first_move_line, &mut record, start)?;
+    Ok(record)
+}
+
+/// Reads the header and diagram lines shared by KIF and KI2; returns them with the index of
+/// the first line after them.
+pub(crate) fn read_header(lines: &[&str]) -> Result<(Header, usize), RecordError> {
     let mut header = Header::default();
     let mut first_move_line = lines.len();
     // Headers and diagram: everything before the first move line.
@@ -512,7 +626,11 @@ pub fn read_kif(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
         if trimmed.starts_with('+') || is_file_labels {
             continue;
         }
-        if trimmed.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+        if trimmed
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_digit() || matches!(c, '▲' | '△' | '☗' | '☖'))
+        {
             first_move_line = i;
             break;
         }
@@ -549,6 +667,11 @@ pub fn read_kif(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
             _ => {}
         }
     }
+    Ok((header, first_move_line))
+}
+
+/// The record a header describes (no moves yet) and its start position.
+pub(crate) fn record_from_header(header: Header) -> Result<(ShogiRecord, Position), RecordError> {
     let (variant, start) = start_position(&header)?;
     let mut record = ShogiRecord::new(variant);
     record.start_sfen = start.sfen();
@@ -557,7 +680,16 @@ pub fn read_kif(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
     record.gote_name = header.gote_name.filter(|n| !n.is_empty());
     record.start_time = header.start_time.filter(|t| !t.is_empty());
     record.time_control = header.time_control.filter(|t| !t.is_empty());
+    Ok((record, start))
+}
 
+/// Reads KIF move lines from `first_move_line` on into `record`, from `start`.
+fn read_moves(
+    lines: &[&str],
+    first_move_line: usize,
+    record: &mut ShogiRecord,
+    start: Position,
+) -> Result<(), RecordError> {
     let mut pos = start;
     let mut previous: Option<Move> = None;
     let mut seconds = Vec::new();
@@ -612,16 +744,43 @@ pub fn read_kif(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
         }
         let (text, time) = split_time(&trimmed[digits.len()..]);
         let text = text.trim();
+        // 封じ手 (a sealed move at an adjournment) is a note, not a move: the move it seals
+        // follows under the same number.
+        if text == "封じ手" {
+            continue;
+        }
         let bare = text.trim_start_matches(['▲', '△', '☗', '☖']);
         if let Some(word) = SPECIAL_MOVES.iter().find(|w| bare.starts_with(**w)) {
             special = Some((line_no, (*word).to_owned()));
             continue;
         }
-        let mv = japanese_move(&pos, text, previous).map_err(|source| RecordError::Move {
-            line: line_no,
-            ply,
-            source,
-        })?;
+        // English special moves some sites write: `Time-up`, `Resign`.
+        let english = match bare.to_ascii_lowercase().as_str() {
+            "time-up" | "timeup" | "time up" => Some("切れ負け"),
+            "resign" | "resigns" => Some("投了"),
+            _ => None,
+        };
+        if let Some(word) = english {
+            special = Some((line_no, word.to_owned()));
+            continue;
+        }
+        let mv = match japanese_move(&pos, text, previous) {
+            Ok(mv) => mv,
+            // A game lost by an illegal move: the move stands last, followed at most by the
+            // end words. Import the game up to it and mark the ending.
+            Err(_) if only_end_lines(&lines[i + 1..]) => {
+                record.illegal_move = Some(text.to_owned());
+                special = Some((line_no, "反則負け".to_owned()));
+                continue;
+            }
+            Err(source) => {
+                return Err(RecordError::Move {
+                    line: line_no,
+                    ply,
+                    source,
+                });
+            }
+        };
         record.moves.push(mv.to_string());
         match time {
             Some(t) => seconds.push(t),
@@ -643,9 +802,35 @@ pub fn read_kif(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
             perpetual_noted,
         ),
     };
+    record.end_winner = other.as_deref().and_then(|word| {
+        summary.as_deref().and_then(summary_winner).or(match word {
+            "反則負け" | "不戦敗" => Some(!pos.turn()),
+            "反則勝ち" | "不戦勝" => Some(pos.turn()),
+            _ => None,
+        })
+    });
     record.result = result;
     record.other_end = other;
-    Ok(record)
+    Ok(())
+}
+
+/// Whether `lines` hold nothing but what may follow the last move: special moves, the
+/// summary, comments, headers such as 終了日時, blank lines.
+pub(crate) fn only_end_lines(lines: &[&str]) -> bool {
+    lines.iter().all(|raw| {
+        let t = raw.trim();
+        let after_number = t.trim_start_matches(|c: char| c.is_ascii_digit()).trim();
+        t.is_empty()
+            || t.starts_with(['#', '*', '&'])
+            || t.starts_with("まで")
+            || t.starts_with("変化")
+            || SPECIAL_MOVES.iter().any(|w| {
+                after_number
+                    .trim_start_matches(['▲', '△', '☗', '☖'])
+                    .starts_with(w)
+            })
+            || (!t.starts_with(|c: char| c.is_ascii_digit()) && header_pair(t).is_some())
+    })
 }
 
 /// Parses a KIF move text against `pos`.
@@ -658,7 +843,7 @@ fn japanese_move(
 }
 
 /// The winner a KIF summary names (`…先手の勝ち`, `…上手の反則負け`), if any.
-fn summary_winner(summary: &str) -> Option<Side> {
+pub(crate) fn summary_winner(summary: &str) -> Option<Side> {
     let labels = [
         ("先手", Side::First),
         ("下手", Side::First),
@@ -682,7 +867,7 @@ fn summary_winner(summary: &str) -> Option<Side> {
 }
 
 /// The outcome of a KIF record from its special move, summary line and final position.
-fn derive_result(
+pub(crate) fn derive_result(
     end: &Position,
     special: Option<String>,
     summary: Option<&str>,
@@ -705,7 +890,14 @@ fn derive_result(
         .into_iter()
         .find(|(hint, _)| summary.contains(hint))
         .map(|(_, word)| word)
-        .or(named.map(|_| "投了"))?;
+        // A plain `…の勝ち` (KI2): a side to move without a legal move was mated.
+        .or(named.map(|_| {
+            if end.legal_moves().is_empty() {
+                "詰み"
+            } else {
+                "投了"
+            }
+        }))?;
         Some(word.to_owned())
     });
     let Some(word) = special else {

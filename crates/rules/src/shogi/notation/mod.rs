@@ -4,8 +4,8 @@
 //!   rules: [`japanese`], [`parse_japanese`];
 //! - Western (Hodges) move text (`P-76`, `Bx33+`, `S*45`, `G69-58`, or `P-7f`): [`western`],
 //!   [`parse_western`];
-//! - KIF and CSA game records through one [`ShogiRecord`]: [`write_kif`], [`read_kif`],
-//!   [`write_csa`], [`read_csa`]. Records are written as UTF-8 ([`write_kif_shift_jis`] for
+//! - KIF, KI2 and CSA game records through one [`ShogiRecord`]: [`write_kif`], [`read_kif`],
+//!   [`write_ki2`], [`read_ki2`], [`write_csa`], [`read_csa`]. Records are written as UTF-8 ([`write_kif_shift_jis`] for
 //!   a `.kif` file); reading accepts UTF-8 and Shift_JIS.
 //!
 //! USI and SFEN, the machine notations, live with [`super::Position`] and [`super::Move`].
@@ -14,6 +14,7 @@ mod csa;
 mod error;
 mod japanese;
 mod kanji;
+mod ki2;
 mod kif;
 mod record;
 mod view;
@@ -21,6 +22,7 @@ mod western;
 
 pub use csa::{read_csa, write_csa};
 pub use error::{NotationError, RecordError};
+pub use ki2::{read_ki2, write_ki2};
 pub use kif::{read_kif, write_kif, write_kif_shift_jis};
 pub use record::{ShogiRecord, decode_record_text};
 pub use western::WesternStyle;
@@ -95,6 +97,35 @@ pub fn japanese_line(start: &Position, moves: &[Move]) -> Vec<String> {
     out
 }
 
+/// Every legal move of `pos` with the texts the notations write for it, in generation order:
+/// Japanese (with 同 when `previous`, the move played just before, ended on the same square,
+/// and also with the square written out), Western with numeric squares and with USI-style
+/// letters, without repeats. What a move typed by a person is matched against; one pass over
+/// the legal moves, not one per move.
+pub fn legal_move_names(pos: &Position, previous: Option<Move>) -> Vec<(Move, Vec<String>)> {
+    let (moves, legal) = legal_facts(pos);
+    let previous_to = previous.map(Move::to);
+    let display = japanese::Flavour::Display;
+    moves
+        .iter()
+        .zip(&legal)
+        .map(|(&mv, facts)| {
+            let mut names = Vec::with_capacity(4);
+            for name in [
+                japanese::write(&legal, facts, pos.size(), previous_to, display),
+                japanese::write(&legal, facts, pos.size(), None, display),
+                western::write(&legal, facts, pos.size(), WesternStyle::Numeric),
+                western::write(&legal, facts, pos.size(), WesternStyle::Letters),
+            ] {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            (mv, names)
+        })
+        .collect()
+}
+
 /// Reads Japanese move text (with or without the side mark; digits in any script; `竜` or
 /// `龍`; optional KIF origin `(77)`) as a legal move of `pos`. `previous` is the move played
 /// just before, needed for 同.
@@ -123,4 +154,43 @@ pub fn western(pos: &Position, mv: Move, style: WesternStyle) -> String {
 pub fn parse_western(pos: &Position, text: &str) -> Result<Move, NotationError> {
     let (moves, legal) = legal_facts(pos);
     western::parse(&legal, text).map(|i| moves[i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+
+    fn names_of(pos: &Position, usi: &str, previous: Option<Move>) -> Vec<String> {
+        legal_move_names(pos, previous)
+            .into_iter()
+            .find(|(mv, _)| mv.to_string() == usi)
+            .map(|(_, names)| names)
+            .unwrap_or_else(|| panic!("{usi} is not legal here"))
+    }
+
+    #[test]
+    fn legal_move_names_give_japanese_and_both_western_styles() {
+        let start = Position::startpos(Variant::Shogi);
+        assert_eq!(
+            legal_move_names(&start, None).len(),
+            start.legal_moves().len()
+        );
+        assert_eq!(names_of(&start, "7g7f", None), ["☗７六歩", "P-76", "P-7f"]);
+    }
+
+    #[test]
+    fn legal_move_names_write_dou_and_the_square_after_a_move_to_it() {
+        let mut pos = Position::startpos(Variant::Shogi);
+        let mut last = None;
+        for usi in ["7g7f", "3c3d", "8h2b+"] {
+            let mv = pos.parse_move(usi).unwrap();
+            pos.play(mv);
+            last = Some(mv);
+        }
+        assert_eq!(
+            names_of(&pos, "3a2b", last),
+            ["☖同　銀", "☖２二銀", "Sx22", "Sx2b"]
+        );
+    }
 }

@@ -2,32 +2,34 @@
 //! the moves, and the mapping of Jiang's outcomes to the formats' result words.
 //!
 //! ## Outcomes in records
-//! KIF ends the move list with a "special move" of the side to move and a summary line; CSA
-//! with a `%` word of the side to move. Jiang maps its reasons as follows:
+//! KIF ends the move list with a "special move" of the side to move and the summary line
+//! `まで{n}手で…` in the plain form every reader parses (python-shogi, cshogi, Kifu for
+//! Windows): `{winner}の勝ち` for every win, else `千日手`, `持将棋` or `中断`. KI2 has the summary
+//! alone; CSA a `%` word. Jiang maps its reasons as follows:
 //!
-//! | reason | KIF move | KIF summary (`まで{n}手で…`) | CSA |
+//! | reason | KIF move | KIF/KI2 summary | CSA |
 //! |---|---|---|---|
-//! | resignation | 投了 | `{winner}の勝ち` | `%TORYO` |
-//! | checkmate, stalemate | 詰み | `{winner}の勝ち` | `%TSUMI` |
-//! | timeout | 切れ負け | `時間切れにより{winner}の勝ち` | `%TIME_UP` |
+//! | resignation | 投了 | `{winner}の勝ち` | `%TORYO`; by the side not to move `%±ILLEGAL_ACTION` naming the loser, with `'投了` |
+//! | checkmate, stalemate | 詰み | `{winner}の勝ち` | `%TORYO` (no legal move left; `%TSUMI` read too) |
+//! | timeout | 切れ負け | `{winner}の勝ち` | `%TIME_UP` |
 //! | repetition (draw) | 千日手 | `千日手` | `%SENNICHITE` |
-//! | repetition (Minishogi: sente loses) | 千日手 | `千日手により{winner}の勝ち` | `%SENNICHITE` |
-//! | perpetual-check | 反則勝ち | `連続王手の千日手により{winner}の勝ち` | `%+ILLEGAL_ACTION` / `%-ILLEGAL_ACTION` |
-//! | impasse | 入玉勝ち | `入玉により{winner}の勝ち` | `%KACHI` |
+//! | repetition (Minishogi: sente loses) | 千日手 | `{winner}の勝ち` | `%SENNICHITE` |
+//! | perpetual-check | 反則勝ち / 反則負け | `{winner}の勝ち` | `%+ILLEGAL_ACTION` / `%-ILLEGAL_ACTION` |
+//! | impasse | 入玉勝ち | `{winner}の勝ち` | `%KACHI` |
 //! | move-limit | 持将棋 | `持将棋` | `%JISHOGI` |
-//! | insufficient-material (bare kings), agreement | 持将棋 | `引き分け` | `%HIKIWAKE` |
+//! | insufficient-material (bare kings), agreement, timeout-vs-insufficient | 持将棋 | `持将棋` | `%HIKIWAKE` |
 //! | aborted | 中断 | `中断` | `%CHUDAN` |
 //!
-//! Perpetual check: the game ends after the checker's move, so the side to move is the
-//! victim, who wins. KIF's 反則勝ち ("the side to move wins: the previous move was a foul") says
-//! exactly that, where 反則負け would name the victim as the loser. CSA V2.2 has no
+//! The special move speaks for the side to move. Perpetual check: when the checker's move
+//! completes the fourth occurrence the victim is to move and wins (反則勝ち); when the victim's
+//! own move completes it the checker is to move and loses (反則負け). CSA V2.2 has no
 //! perpetual-check word: `%SENNICHITE` would be read as a draw by every other program, so
 //! Jiang writes `%+ILLEGAL_ACTION` (sente committed the foul) or `%-ILLEGAL_ACTION`, the V2.2
 //! words that name the offender, with a comment `'連続王手の千日手`; `%OUTE_SENNICHITE` (used
 //! by some servers) is accepted on import.
 //!
 //! Sennichite in Minishogi is a loss for sente (shogi.md), which neither format can say with
-//! its word alone: the KIF summary says who won; CSA readers only see `%SENNICHITE`.
+//! its word alone: the KIF/KI2 summary says who won; CSA readers only see `%SENNICHITE`.
 //!
 //! Both formats get one extra comment line with Jiang's exact outcome (`#jiang-result: 0-1
 //! perpetual-check` in KIF, `'jiang-result: …` in CSA), which import trusts over the words
@@ -69,6 +71,12 @@ pub struct ShogiRecord {
     /// An end read from a record that Jiang has no reason for (反則負け, 不戦勝,
     /// `%ILLEGAL_MOVE`, …), kept verbatim; `result` is then `None`.
     pub other_end: Option<String>,
+    /// With `other_end`: the winner the record names, if it names one (`…後手の反則負け`, an
+    /// illegal last move, `%+ILLEGAL_ACTION`).
+    pub end_winner: Option<Side>,
+    /// A last move that is not legal (a game lost by an illegal move), kept as written; the
+    /// moves stop before it and `other_end` marks the loss.
+    pub illegal_move: Option<String>,
 }
 
 impl ShogiRecord {
@@ -86,6 +94,8 @@ impl ShogiRecord {
             move_seconds: Vec::new(),
             result: None,
             other_end: None,
+            end_winner: None,
+            illegal_move: None,
         }
     }
 
@@ -113,19 +123,42 @@ impl ShogiRecord {
     }
 }
 
-/// Decodes record bytes: UTF-8 (with or without a byte-order mark), else Shift_JIS (KIF files
-/// with the `.kif` extension and older CSA files are Shift_JIS).
+/// Decodes record bytes: UTF-8 (with or without a byte-order mark), else the encoding the
+/// text declares (`encoding=Shift_JIS` / `EUC-JP` on a `#KIF` or `'CSA` first line), else
+/// whichever of Shift_JIS and EUC-JP (older CSA files from Unix servers) decodes without
+/// errors into more Japanese text.
 pub fn decode_record_text(bytes: &[u8]) -> Result<String, RecordError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if let Ok(text) = std::str::from_utf8(bytes) {
         return Ok(text.to_owned());
     }
-    let (text, had_errors) = encoding_rs::SHIFT_JIS.decode_without_bom_handling(bytes);
-    if had_errors {
-        Err(RecordError::Encoding)
-    } else {
-        Ok(text.into_owned())
-    }
+    let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    let declared = String::from_utf8_lossy(first_line).to_ascii_lowercase();
+    let candidates: &[&'static encoding_rs::Encoding] =
+        if declared.contains("encoding=euc-jp") || declared.contains("encoding=euc_jp") {
+            &[encoding_rs::EUC_JP]
+        } else if declared.contains("encoding=shift_jis") || declared.contains("encoding=sjis") {
+            &[encoding_rs::SHIFT_JIS]
+        } else {
+            &[encoding_rs::SHIFT_JIS, encoding_rs::EUC_JP]
+        };
+    candidates
+        .iter()
+        .filter_map(|enc| {
+            let (text, had_errors) = enc.decode_without_bom_handling(bytes);
+            (!had_errors).then(|| {
+                let score = text.chars().filter(|&c| is_japanese(c)).count();
+                (score, text.into_owned())
+            })
+        })
+        .max_by_key(|(score, _)| *score)
+        .map(|(_, text)| text)
+        .ok_or(RecordError::Encoding)
+}
+
+/// Kana, CJK ideographs and full-width forms: what a real record's non-ASCII text is made of.
+fn is_japanese(c: char) -> bool {
+    matches!(c, '\u{3000}'..='\u{30FF}' | '\u{4E00}'..='\u{9FFF}' | '\u{FF01}'..='\u{FF5E}')
 }
 
 /// The start position and every move of `record`, each with the position it is played in.
@@ -188,4 +221,17 @@ pub(crate) fn parse_result_comment(body: &str) -> Option<Outcome> {
         _ => return None,
     };
     Some(Outcome { winner, reason })
+}
+
+/// Why a record's start position was refused, with the rule cited where a real record type
+/// is refused on purpose: tsume problems without sente's king.
+pub(crate) fn start_position_message(error: &str) -> String {
+    if error.contains("sente has 0 kings") {
+        format!(
+            "{error} (a tsume problem without sente's king cannot be set up: Jiang's shogi has \
+             exactly one king per side, shogi.md)"
+        )
+    } else {
+        error.to_owned()
+    }
 }

@@ -21,6 +21,9 @@
 //!   destination file.
 //! - WXF letters are written K A E H R C P; input also accepts B, N (and G for the general),
 //!   `=` for `.`, any letter case and full-width forms.
+//! - Advisors and elephants are always named by their file (`A4+5`, `象７退５`): the direction
+//!   tells two on one file apart (WXF convention); only when it does not (revealed Jieqi
+//!   pieces) are they written front/rear.
 //! - Like pieces on one file (WXF tandem rules, Asian/World Xiangqi Federation): two are
 //!   `+C`/`-C` (the front and rear; the official order `C+`/`C-` is accepted on input); three
 //!   soldiers `+P`, `P3` (the middle one keeps its file), `-P`; four `++`, `+P`, `-P`, `--`;
@@ -41,7 +44,7 @@ mod describe;
 mod record;
 mod spell;
 
-pub use record::{Record, RecordError};
+pub use record::{MoveFormat, Record, RecordError};
 pub use spell::Script;
 
 use super::{Move, Position};
@@ -68,18 +71,52 @@ fn candidates(position: &Position) -> Vec<(Move, super::Square, super::Square)> 
         .collect()
 }
 
-/// The WXF text of `mv`, a legal move in `position` (`C2.5`, `H8+7`, `+C.5`).
+/// The WXF text of `mv`, a legal move in `position` (`C2.5`, `H8+7`, `+C.5`, `A4+5`).
 pub fn wxf(position: &Position, mv: Move) -> String {
-    describe(&board(position), mv.from(), mv.to())
-        .map(|d| spell::wxf(&d))
-        .unwrap_or_else(|| mv.iccs())
+    spelled(position, mv, spell::wxf, |text| parse_wxf(position, text))
 }
 
-/// The Chinese text of `mv`, a legal move in `position` (`炮二平五`, `马８进７`), in `script`.
+/// The Chinese text of `mv`, a legal move in `position` (`炮二平五`, `马８进７`, `象７退５`), in
+/// `script`.
 pub fn chinese(position: &Position, mv: Move, script: Script) -> String {
-    describe(&board(position), mv.from(), mv.to())
-        .map(|d| spell::chinese(&d, script))
-        .unwrap_or_else(|| mv.iccs())
+    spelled(
+        position,
+        mv,
+        |d| spell::chinese(d, script),
+        |text| parse_chinese(position, text),
+    )
+}
+
+/// Spells `mv` with `spell`. Advisors and elephants follow the WXF convention: two on one
+/// file are named by their file like a lone piece (`A4+5`, `象７退５`, not `+A+5`, `前象退５`),
+/// because the direction of the move already tells them apart (an advisor or elephant can
+/// only go forward from the rear point and back from the front one). When it does not (a
+/// revealed Jieqi advisor or elephant moves freely), `read` finds the plain spelling
+/// ambiguous and front/rear is written instead. ICCS when `from` is empty.
+fn spelled(
+    position: &Position,
+    mv: Move,
+    spell: impl Fn(&describe::Description) -> String,
+    read: impl Fn(&str) -> Result<Move, NotationError>,
+) -> String {
+    let Some(d) = describe(&board(position), mv.from(), mv.to()) else {
+        return mv.iccs();
+    };
+    let by_file = matches!(
+        d.kind,
+        super::PieceKind::Advisor | super::PieceKind::Elephant
+    ) && d.origin.count == 2
+        && !d.origin.other_tandem_file;
+    if by_file {
+        let mut alone = d;
+        alone.origin.count = 1;
+        alone.origin.index = 0;
+        let text = spell(&alone);
+        if read(&text).is_ok_and(|m| m.from() == mv.from() && m.to() == mv.to()) {
+            return text;
+        }
+    }
+    spell(&d)
 }
 
 /// A move notation for display.
@@ -102,6 +139,50 @@ pub fn move_list(game: &super::Game, style: Style) -> Vec<String> {
             Style::Iccs => mv.to_string(),
             Style::Wxf => wxf(&position, mv),
             Style::Chinese(script) => chinese(&position, mv, script),
+        })
+        .collect()
+}
+
+/// Jieqi: the note a move list adds after a move's WXF or Chinese text to show the piece its
+/// reveal turned over (` (R)`, `（车）` in the mover's character), or `""` when the move
+/// revealed nothing. ICCS needs none: its suffix already says it (`h2e2R`). Public
+/// information: a reveal is seen by everyone.
+pub fn reveal_note(mv: Move, style: Style) -> String {
+    match (mv.reveal(), style) {
+        (None, _) | (_, Style::Iccs) => String::new(),
+        (Some(piece), Style::Wxf) => format!(" ({})", spell::wxf_letter(piece.kind)),
+        (Some(piece), Style::Chinese(script)) => {
+            format!(
+                "（{}）",
+                spell::chinese_piece(piece.kind, piece.side, script)
+            )
+        }
+    }
+}
+
+/// Every legal move of `position` with the texts WXF and Chinese write for it (WXF, then
+/// simplified, then traditional characters, without repeats), in generation order: what a
+/// move typed by a person is matched against. Jieqi moves come without their reveal, as a
+/// player sends them, and name a covered piece by its point only, so nothing hidden shows.
+pub fn legal_move_names(position: &Position) -> Vec<(Move, Vec<String>)> {
+    let board = board(position);
+    position
+        .legal_moves_unrevealed()
+        .into_iter()
+        .map(|mv| {
+            let mut names = Vec::with_capacity(3);
+            if let Some(d) = describe(&board, mv.from(), mv.to()) {
+                for name in [
+                    spell::wxf(&d),
+                    spell::chinese(&d, Script::Simplified),
+                    spell::chinese(&d, Script::Traditional),
+                ] {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+            }
+            (mv, names)
         })
         .collect()
 }
@@ -168,4 +249,76 @@ pub enum NotationError {
         /// The ICCS moves it could mean.
         candidates: String,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+    use crate::xiangqi::PieceKind;
+
+    fn names_of(position: &Position, iccs: &str) -> Vec<String> {
+        legal_move_names(position)
+            .into_iter()
+            .find(|(mv, _)| mv.iccs() == iccs)
+            .map(|(_, names)| names)
+            .unwrap_or_else(|| panic!("{iccs} is not legal here"))
+    }
+
+    #[test]
+    fn legal_move_names_give_every_human_notation_once() {
+        let start = Position::start(Variant::Xiangqi);
+        let all = legal_move_names(&start);
+        assert_eq!(all.len(), start.legal_moves_unrevealed().len());
+        // The cannon's character is the same in both scripts: written once.
+        assert_eq!(names_of(&start, "h2e2"), ["C2.5", "炮二平五"]);
+        assert_eq!(names_of(&start, "h0g2"), ["H2+3", "马二进三", "傌二進三"]);
+        let black = start.after(
+            start
+                .find_move("h2".parse().unwrap(), "e2".parse().unwrap(), None)
+                .unwrap(),
+        );
+        assert_eq!(names_of(&black, "h9g7"), ["H8+7", "马８进７", "馬８進７"]);
+    }
+
+    #[test]
+    fn jieqi_names_a_covered_piece_by_its_point_only() {
+        // Whatever a covered piece is, its names are those of its point's piece.
+        let start = Position::start(Variant::Jieqi);
+        assert_eq!(names_of(&start, "h2e2"), ["C2.5", "炮二平五"]);
+        assert_eq!(names_of(&start, "a3a4"), ["P9+1", "兵九进一", "兵九進一"]);
+        for (_, names) in legal_move_names(&start) {
+            for name in names {
+                assert!(!name.contains('(') && !name.contains('（'), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn reveal_notes_name_the_revealed_piece_in_the_movers_characters() {
+        let start = Position::start(Variant::Jieqi);
+        let (h2, e2) = ("h2".parse().unwrap(), "e2".parse().unwrap());
+        let reveal = start.find_move(h2, e2, Some(PieceKind::Horse)).unwrap();
+        assert_eq!(reveal_note(reveal, Style::Wxf), " (H)");
+        assert_eq!(
+            reveal_note(reveal, Style::Chinese(Script::Simplified)),
+            "（马）"
+        );
+        assert_eq!(
+            reveal_note(reveal, Style::Chinese(Script::Traditional)),
+            "（傌）"
+        );
+        assert_eq!(reveal_note(reveal, Style::Iccs), "");
+        let black = start.after(reveal);
+        let (b7, b4) = ("b7".parse().unwrap(), "b4".parse().unwrap());
+        let chariot = black.find_move(b7, b4, Some(PieceKind::Chariot)).unwrap();
+        assert_eq!(
+            reveal_note(chariot, Style::Chinese(Script::Traditional)),
+            "（車）"
+        );
+        let plain = Position::start(Variant::Xiangqi)
+            .find_move(h2, e2, None)
+            .unwrap();
+        assert_eq!(reveal_note(plain, Style::Wxf), "");
+    }
 }

@@ -10,11 +10,15 @@
 //! [Termination "checkmate"]
 //! [TimeControl "600+5"]
 //! [FEN "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"]
+//! [Format "ICCS"]
 //!
 //! 1. h2e2 h9g7 2. h0g2 i9h9 1-0
 //! ```
 //!
-//! Movetext is ICCS with move numbers; Jieqi moves that reveal carry the suffix (`b0c2R`).
+//! Movetext is ICCS with move numbers and `[Format "ICCS"]` (so that readers do not take the
+//! moves for WXF); [`Record::to_text`] writes WXF or Chinese movetext instead. Jieqi moves
+//! that reveal carry the suffix (`b0c2R`). A footer after the result line (XQBase's notice) is
+//! ignored on import.
 //! On import (where the classic ICCS form `H2-E2` is also read), move numbers, `{comments}`, `;` comments, `(variations)` and `$n` annotations
 //! are skipped, and each move may be ICCS, WXF or Chinese. Tag values escape `"` and `\` with
 //! a backslash. `Termination` holds a reason name (`checkmate`, `perpetual-check`, …) or
@@ -23,7 +27,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{parse_chinese, parse_wxf};
+use super::{Script, parse_chinese, parse_wxf};
 use crate::xiangqi::{FenError, Game, Move, Position, Square};
 use crate::{Outcome, Variant};
 
@@ -174,10 +178,10 @@ impl Record {
     }
 
     /// Sets tag `name` (replacing its value in place, or appending it). Line breaks in the
-    /// value become spaces. `Game`, `Variant` and `FEN` follow the start position and are
-    /// not changed here.
+    /// value become spaces. `Game`, `Variant` and `FEN` follow the start position, and
+    /// `Format` the movetext as written: they are not changed here.
     pub fn set_tag(&mut self, name: &str, value: &str) {
-        if matches!(name, "Game" | "Variant" | "FEN") || !valid_tag_name(name) {
+        if matches!(name, "Game" | "Variant" | "FEN" | "Format") || !valid_tag_name(name) {
             return;
         }
         let value: String = value
@@ -217,45 +221,119 @@ fn valid_tag_name(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-impl fmt::Display for Record {
-    /// The record text: tag lines, a blank line, movetext wrapped at 80 columns ending with
-    /// the result, and a final newline.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (name, value) in &self.tags {
-            let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
-            writeln!(f, "[{name} \"{escaped}\"]")?;
+/// How the moves of a written record are spelled, named by its `Format` tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveFormat {
+    /// ICCS (`h2e2`; Jieqi reveals as suffixes), tagged `[Format "ICCS"]`: what engines and
+    /// the `cchess` library read.
+    Iccs,
+    /// WXF (`C2.5`), tagged `[Format "WXF"]`: what XQBase and PlayOK exchange.
+    Wxf,
+    /// Chinese (`炮二平五`), tagged `[Format "Chinese"]`: the movetext of Chinese sites.
+    Chinese(Script),
+}
+
+impl MoveFormat {
+    /// The `Format` tag value.
+    pub fn tag(self) -> &'static str {
+        match self {
+            MoveFormat::Iccs => "ICCS",
+            MoveFormat::Wxf => "WXF",
+            MoveFormat::Chinese(_) => "Chinese",
         }
-        writeln!(f)?;
-        let mut tokens = Vec::with_capacity(self.moves.len() * 3 / 2 + 1);
+    }
+}
+
+impl Record {
+    /// The record text with moves in `format`. Jieqi records are always ICCS: WXF and
+    /// Chinese cannot carry the reveals. See the `Display` implementation for the layout.
+    pub fn to_text(&self, format: MoveFormat) -> String {
+        let format = if self.variant() == Variant::Jieqi {
+            MoveFormat::Iccs
+        } else {
+            format
+        };
+        let mut out = String::new();
+        for (name, value) in &self.tags {
+            if name == "Format" {
+                continue;
+            }
+            let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+            out.push_str(&format!("[{name} \"{escaped}\"]\n"));
+            // Right after the FEN, where readers look for it; always present.
+            if name == "FEN" {
+                out.push_str(&format!("[Format \"{}\"]\n", format.tag()));
+            }
+        }
+        if !self.tags.iter().any(|(n, _)| n == "FEN") {
+            out.push_str(&format!("[Format \"{}\"]\n", format.tag()));
+        }
+        out.push('\n');
+        let mut position = self.start.clone();
+        let spelled: Vec<String> = self
+            .moves
+            .iter()
+            .map(|&mv| {
+                let text = match format {
+                    MoveFormat::Iccs => mv.to_string(),
+                    MoveFormat::Wxf => super::wxf(&position, mv),
+                    MoveFormat::Chinese(script) => super::chinese(&position, mv, script),
+                };
+                position.play(mv);
+                text
+            })
+            .collect();
+        out.push_str(&self.movetext(&spelled));
+        out
+    }
+
+    /// Numbered movetext of `moves` (already spelled) and the result, wrapped at 80
+    /// columns, with a final newline.
+    fn movetext(&self, moves: &[String]) -> String {
+        let mut tokens = Vec::with_capacity(moves.len() * 3 / 2 + 1);
         let mut number = self.start.fullmove_number();
         let mut red_to_move = self.start.turn() == crate::Side::RED;
-        for (i, mv) in self.moves.iter().enumerate() {
+        for (i, mv) in moves.iter().enumerate() {
             if red_to_move {
                 tokens.push(format!("{number}."));
             } else if i == 0 {
                 tokens.push(format!("{number}..."));
             }
-            tokens.push(mv.to_string());
+            tokens.push(mv.clone());
             if !red_to_move {
                 number += 1;
             }
             red_to_move = !red_to_move;
         }
         tokens.push(self.result().to_owned());
+        let mut out = String::new();
         let mut width = 0;
         for token in tokens {
-            if width > 0 && width + 1 + token.len() > 80 {
-                writeln!(f)?;
+            let w = token
+                .chars()
+                .map(|c| if c.is_ascii() { 1 } else { 2 })
+                .sum::<usize>();
+            if width > 0 && width + 1 + w > 80 {
+                out.push('\n');
                 width = 0;
             }
             if width > 0 {
-                f.write_str(" ")?;
+                out.push(' ');
                 width += 1;
             }
-            f.write_str(&token)?;
-            width += token.len();
+            out.push_str(&token);
+            width += w;
         }
-        writeln!(f)
+        out.push('\n');
+        out
+    }
+}
+
+impl fmt::Display for Record {
+    /// The record text: tag lines (with `[Format "ICCS"]`), a blank line, ICCS movetext
+    /// wrapped at 80 columns ending with the result, and a final newline.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_text(MoveFormat::Iccs))
     }
 }
 
@@ -401,7 +479,11 @@ fn read_move(position: &Position, token: &str) -> Result<Move, String> {
     if names_points {
         return Err(iccs_error.to_string());
     }
-    let mv = if token.is_ascii() {
+    // WXF may come in full-width forms (`Ｃ２＝５`, as wxf.ca writes it).
+    let wxf_like = token
+        .chars()
+        .all(|c| c.is_ascii() || ('\u{FF01}'..='\u{FF5E}').contains(&c));
+    let mv = if wxf_like {
         parse_wxf(position, token)
     } else {
         parse_chinese(position, token)
@@ -414,6 +496,21 @@ fn read_move(position: &Position, token: &str) -> Result<Move, String> {
         ));
     }
     Ok(mv)
+}
+
+/// Reads `token` as two four-character WXF or Chinese moves written without a space.
+fn glued_pair(position: &Position, token: &str) -> Option<Vec<Move>> {
+    let chars: Vec<char> = token.chars().collect();
+    if chars.len() != 8 {
+        return None;
+    }
+    let first: String = chars[..4].iter().collect();
+    let second: String = chars[4..].iter().collect();
+    let a = read_move(position, &first).ok()?;
+    let mut after = position.clone();
+    after.play(a);
+    let b = read_move(&after, &second).ok()?;
+    Some(vec![a, b])
 }
 
 impl FromStr for Record {
@@ -467,6 +564,14 @@ impl FromStr for Record {
         for (name, value) in &tags {
             record.set_tag(name, value);
         }
+        // Text after the line that ends the movetext with the result is a footer (XQBase
+        // appends its notice there): it is not read.
+        if let Some(end) = movetext.iter().position(|(_, line)| {
+            !line.contains(['{', '}', '(', ')'])
+                && line.split_whitespace().any(|t| RESULTS.contains(&t))
+        }) {
+            movetext.truncate(end + 1);
+        }
         let mut position = start;
         let mut result: Option<(usize, String)> = None;
         for (line, token) in movetext_tokens(&movetext)? {
@@ -477,14 +582,21 @@ impl FromStr for Record {
                 result = Some((line, token));
                 continue;
             }
-            let mv = read_move(&position, &token).map_err(|why| RecordError::Move {
-                line,
-                ply: record.moves.len() + 1,
-                token: token.clone(),
-                why,
-            })?;
-            position.play(mv);
-            record.moves.push(mv);
+            let moves = match read_move(&position, &token) {
+                Ok(mv) => vec![mv],
+                // Two moves written without a space (`Ｃ２＝５Ｈ８＋７`, `炮二平五马８进７`, as
+                // wxf.ca's exports do): read as Red's and Black's halves.
+                Err(why) => glued_pair(&position, &token).ok_or_else(|| RecordError::Move {
+                    line,
+                    ply: record.moves.len() + 1,
+                    token: token.clone(),
+                    why,
+                })?,
+            };
+            for mv in moves {
+                position.play(mv);
+                record.moves.push(mv);
+            }
         }
         if let Some((line, token)) = result {
             match tag("Result") {

@@ -1,5 +1,9 @@
 //! `jiang loadtest`: a load generator for a running Jiang server.
 //!
+//! Its own crate so that the server does not carry an HTTP client: it speaks plain `http://`
+//! and `ws://` only (it targets a local server; there is no TLS client in the binary), and an
+//! `https://` URL is refused with a clear error.
+//!
 //! It creates `--games` games (`POST /api/games`, a one-hour clock so nobody flags), takes the
 //! second seat of each (`POST /api/games/{id}/join`), connects both players of each game over
 //! WebSocket (`/api/games/{id}/ws?token=…`), then for `--seconds` plays random legal moves
@@ -46,9 +50,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
+use jiang_protocol::{
+    ClientMessage, CreateGame, Created, EmptyRequest, ErrorCode, GameStatus, Joined, ServerMessage,
+    TimeControlSpec,
+};
+use jiang_rules::Variant;
 use rand::Rng;
 use rand::seq::IndexedRandom;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tokio::net::TcpStream;
 use tokio::sync::Semaphore;
 use tokio_tungstenite::tungstenite::Message;
@@ -82,17 +91,26 @@ pub struct Args {
     /// think time at all.
     #[arg(long)]
     pub rate: Option<f64>,
-    /// The variant to play.
+    /// The variant to play: xiangqi, jieqi, shogi or minishogi.
     #[arg(long, default_value = "xiangqi")]
-    pub variant: String,
+    pub variant: Variant,
 }
 
 /// Why the load test could not run at all.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadtestError {
-    /// `--url` is not an http(s) URL.
-    #[error("--url {url:?} is not an http:// or https:// URL")]
+    /// `--url` is not an http URL.
+    #[error("--url {url:?} is not an http:// URL")]
     BadUrl {
+        /// What was given.
+        url: String,
+    },
+    /// `--url` is an https URL: the load generator has no TLS client.
+    #[error(
+        "--url {url:?}: https is not supported; the load generator speaks plain http:// to a \
+         local server (point it at the server's own address, not at a TLS proxy)"
+    )]
+    TlsUnsupported {
         /// What was given.
         url: String,
     },
@@ -234,8 +252,10 @@ pub fn run(args: &Args) -> Result<Report, LoadtestError> {
     let base = args.url.trim_end_matches('/').to_owned();
     let ws_base = if let Some(rest) = base.strip_prefix("http://") {
         format!("ws://{rest}")
-    } else if let Some(rest) = base.strip_prefix("https://") {
-        format!("wss://{rest}")
+    } else if base.starts_with("https://") {
+        return Err(LoadtestError::TlsUnsupported {
+            url: args.url.clone(),
+        });
     } else {
         return Err(LoadtestError::BadUrl {
             url: args.url.clone(),
@@ -270,7 +290,7 @@ pub fn run(args: &Args) -> Result<Report, LoadtestError> {
         http,
         base,
         ws_base,
-        variant: args.variant.clone(),
+        variant: args.variant,
     });
     let mean_think = if rate > 0.0 {
         Duration::from_secs_f64(args.games as f64 / rate)
@@ -308,42 +328,10 @@ struct Target {
     http: reqwest::Client,
     base: String,
     ws_base: String,
-    variant: String,
+    variant: Variant,
 }
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
-/// The fields of server messages the load generator reads (the rest is ignored).
-#[derive(Debug, Deserialize)]
-struct Event {
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default)]
-    ply: Option<u64>,
-    #[serde(default)]
-    status: Option<String>,
-    #[serde(default)]
-    to_move: Option<String>,
-    #[serde(default)]
-    you: Option<String>,
-    #[serde(default)]
-    legal_moves: Option<Vec<String>>,
-    #[serde(default)]
-    code: Option<String>,
-    #[serde(default)]
-    message: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct Created {
-    id: String,
-    token: String,
-}
-
-#[derive(Deserialize)]
-struct Joined {
-    token: String,
-}
 
 /// One player's socket.
 struct Player {
@@ -524,10 +512,14 @@ async fn play_slot(
 
 /// Creates a game, joins it and connects both players.
 async fn new_game(target: &Target) -> Result<LiveGame, GameError> {
-    let body = serde_json::json!({
-        "variant": target.variant,
-        "clock": {"main": MAIN_SECONDS},
-    });
+    let body = CreateGame {
+        variant: target.variant.name().to_owned(),
+        clock: Some(TimeControlSpec {
+            main: MAIN_SECONDS as f64,
+            ..TimeControlSpec::default()
+        }),
+        ..CreateGame::default()
+    };
     let created: Created = post(
         target,
         "create",
@@ -539,7 +531,7 @@ async fn new_game(target: &Target) -> Result<LiveGame, GameError> {
         target,
         "join",
         &format!("{}/api/games/{}/join", target.base, created.id),
-        &serde_json::json!({}),
+        &EmptyRequest {},
     )
     .await?;
     let (a, b) = tokio::try_join!(
@@ -552,17 +544,16 @@ async fn new_game(target: &Target) -> Result<LiveGame, GameError> {
     let mut ply = 0;
     let mut legal = Vec::new();
     for (i, player) in players.iter_mut().enumerate() {
-        let state = next_event(&mut player.socket, "state").await?;
-        if state.kind != "state" {
-            return Err(GameError::Unexpected(format!(
-                "first message of type {:?}, not state",
-                state.kind
-            )));
-        }
+        let ServerMessage::State(view) = next_event(&mut player.socket, "state").await? else {
+            return Err(GameError::Unexpected(
+                "the first message is not a state".into(),
+            ));
+        };
+        let state = view.state;
         if state.you.is_some() && state.you == state.to_move {
             mover = Some(i);
-            ply = state.ply.unwrap_or(0);
-            legal = state.legal_moves.unwrap_or_default();
+            ply = state.ply;
+            legal = state.legal_moves;
         }
     }
     let mover = mover.ok_or_else(|| {
@@ -580,7 +571,7 @@ async fn post<T: for<'de> Deserialize<'de>>(
     target: &Target,
     what: &'static str,
     url: &str,
-    body: &serde_json::Value,
+    body: &impl Serialize,
 ) -> Result<T, GameError> {
     let http_error = |e: reqwest::Error| GameError::Http {
         what,
@@ -625,7 +616,10 @@ async fn connect(target: &Target, id: &str, token: &str) -> Result<Player, GameE
 }
 
 /// The next JSON message from the server on `socket` (pings are answered by tungstenite).
-async fn next_event(socket: &mut Socket, waiting_for: &'static str) -> Result<Event, GameError> {
+async fn next_event(
+    socket: &mut Socket,
+    waiting_for: &'static str,
+) -> Result<ServerMessage, GameError> {
     loop {
         let message = tokio::time::timeout(ANSWER_TIMEOUT, socket.next())
             .await
@@ -677,7 +671,7 @@ async fn play_moves(
             .choose(&mut rand::rng())
             .expect("not empty")
             .clone();
-        let text = serde_json::json!({"type": "move", "move": mv}).to_string();
+        let text = serde_json::to_string(&ClientMessage::Move { mv }).expect("a move serialises");
         let target_ply = game.ply + 1;
         let (left, right) = game.players.split_at_mut(1);
         let (mover, opponent) = if game.mover == 0 {
@@ -696,17 +690,15 @@ async fn play_moves(
         let event = loop {
             tokio::select! {
                 event = next_event(&mut opponent.socket, "move event") => {
-                    let event = event?;
-                    match event.kind.as_str() {
-                        "move" if event.ply.unwrap_or(0) >= target_ply => break event,
-                        "error" => return Err(refused(&event)),
+                    match event? {
+                        ServerMessage::Move(event) if event.state.ply >= target_ply => break event,
+                        ServerMessage::Error { code, message } => return Err(refused(code, &message)),
                         _ => {}
                     }
                 }
                 event = next_event(&mut mover.socket, "move echo") => {
-                    let event = event?;
-                    if event.kind == "error" {
-                        return Err(refused(&event));
+                    if let ServerMessage::Error { code, message } = event? {
+                        return Err(refused(code, &message));
                     }
                 }
             }
@@ -714,22 +706,18 @@ async fn play_moves(
         let latency = sent.elapsed();
         tally.moves += 1;
         tally.latencies.push(latency);
-        game.ply = event.ply.unwrap_or(target_ply);
+        game.ply = event.state.ply;
         game.mover = 1 - game.mover;
-        game.legal = if event.status.as_deref() == Some("playing") {
-            event.legal_moves.unwrap_or_default()
+        game.legal = if event.state.status == GameStatus::Playing {
+            event.state.legal_moves
         } else {
             Vec::new()
         };
     }
 }
 
-fn refused(event: &Event) -> GameError {
-    GameError::Refused(format!(
-        "{}: {}",
-        event.code.as_deref().unwrap_or("?"),
-        event.message.as_deref().unwrap_or("")
-    ))
+fn refused(code: ErrorCode, message: &str) -> GameError {
+    GameError::Refused(format!("{code}: {message}"))
 }
 
 #[cfg(test)]
@@ -777,11 +765,15 @@ mod tests {
             games,
             seconds,
             rate,
-            variant: "xiangqi".into(),
+            variant: Variant::Xiangqi,
         };
         assert!(matches!(
             run(&args("ftp://x", 1, 1, None)),
             Err(LoadtestError::BadUrl { .. })
+        ));
+        assert!(matches!(
+            run(&args("https://127.0.0.1:1", 1, 1, None)),
+            Err(LoadtestError::TlsUnsupported { .. })
         ));
         assert!(matches!(
             run(&args("http://127.0.0.1:1", 0, 1, None)),

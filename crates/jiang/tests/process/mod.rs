@@ -1,0 +1,213 @@
+//! `jiang serve` as a process for the restart and crash tests: started on a given database,
+//! stopped by SIGTERM or killed by SIGKILL, and its database read directly (not through the
+//! server) as an independent witness. PostgreSQL databases are created fresh per test from
+//! `JIANG_TEST_DATABASE_URL`.
+#![allow(dead_code)] // each test crate uses a different subset
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use jiang_protocol::{Created, Joined};
+use serde_json::Value;
+
+/// A running `jiang serve` and the base URL it printed.
+pub struct Jiang {
+    child: Child,
+    pub base: String,
+}
+
+impl Jiang {
+    /// Starts `jiang serve` on `database` (any port, no rate limit) and waits for it to serve.
+    pub fn start(database: &str) -> Jiang {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_jiang"))
+            .args(["serve", "--database", database, "--rate-limit", "0"])
+            .env("JIANG_LISTEN", "127.0.0.1:0")
+            .env_remove("DATABASE_URL")
+            .env_remove("JIANG_PUBLIC_URL")
+            .env_remove("JIANG_SQLITE_SYNC")
+            .env("RUST_LOG", "error")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("jiang starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("piped"))
+            .read_line(&mut line)
+            .expect("a first line");
+        let base = line
+            .trim()
+            .strip_prefix("Jiang is serving on ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_owned();
+        Jiang { child, base }
+    }
+
+    /// Sends `signal` (`TERM`, `KILL`) and waits (at most 20 s) for the exit.
+    pub fn stop(mut self, signal: &str) -> ExitStatus {
+        let sent = Command::new("kill")
+            .args([format!("-{signal}"), self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success());
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "jiang did not stop on SIG{signal}"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Jiang {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A test database: a SQLite file in a temporary directory, or a fresh PostgreSQL database.
+pub struct Database {
+    pub url: String,
+    _dir: Option<tempfile::TempDir>,
+    admin: Option<String>,
+}
+
+impl Database {
+    pub fn sqlite() -> Database {
+        let dir = tempfile::tempdir().expect("temp dir");
+        Database {
+            url: format!("sqlite://{}/jiang.db", dir.path().display()),
+            _dir: Some(dir),
+            admin: None,
+        }
+    }
+
+    /// A fresh PostgreSQL database, or `None` (saying so) when `JIANG_TEST_DATABASE_URL` is not
+    /// set.
+    /// A fresh PostgreSQL database on the server named by `JIANG_TEST_DATABASE_URL`. Tests
+    /// that call this carry `#[cfg_attr(not(pg_tests), ignore = "…")]` (see `build.rs`), so
+    /// without a database they are reported as ignored; run anyway, this panics saying so.
+    pub async fn postgres(test: &str) -> Database {
+        let Ok(admin) = std::env::var("JIANG_TEST_DATABASE_URL") else {
+            panic!(
+                "{test} needs PostgreSQL: set JIANG_TEST_DATABASE_URL \
+                 (e.g. postgres://postgres@127.0.0.1:5432/postgres)"
+            );
+        };
+        let name = format!("jiang_test_{}", rand::random::<u64>());
+        let pool = sqlx::PgPool::connect(&admin)
+            .await
+            .expect("JIANG_TEST_DATABASE_URL is reachable");
+        sqlx::query(&format!("CREATE DATABASE {name}"))
+            .execute(&pool)
+            .await
+            .expect("can create a test database");
+        pool.close().await;
+        let (prefix, _) = admin.rsplit_once('/').expect("URL has a database path");
+        println!("running {test} on PostgreSQL database {name}");
+        Database {
+            url: format!("{prefix}/{name}"),
+            _dir: None,
+            admin: Some(admin),
+        }
+    }
+
+    /// Every stored move, read directly: (game id, ply, move), by game and ply.
+    pub async fn moves(&self) -> Vec<(String, i64, String)> {
+        let sql = "SELECT game_id, ply, mv FROM moves ORDER BY game_id, ply";
+        if self.url.starts_with("postgres") {
+            let pool = sqlx::PgPool::connect(&self.url).await.unwrap();
+            let rows = sqlx::query_as(sql).fetch_all(&pool).await.unwrap();
+            pool.close().await;
+            rows
+        } else {
+            let pool = sqlx::SqlitePool::connect(&self.url).await.unwrap();
+            let rows = sqlx::query_as(sql).fetch_all(&pool).await.unwrap();
+            pool.close().await;
+            rows
+        }
+    }
+
+    /// Drops a PostgreSQL test database (the SQLite directory goes with the value).
+    pub async fn drop_database(&self) {
+        let Some(admin) = &self.admin else { return };
+        let Some((_, name)) = self.url.rsplit_once('/') else {
+            return;
+        };
+        if let Ok(pool) = sqlx::PgPool::connect(admin).await {
+            let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                .execute(&pool)
+                .await;
+            pool.close().await;
+        }
+    }
+}
+
+/// POSTs `body` to `base` + `path` with an optional bearer token; (status, JSON).
+pub async fn post(
+    http: &reqwest::Client,
+    base: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Value,
+) -> Result<(u16, Value), reqwest::Error> {
+    let mut request = http.post(format!("{base}{path}")).json(&body);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await?;
+    let status = response.status().as_u16();
+    Ok((status, response.json().await.unwrap_or(Value::Null)))
+}
+
+/// GETs `base` + `path` with an optional bearer token; (status, JSON).
+pub async fn get(
+    http: &reqwest::Client,
+    base: &str,
+    path: &str,
+    token: Option<&str>,
+) -> Result<(u16, Value), reqwest::Error> {
+    let mut request = http.get(format!("{base}{path}"));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await?;
+    let status = response.status().as_u16();
+    Ok((status, response.json().await.unwrap_or(Value::Null)))
+}
+
+/// Creates a game from `body` with the creator on `side` and joins it: (id, creator's token,
+/// joiner's token).
+pub async fn new_game(
+    http: &reqwest::Client,
+    base: &str,
+    mut body: Value,
+    side: &str,
+) -> (String, String, String) {
+    body["side"] = Value::from(side);
+    let (status, created) = post(http, base, "/api/games", None, body)
+        .await
+        .expect("create");
+    assert_eq!(status, 201, "{created}");
+    let created: Created = serde_json::from_value(created).expect("a create answer");
+    let (id, first) = (created.id, created.token);
+    let (status, joined) = post(
+        http,
+        base,
+        &format!("/api/games/{id}/join"),
+        None,
+        serde_json::json!({}),
+    )
+    .await
+    .expect("join");
+    assert_eq!(status, 200, "{joined}");
+    let joined: Joined = serde_json::from_value(joined).expect("a join answer");
+    let second = joined.token;
+    (id, first, second)
+}

@@ -1,0 +1,181 @@
+//! The error vocabulary: every code the server answers, with its HTTP status, in one place.
+
+use serde::{Deserialize, Serialize};
+
+macro_rules! error_codes {
+    ($($(#[doc = $doc:literal])* $variant:ident = ($status:literal, $name:literal),)*) => {
+        /// A stable, machine-readable reason for a refusal. Each code has exactly one HTTP
+        /// status; WebSocket `error` messages carry the same codes.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum ErrorCode {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl ErrorCode {
+            /// Every code, in the order of the docs' error table.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
+
+            /// The snake_case name clients see in `code`.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$variant => $name,)*
+                }
+            }
+
+            /// The code named `name` (its snake_case form), if any.
+            pub fn from_name(name: &str) -> Option<ErrorCode> {
+                ErrorCode::ALL.iter().copied().find(|c| c.as_str() == name)
+            }
+
+            /// The HTTP status the code is answered with.
+            pub const fn status(self) -> u16 {
+                match self {
+                    $(ErrorCode::$variant => $status,)*
+                }
+            }
+        }
+    };
+}
+
+error_codes! {
+    /// The body is not a JSON object.
+    MalformedJson = (400, "malformed_json"),
+    /// The body could not be read at all (a broken upload).
+    BadBody = (400, "bad_body"),
+    /// A field the endpoint does not know.
+    UnknownField = (400, "unknown_field"),
+    /// A field has the wrong type or value.
+    InvalidRequest = (400, "invalid_request"),
+    /// `variant` is not one of the four.
+    UnknownVariant = (400, "unknown_variant"),
+    /// `side` is not a side of that variant or `random`.
+    InvalidSide = (400, "invalid_side"),
+    /// The custom start does not parse, or the game would already be over.
+    InvalidFen = (400, "invalid_fen"),
+    /// Unknown handicap for that variant.
+    InvalidHandicap = (400, "invalid_handicap"),
+    /// A combination that does not exist (a FEN for Jieqi, a FEN and a handicap).
+    Unsupported = (400, "unsupported"),
+    /// The move does not parse or is not legal.
+    IllegalMove = (400, "illegal_move"),
+    /// Draw offers in the shogi family.
+    DrawNotAllowed = (400, "draw_not_allowed"),
+    /// Impasse outside shogi.
+    ImpasseNotAllowed = (400, "impasse_not_allowed"),
+    /// The impasse declaration does not hold.
+    ImpasseRejected = (400, "impasse_rejected"),
+    /// A record format that does not fit the variant.
+    UnsupportedFormat = (400, "unsupported_format"),
+    /// A notation style that is missing, unknown or of the other family.
+    BadNotationStyle = (400, "bad_notation_style"),
+    /// A PGN move notation (`?moves=`) that is unknown or given for another format.
+    BadMoves = (400, "bad_moves"),
+    /// Import: the record is empty.
+    EmptyRecord = (400, "empty_record"),
+    /// Import: the bytes are in no encoding Jiang reads.
+    BadEncoding = (400, "bad_encoding"),
+    /// Import: not a record in any format Jiang reads.
+    UnknownFormat = (400, "unknown_format"),
+    /// Import: the record is of another variant than the one asked for.
+    WrongVariant = (400, "wrong_variant"),
+    /// Import: `variant` is not one of the four.
+    BadVariant = (400, "bad_variant"),
+    /// Import: the body holds no record text.
+    MissingText = (400, "missing_text"),
+    /// Import: a move that is not legal where it stands (except a last one).
+    BadMove = (400, "bad_move"),
+    /// Import: a start position or FEN that is not valid.
+    BadPosition = (400, "bad_position"),
+    /// Import: anything else malformed.
+    BadRecord = (400, "bad_record"),
+    /// `/ws` without a WebSocket upgrade.
+    NotWebsocket = (400, "not_websocket"),
+    /// A method the path does not answer.
+    MethodNotAllowed = (405, "method_not_allowed"),
+    /// (WebSocket) a message that is not one of the client messages.
+    InvalidMessage = (400, "invalid_message"),
+    /// An action without a token.
+    MissingToken = (401, "missing_token"),
+    /// A token that holds no seat in this game.
+    WrongToken = (403, "wrong_token"),
+    /// A browser request from another origin, or the seat cookie without origin headers.
+    CrossOrigin = (403, "cross_origin"),
+    /// No game with that id.
+    GameNotFound = (404, "game_not_found"),
+    /// No such API endpoint.
+    NotFound = (404, "not_found"),
+    /// Join when both seats are taken.
+    SeatTaken = (409, "seat_taken"),
+    /// An action while the opponent's seat is still free.
+    NotStarted = (409, "not_started"),
+    /// A move (or an impasse declaration) out of turn.
+    NotYourTurn = (409, "not_your_turn"),
+    /// A move or action after the end.
+    GameOver = (409, "game_over"),
+    /// Accept/decline without an offer from the opponent.
+    NoDrawOffer = (409, "no_draw_offer"),
+    /// Abort after both sides have moved.
+    TooLateToAbort = (409, "too_late_to_abort"),
+    /// Rematch before the end.
+    GameNotOver = (409, "game_not_over"),
+    /// A body or WebSocket message over the limit.
+    TooLarge = (413, "too_large"),
+    /// A browser request whose `Content-Type` is not `application/json`.
+    UnsupportedMediaType = (415, "unsupported_media_type"),
+    /// Too many requests from this address.
+    RateLimited = (429, "rate_limited"),
+    /// Too many WebSockets open from this address.
+    TooManySockets = (429, "too_many_sockets"),
+    /// The database refused the write itself (a bug): nothing was applied.
+    Internal = (500, "internal"),
+    /// The database cannot store anything right now: nothing was changed.
+    StorageUnavailable = (503, "storage_unavailable"),
+    /// The server is shutting down: nothing was changed.
+    Unavailable = (503, "unavailable"),
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The body of every HTTP error: `{"error": {"code", "message"}}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorBody {
+    /// What went wrong.
+    pub error: ErrorDetail,
+}
+
+/// The inside of [`ErrorBody`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorDetail {
+    /// The stable code.
+    pub code: ErrorCode,
+    /// A sentence for a person.
+    pub message: String,
+    /// `/healthz` only: the database's own words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// `POST /api/import` only: the record's line the error is on, when it is on one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_through_serde() {
+        for &code in ErrorCode::ALL {
+            let text = serde_json::to_string(&code).unwrap();
+            assert_eq!(text, format!("\"{}\"", code.as_str()));
+            assert_eq!(serde_json::from_str::<ErrorCode>(&text).unwrap(), code);
+            assert!((400..600).contains(&code.status()), "{code}");
+        }
+    }
+}

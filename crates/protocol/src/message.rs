@@ -1,0 +1,117 @@
+//! WebSocket messages, both ways.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::ErrorCode;
+use crate::request::DrawAction;
+use crate::view::{ClockView, GameState, GameView, RematchView};
+
+/// Client → server. The variants without fields are written `{}` so that serde refuses
+/// unknown fields in them too (it ignores them for unit variants of a tagged enum).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMessage {
+    /// Play a move.
+    Move {
+        /// The move (Jieqi: without the reveal letter).
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    /// Resign.
+    Resign {},
+    /// Offer, accept or decline a draw.
+    Draw {
+        /// What to do.
+        action: DrawAction,
+    },
+    /// Abort before both sides moved.
+    Abort {},
+    /// Declare impasse (shogi).
+    Impasse {},
+    /// Ask for a rematch.
+    Rematch {},
+    /// Ask for the clock now.
+    Clock {},
+    /// Keep-alive; answered by `pong`.
+    Ping {},
+}
+
+/// Server → client. Every message but `pong` and `error` carries `ply`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// On connect and when the game becomes ready: the full view.
+    State(GameView),
+    /// After every accepted move.
+    Move(MoveEvent),
+    /// When the game ends: the full view.
+    End(GameView),
+    /// A draw offer was made or declined.
+    DrawOffer(DrawOfferMessage),
+    /// The spectator count changed.
+    Spectators(CountMessage),
+    /// A rematch was asked for or created.
+    Rematch(RematchMessage),
+    /// The answer to a client `clock` message.
+    Clock(ClockMessage),
+    /// The answer to `ping`.
+    Pong {},
+    /// A client message was refused.
+    Error {
+        /// The code, as in HTTP errors.
+        code: ErrorCode,
+        /// A sentence for a person.
+        message: String,
+    },
+}
+
+/// A `move` event: the move as recorded and the new view without `moves`/`initial_fen`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveEvent {
+    /// The recorded move (Jieqi: with the reveal letter).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The view after it.
+    #[serde(flatten)]
+    pub state: GameState,
+}
+
+/// A `draw_offer` event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrawOfferMessage {
+    /// Plies played.
+    pub ply: u64,
+    /// The side whose offer stands, `null` for none.
+    pub draw_offer: Option<String>,
+}
+
+/// A `spectators` event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CountMessage {
+    /// Plies played.
+    pub ply: u64,
+    /// How many spectators are connected.
+    pub spectators: u64,
+}
+
+/// A `rematch` event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RematchMessage {
+    /// Plies played.
+    pub ply: u64,
+    /// Who asked and the next game.
+    #[serde(flatten)]
+    pub rematch: RematchView,
+}
+
+/// A `clock` message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockMessage {
+    /// Plies played.
+    pub ply: u64,
+    /// The clock now (`null` without one).
+    pub clock: Option<ClockView>,
+}

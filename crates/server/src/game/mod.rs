@@ -1,0 +1,875 @@
+//! One actor (a tokio task) per live game: it owns the table, the clock, the seats and the
+//! subscribers, and is reached only through its command channel. Nothing is shared and no lock
+//! is held across an await. The actor schedules its own timers (flag, first-move abort), so a
+//! game ends on time even when nobody is connected.
+//!
+//! Order of every change: validate → compute the new [`State`] on a copy → store it durably →
+//! only then swap it in, reply and broadcast. A failed write leaves the state as it was (the
+//! copy is dropped): nothing is rolled back or replayed.
+//!
+//! This module is the actor: its command loop and the actions. Beside it: `registry` (the
+//! live actors), `state` (the table state: rules + clock + seats), `view` (what one observer
+//! sees, and the events) and `rows` (stored rows ↔ state).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use jiang_rules::{Outcome, Reason, RecordClock, Side, Variant};
+use serde::{Deserialize, Serialize};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use crate::clock::{self, Clock, ClockSnapshot, TimeControl};
+use crate::error::{ApiError, ErrorCode};
+use crate::seat;
+use crate::store::{GameRow, MoveRow, Store, StoreError, StoredGame, Write};
+use crate::table::{self, NotationStyle, RecordFormat, RecordInfo, Setup, Table};
+mod registry;
+mod rows;
+mod state;
+mod view;
+
+pub(crate) use registry::{Games, Preloaded};
+
+pub(crate) use rows::NewGame;
+use rows::{Load, Meta, abandoned_result, duration_ms, load_live, side_of_index};
+use state::State;
+use view::Event;
+
+use jiang_protocol::{
+    ClockMessage, ClockView, CountMessage, DrawOfferMessage, GameResult, GameState, GameView,
+    MoveEvent, RematchMessage, RematchView, ServerMessage, SideClock, to_sorted_json,
+};
+
+/// `text` with its first letter in upper case: error messages are sentences.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Whole milliseconds in `d`, rounded down.
+fn floor_ms_of(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Where a game stands (the protocol's status).
+pub use jiang_protocol::GameStatus as Status;
+
+/// What a player can do to a game.
+#[derive(Clone, Debug)]
+pub enum Action {
+    /// Play a move (machine notation, Jieqi without suffix).
+    Move(String),
+    /// Resign.
+    Resign,
+    /// Offer, accept or decline a draw.
+    Draw(DrawAction),
+    /// Abort before both sides moved.
+    Abort,
+    /// Declare impasse (shogi).
+    Impasse,
+    /// Ask for a rematch.
+    Rematch,
+}
+
+pub use jiang_protocol::{DrawAction, Joined};
+
+/// A record download.
+pub struct RecordFile {
+    /// The text.
+    pub text: String,
+    /// Its content type.
+    pub content_type: &'static str,
+    /// The download's file name.
+    pub file_name: String,
+}
+
+type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
+
+/// A message to a game actor.
+pub(crate) enum Command {
+    View {
+        token: Option<String>,
+        reply: Reply<GameView>,
+    },
+    Join {
+        reply: Reply<Joined>,
+    },
+    Act {
+        token: Option<String>,
+        action: Action,
+        reply: Reply<GameView>,
+    },
+    Record {
+        format: RecordFormat,
+        reply: Reply<RecordFile>,
+    },
+    Notation {
+        style: NotationStyle,
+        reply: Reply<crate::hints::History>,
+    },
+    Subscribe {
+        token: Option<String>,
+        tx: mpsc::Sender<Arc<str>>,
+        reply: Reply<u64>,
+    },
+    Unsubscribe {
+        sub: u64,
+    },
+    ClockSync {
+        sub: u64,
+    },
+}
+
+/// Server-wide settings the actors need.
+#[derive(Clone, Debug)]
+pub struct GameSettings {
+    /// How long the side to move has for its first move before the game is aborted.
+    pub first_move_timeout: Duration,
+    /// Base of the links handed out (`http://127.0.0.1:8080`).
+    pub public_url: String,
+    /// How long an actor with no subscribers and no timer stays in memory.
+    pub idle_timeout: Duration,
+    /// An untimed game in progress unchanged for this long ends as `abandoned`.
+    pub abandon_after: Duration,
+}
+
+struct Subscriber {
+    id: u64,
+    viewer: Option<Side>,
+    tx: mpsc::Sender<Arc<str>>,
+}
+
+/// A live game, owned by its actor.
+struct Live {
+    id: String,
+    variant: Variant,
+    setup: Setup,
+    /// What the store holds: every change is computed on a copy and swapped in once stored.
+    state: State,
+    created_at: i64,
+    /// The row's `updated_at` when it was loaded (ms since the Unix epoch): the abandonment
+    /// rule's "no change since".
+    loaded_updated_at: i64,
+    /// The seat tokens players have shown this actor, by side: in memory only, never stored,
+    /// so that a player's view can carry its rematch token (derived from this one).
+    shown_tokens: [Option<String>; 2],
+    subscribers: Vec<Subscriber>,
+    /// After a timer's change (flag, first-move abort) could not be stored: not before this
+    /// instant is it tried again, so a failing store is not hammered in a loop.
+    timer_retry_at: Option<Instant>,
+    /// Spectator counts sent, debounced (a crowd joining must not cost its square).
+    spectators: Debounce,
+}
+
+/// The most often a game sends `spectators` messages: joins and leaves within this interval
+/// are told in one message, sent at its end with the count then.
+const SPECTATORS_INTERVAL: Duration = Duration::from_millis(250);
+
+/// When the spectator count was last sent and whether a change waits to be.
+#[derive(Default)]
+struct Debounce {
+    sent_at: Option<Instant>,
+    due: Option<Instant>,
+}
+
+/// How long the actor of a finished game with nobody watching stays in memory: only a rematch
+/// can still change it, so it makes room for live games sooner.
+const OVER_IDLE_TIMEOUT: Duration = Duration::from_secs(10);
+
+async fn run_actor(
+    games: Arc<Games>,
+    id: String,
+    preloaded: Option<Preloaded>,
+    me: &mpsc::Sender<Command>,
+    mut rx: mpsc::Receiver<Command>,
+) {
+    let _alive = games.alive.clone();
+    let mut shutdown = games.shutdown.clone();
+    let load = match preloaded {
+        Some(p) => load_live(p.stored, &games.settings, p.at, &games.runs),
+        None => match games.store.load(&id).await {
+            Ok(Some(s)) => load_live(s, &games.settings, Instant::now(), &games.runs),
+            Ok(None) => Load::Missing,
+            Err(e) => Load::Broken(e.to_string()),
+        },
+    };
+    let mut live = match load {
+        Load::Found(live) => live,
+        other => {
+            let error = match other {
+                Load::Broken(why) => {
+                    tracing::error!(game = %id, %why, "cannot load game");
+                    ApiError::internal("This game's stored data cannot be read.")
+                }
+                _ => ApiError::game_not_found(&id),
+            };
+            rx.close();
+            while let Some(cmd) = rx.recv().await {
+                fail(cmd, error.clone());
+            }
+            return;
+        }
+    };
+    // A game that was playing when the server stopped may have run out of time meanwhile by its
+    // own snapshot (never by the downtime): settle that first.
+    live.on_timer(&games, Instant::now()).await;
+    live.expire_if_abandoned(&games, Instant::now()).await;
+    let mut idle_since = Instant::now();
+    loop {
+        let deadline = live.next_deadline();
+        // Nothing to wait for and nobody watching: everything is stored, so the actor can stop
+        // and be reloaded on the next request.
+        let idle_deadline = (deadline.is_none() && live.subscribers.is_empty()).then(|| {
+            let keep = if live.state.status.is_over() {
+                games.settings.idle_timeout.min(OVER_IDLE_TIMEOUT)
+            } else {
+                games.settings.idle_timeout
+            };
+            idle_since + keep
+        });
+        tokio::select! {
+            cmd = rx.recv() => {
+                let Some(cmd) = cmd else { break };
+                idle_since = Instant::now();
+                live.handle(&games, cmd).await;
+            }
+            _ = sleep_until_opt(deadline) => {
+                live.on_timer(&games, Instant::now()).await;
+            }
+            _ = sleep_until_opt(live.spectators.due) => {
+                live.send_spectators(Instant::now());
+            }
+            _ = sleep_until_opt(idle_deadline) => {
+                if games.retire(&id, me, &mut rx) {
+                    break;
+                }
+                idle_since = Instant::now(); // A command is waiting: handle it first.
+            }
+            _ = shutdown.changed() => break,
+        }
+    }
+    // Dropping the subscribers' senders closes their sockets.
+    live.subscribers.clear();
+}
+
+async fn sleep_until_opt(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at.into()).await,
+        None => std::future::pending().await,
+    }
+}
+
+fn fail(cmd: Command, error: ApiError) {
+    match cmd {
+        Command::View { reply, .. } | Command::Act { reply, .. } => {
+            let _ = reply.send(Err(error));
+        }
+        Command::Join { reply } => {
+            let _ = reply.send(Err(error));
+        }
+        Command::Record { reply, .. } => {
+            let _ = reply.send(Err(error));
+        }
+        Command::Notation { reply, .. } => {
+            let _ = reply.send(Err(error));
+        }
+        Command::Subscribe { reply, .. } => {
+            let _ = reply.send(Err(error));
+        }
+        Command::Unsubscribe { .. } | Command::ClockSync { .. } => {}
+    }
+}
+
+/// How long after a failed write a due timer (flag, first-move abort) is tried again.
+const TIMER_RETRY: Duration = Duration::from_secs(1);
+
+impl Live {
+    fn name(&self, side: Side) -> &'static str {
+        self.variant.side_name(side)
+    }
+
+    fn ply(&self) -> usize {
+        self.state.table.moves().len()
+    }
+
+    fn next_deadline(&self) -> Option<Instant> {
+        if self.state.status != Status::Playing {
+            return None;
+        }
+        let flag = self.state.clock.as_ref().and_then(Clock::flag_at);
+        let due = match (flag, self.state.first_move_deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        due.map(|due| self.timer_retry_at.map_or(due, |retry| due.max(retry)))
+    }
+
+    /// The seat `token` holds (`None`: a spectator), remembering the token for the rematch.
+    fn seat_of(&mut self, token: Option<&str>) -> Result<Option<Side>, ApiError> {
+        let Some(token) = token else { return Ok(None) };
+        let mut found = None;
+        for side in Side::BOTH {
+            if let Some(hash) = &self.state.tokens[side.index()]
+                && seat::token_matches(token, hash)
+            {
+                found = Some(side);
+            }
+        }
+        let side = found.ok_or_else(ApiError::wrong_token)?;
+        if self.shown_tokens[side.index()].as_deref() != Some(token) {
+            self.shown_tokens[side.index()] = Some(token.to_owned());
+        }
+        Ok(Some(side))
+    }
+
+    /// The side `old` plays in the rematch: sides swap, except that in a handicap game each
+    /// player keeps its role.
+    fn rematch_side(&self, old: Side) -> Side {
+        if self.setup.handicap.is_some() {
+            old
+        } else {
+            !old
+        }
+    }
+
+    /// Stores `unit` plus the row of `next`, and only then makes `next` the game's state. If
+    /// the write fails nothing changes: the state in memory is still what the store holds.
+    async fn commit(
+        &mut self,
+        games: &Games,
+        next: State,
+        mut unit: Vec<Write>,
+        now: Instant,
+    ) -> Result<(), ApiError> {
+        unit.push(Write::UpdateGame(self.row(&next, now)));
+        match games.store.write(unit).await {
+            Ok(()) => {
+                self.state = next;
+                Ok(())
+            }
+            Err(e) => {
+                tracing::error!(game = %self.id, error = %e, "store write failed; change dropped");
+                Err(match e {
+                    StoreError::Closed => ApiError::unavailable(),
+                    StoreError::Rejected(_) => {
+                        ApiError::internal("The change could not be stored; nothing was changed.")
+                    }
+                    _ => ApiError::storage_unavailable(),
+                })
+            }
+        }
+    }
+
+    // ----- views -----
+
+    /// Sends `event` to every subscriber, each with its own view; drops the ones that are gone
+    /// or too slow to keep up (they reconnect and get a fresh state).
+    fn broadcast(&mut self, event: Event, now: Instant) {
+        let mut texts: [Option<Arc<str>>; 3] = [None, None, None];
+        let mut dropped_spectator = false;
+        let mut i = 0;
+        while i < self.subscribers.len() {
+            let viewer = self.subscribers[i].viewer;
+            let slot = viewer.map_or(2, Side::index);
+            if texts[slot].is_none() {
+                texts[slot] = Some(self.event_text(&event, viewer, now).into());
+            }
+            let text = texts[slot].clone().expect("just built");
+            if self.subscribers[i].tx.try_send(text).is_err() {
+                let gone = self.subscribers.swap_remove(i);
+                dropped_spectator |= gone.viewer.is_none();
+            } else {
+                i += 1;
+            }
+        }
+        if dropped_spectator {
+            self.spectators_changed(now);
+        }
+    }
+
+    /// The spectator count changed: sent now if none was sent in the last
+    /// [`SPECTATORS_INTERVAL`], else once that interval is over (one message for every change
+    /// meanwhile, with the count at that time, so the last count always arrives).
+    fn spectators_changed(&mut self, now: Instant) {
+        if self.spectators.due.is_some() {
+            return;
+        }
+        match self.spectators.sent_at {
+            Some(at) if now < at + SPECTATORS_INTERVAL => {
+                self.spectators.due = Some(at + SPECTATORS_INTERVAL);
+            }
+            _ => self.send_spectators(now),
+        }
+    }
+
+    /// Sends the spectator count to every subscriber.
+    fn send_spectators(&mut self, now: Instant) {
+        self.spectators = Debounce {
+            sent_at: Some(now),
+            due: None,
+        };
+        self.broadcast(Event::Spectators, now);
+    }
+
+    // ----- commands -----
+
+    async fn handle(&mut self, games: &Games, cmd: Command) {
+        let now = Instant::now();
+        match cmd {
+            Command::View { token, reply } => {
+                let answer = self
+                    .seat_of(token.as_deref())
+                    .map(|viewer| self.view(viewer, now));
+                let _ = reply.send(answer);
+            }
+            Command::Join { reply } => {
+                let answer = self.join(games, now).await;
+                let _ = reply.send(answer);
+            }
+            Command::Act {
+                token,
+                action,
+                reply,
+            } => {
+                let answer = match token {
+                    None => Err(ApiError::missing_token()),
+                    Some(token) => match self.seat_of(Some(&token)) {
+                        Ok(Some(side)) => match self.act(games, side, action, now).await {
+                            Ok(()) => Ok(self.view(Some(side), Instant::now())),
+                            Err(e) => Err(e),
+                        },
+                        Ok(None) | Err(_) => Err(ApiError::wrong_token()),
+                    },
+                };
+                let _ = reply.send(answer);
+            }
+            Command::Record { format, reply } => {
+                let _ = reply.send(self.record(games, format));
+            }
+            Command::Notation { style, reply } => {
+                let answer = self.state.table.history(style).map_err(|e| {
+                    ApiError::new(
+                        ErrorCode::BadNotationStyle,
+                        format!("{}.", capitalised(&e.to_string())),
+                    )
+                });
+                let _ = reply.send(answer);
+            }
+            Command::Subscribe { token, tx, reply } => match self.seat_of(token.as_deref()) {
+                Ok(viewer) => {
+                    let id = games.new_subscriber_id();
+                    let text: Arc<str> = self.event_text(&Event::State, viewer, now).into();
+                    if tx.try_send(text).is_ok() {
+                        self.subscribers.push(Subscriber { id, viewer, tx });
+                        if viewer.is_none() {
+                            self.spectators_changed(now);
+                        }
+                    }
+                    let _ = reply.send(Ok(id));
+                }
+                Err(e) => {
+                    let _ = reply.send(Err(e));
+                }
+            },
+            Command::Unsubscribe { sub } => {
+                if let Some(pos) = self.subscribers.iter().position(|s| s.id == sub) {
+                    let gone = self.subscribers.swap_remove(pos);
+                    if gone.viewer.is_none() {
+                        self.spectators_changed(now);
+                    }
+                }
+            }
+            Command::ClockSync { sub } => {
+                if let Some(s) = self.subscribers.iter().find(|s| s.id == sub) {
+                    let message = ServerMessage::Clock(ClockMessage {
+                        ply: self.ply() as u64,
+                        clock: self.clock_view(now),
+                    });
+                    let _ = s.tx.try_send(to_sorted_json(&message).into());
+                }
+            }
+        }
+    }
+
+    async fn join(&mut self, games: &Games, now: Instant) -> Result<Joined, ApiError> {
+        if self.state.status.is_over() {
+            return Err(ApiError::new(ErrorCode::GameOver, "This game is over."));
+        }
+        let Some(free) = Side::BOTH
+            .into_iter()
+            .find(|s| self.state.tokens[s.index()].is_none())
+        else {
+            return Err(ApiError::new(
+                ErrorCode::SeatTaken,
+                "Both seats of this game are taken; you can watch it.",
+            ));
+        };
+        let token = seat::new_token();
+        let mut next = self.state.clone();
+        next.tokens[free.index()] = Some(seat::hash_token(&token));
+        next.status = Status::Playing;
+        next.meta.started_at = Some(now_ms());
+        next.first_move_deadline = Some(now + games.settings.first_move_timeout);
+        self.commit(games, next, Vec::new(), now).await?;
+        tracing::info!(game = %self.id, side = self.name(free), "seat taken");
+        self.broadcast(Event::State, now);
+        Ok(Joined {
+            side: self.name(free).to_owned(),
+            token,
+        })
+    }
+
+    fn record(&self, games: &Games, format: RecordFormat) -> Result<RecordFile, ApiError> {
+        // Each move's time: from the previous move, the first from when the game started.
+        let mut last = self.state.meta.started_at.unwrap_or(self.created_at);
+        let move_ms = self
+            .state
+            .move_at_ms
+            .iter()
+            .map(|&at| {
+                let spent = u64::try_from(at - last).unwrap_or(0);
+                last = at;
+                spent
+            })
+            .collect();
+        let info = RecordInfo {
+            id: self.id.clone(),
+            url: format!("{}/g/{}", games.settings.public_url, self.id),
+            clock: self.state.meta.control.as_ref().map(|c| RecordClock {
+                main_ms: c.main.as_millis() as u64,
+                increment_ms: c.increment.as_millis() as u64,
+                byoyomi_ms: c.byoyomi.as_millis() as u64,
+                periods: c.periods,
+            }),
+            move_ms,
+            created_at: self.created_at,
+            result: self.state.result,
+        };
+        let text = self
+            .state
+            .table
+            .record(format, &info)
+            .map_err(|e| ApiError::new(ErrorCode::UnsupportedFormat, e.to_string()))?;
+        Ok(RecordFile {
+            text,
+            content_type: format.content_type(),
+            file_name: format!("jiang-{}-{}.{}", self.variant, self.id, format.extension()),
+        })
+    }
+
+    fn ensure_playing(&self) -> Result<(), ApiError> {
+        match self.state.status {
+            Status::Playing => Ok(()),
+            Status::Waiting => Err(ApiError::new(
+                ErrorCode::NotStarted,
+                "The game has not started: the opponent's seat is still free.",
+            )),
+            Status::Ended | Status::Aborted => {
+                Err(ApiError::new(ErrorCode::GameOver, "This game is over."))
+            }
+        }
+    }
+
+    /// If the side to move has run out of time by `now`, ends the game on time and says so.
+    async fn settle_flag(&mut self, games: &Games, now: Instant) -> Result<(), ApiError> {
+        let flagged = self.state.clock.as_ref().and_then(|c| c.flagged(now));
+        if let (Some(side), Status::Playing) = (flagged, self.state.status) {
+            self.end_on_time(games, side, now).await?;
+            return Err(ApiError::new(
+                ErrorCode::GameOver,
+                "Time ran out before this arrived: the game is over.",
+            ));
+        }
+        Ok(())
+    }
+
+    async fn act(
+        &mut self,
+        games: &Games,
+        side: Side,
+        action: Action,
+        now: Instant,
+    ) -> Result<(), ApiError> {
+        match action {
+            Action::Move(text) => self.play(games, side, &text, now).await,
+            Action::Resign => {
+                self.ensure_playing()?;
+                self.settle_flag(games, now).await?;
+                self.finish(
+                    games,
+                    Outcome::win(!side, Reason::Resignation),
+                    Vec::new(),
+                    now,
+                )
+                .await
+            }
+            Action::Abort => {
+                if self.state.status.is_over() {
+                    return Err(ApiError::new(ErrorCode::GameOver, "This game is over."));
+                }
+                if self.ply() >= 2 {
+                    return Err(ApiError::new(
+                        ErrorCode::TooLateToAbort,
+                        "Both sides have moved: the game can no longer be aborted (resign instead).",
+                    ));
+                }
+                self.finish(games, Outcome::draw(Reason::Aborted), Vec::new(), now)
+                    .await
+            }
+            Action::Draw(what) => self.draw(games, side, what, now).await,
+            Action::Impasse => {
+                self.ensure_playing()?;
+                if !self.state.table.has_impasse_declaration() {
+                    return Err(ApiError::new(
+                        ErrorCode::ImpasseNotAllowed,
+                        format!("{} has no impasse declaration.", self.variant),
+                    ));
+                }
+                if self.state.table.to_move() != side {
+                    return Err(ApiError::new(
+                        ErrorCode::NotYourTurn,
+                        "You may declare impasse only on your turn.",
+                    ));
+                }
+                // Condition 5: the declarer still has time (rules/shogi.md, impasse).
+                self.settle_flag(games, now).await?;
+                match self.state.table.declare_impasse() {
+                    Ok(outcome) => self.finish(games, outcome, Vec::new(), now).await,
+                    Err(why) => Err(ApiError::new(
+                        ErrorCode::ImpasseRejected,
+                        format!("The impasse declaration does not hold: {why}"),
+                    )),
+                }
+            }
+            Action::Rematch => self.rematch(games, side, now).await,
+        }
+    }
+
+    async fn play(
+        &mut self,
+        games: &Games,
+        side: Side,
+        text: &str,
+        now: Instant,
+    ) -> Result<(), ApiError> {
+        self.ensure_playing()?;
+        if self.state.table.to_move() != side {
+            return Err(ApiError::new(
+                ErrorCode::NotYourTurn,
+                "It is not your turn.",
+            ));
+        }
+        self.settle_flag(games, now).await?;
+        let mut next = self.state.clone();
+        let recorded = next.table.play(text).map_err(|e| {
+            ApiError::new(
+                ErrorCode::IllegalMove,
+                format!("Illegal move `{text}`: {e}"),
+            )
+        })?;
+        let ply = next.ply();
+        if let Some(clock) = &mut next.clock {
+            if ply > 2 {
+                if let Err(flag) = clock.press(now) {
+                    // Cannot happen after settle_flag; treat as a flag anyway (the move is
+                    // dropped: it was only computed on the copy).
+                    self.end_on_time(games, flag.side, now).await?;
+                    return Err(ApiError::new(ErrorCode::GameOver, "Your time ran out."));
+                }
+            } else if ply == 2 {
+                // Clocks start once each side has made its first move.
+                clock.start(next.table.to_move(), now);
+            }
+        }
+        next.first_move_deadline = (ply < 2).then(|| now + games.settings.first_move_timeout);
+        if next.meta.draw_offer == Some((!side).index()) {
+            // Moving instead of answering declines the opponent's offer.
+            next.meta.draw_offer = None;
+        }
+        let at_ms = now_ms();
+        next.move_at_ms.push(at_ms);
+        let append = Write::AppendMove(MoveRow {
+            game_id: self.id.clone(),
+            ply: ply as i64,
+            text: recorded.clone(),
+            clock: next.clock_snapshot_json(now),
+            at_ms,
+        });
+        let ended = next.table.outcome();
+        if let Some(outcome) = ended {
+            next.apply_end(outcome, now);
+        }
+        self.commit(games, next, vec![append], now).await?;
+        self.broadcast(Event::Move(recorded), now);
+        if ended.is_some() {
+            self.broadcast(Event::End, now);
+            self.log_end();
+        }
+        Ok(())
+    }
+
+    async fn draw(
+        &mut self,
+        games: &Games,
+        side: Side,
+        what: DrawAction,
+        now: Instant,
+    ) -> Result<(), ApiError> {
+        if !self.state.table.allows_agreed_draws() {
+            return Err(ApiError::new(
+                ErrorCode::DrawNotAllowed,
+                "Shogi has no agreed draws.",
+            ));
+        }
+        self.ensure_playing()?;
+        self.settle_flag(games, now).await?;
+        let offered_by_opponent = self.state.meta.draw_offer == Some((!side).index());
+        let mut next = self.state.clone();
+        match what {
+            DrawAction::Offer | DrawAction::Accept if offered_by_opponent => {
+                self.finish(games, Outcome::draw(Reason::Agreement), Vec::new(), now)
+                    .await
+            }
+            DrawAction::Offer => {
+                if self.state.meta.draw_offer == Some(side.index()) {
+                    return Ok(());
+                }
+                next.meta.draw_offer = Some(side.index());
+                self.commit(games, next, Vec::new(), now).await?;
+                self.broadcast(Event::DrawOffer, now);
+                Ok(())
+            }
+            DrawAction::Accept | DrawAction::Decline if !offered_by_opponent => Err(ApiError::new(
+                ErrorCode::NoDrawOffer,
+                "Your opponent has not offered a draw.",
+            )),
+            DrawAction::Accept => unreachable!("handled above"),
+            DrawAction::Decline => {
+                next.meta.draw_offer = None;
+                self.commit(games, next, Vec::new(), now).await?;
+                self.broadcast(Event::DrawOffer, now);
+                Ok(())
+            }
+        }
+    }
+
+    async fn rematch(&mut self, games: &Games, side: Side, now: Instant) -> Result<(), ApiError> {
+        if !self.state.status.is_over() {
+            return Err(ApiError::new(
+                ErrorCode::GameNotOver,
+                "A rematch can be asked for once the game is over.",
+            ));
+        }
+        if self.state.meta.next.is_some() || self.state.meta.rematch[side.index()] {
+            return Ok(());
+        }
+        // The caller's token was just checked (and so remembered) by `seat_of`.
+        let Some(token) = &self.shown_tokens[side.index()] else {
+            return Err(ApiError::internal("The seat token went missing."));
+        };
+        let new_seat = seat::hash_token(&seat::rematch_token(token, &self.id));
+        let mut next = self.state.clone();
+        next.meta.rematch[side.index()] = true;
+        next.meta.rematch_seats[side.index()] = Some(new_seat);
+        let mut unit = Vec::new();
+        if next.meta.rematch.iter().all(|&r| r) {
+            let setup = table::rematch(self.variant, &self.setup)
+                .map_err(|e| ApiError::internal(e.to_string()))?;
+            let mut hashes: [Option<String>; 2] = [None, None];
+            for old in Side::BOTH {
+                hashes[self.rematch_side(old).index()] =
+                    next.meta.rematch_seats[old.index()].clone();
+            }
+            let next_id = seat::new_game_id();
+            let new_game = NewGame {
+                variant: self.variant,
+                setup,
+                control: next.meta.control,
+                tokens: hashes,
+            };
+            unit.push(Write::SaveGame(new_game.row(&next_id)));
+            next.meta.next = Some(next_id);
+        }
+        self.commit(games, next, unit, now).await?;
+        self.broadcast(Event::Rematch, now);
+        Ok(())
+    }
+
+    /// Ends the game with `outcome`, stores it, tells everyone.
+    async fn finish(
+        &mut self,
+        games: &Games,
+        outcome: Outcome,
+        unit: Vec<Write>,
+        now: Instant,
+    ) -> Result<(), ApiError> {
+        let mut next = self.state.clone();
+        next.apply_end(outcome, now);
+        self.commit(games, next, unit, now).await?;
+        self.broadcast(Event::End, now);
+        self.log_end();
+        Ok(())
+    }
+
+    fn log_end(&self) {
+        if let Some(r) = self.state.result {
+            tracing::info!(game = %self.id, result = r.result(), reason = r.reason.name(), "game over");
+        }
+    }
+
+    async fn end_on_time(
+        &mut self,
+        games: &Games,
+        flagged: Side,
+        now: Instant,
+    ) -> Result<(), ApiError> {
+        let outcome = self.state.table.flag_outcome(flagged);
+        self.finish(games, outcome, Vec::new(), now).await
+    }
+
+    /// The abandonment rule, checked when a game is loaded: an untimed game in progress past
+    /// both first moves that nobody changed for `abandon_after` ends as `abandoned`, with no
+    /// winner.
+    async fn expire_if_abandoned(&mut self, games: &Games, now: Instant) {
+        let cutoff = now_ms().saturating_sub(duration_ms(games.settings.abandon_after));
+        // Before both first moves the first-move countdown applies (an abort) instead.
+        if self.state.status == Status::Playing
+            && self.state.meta.control.is_none()
+            && self.ply() >= 2
+            && self.loaded_updated_at < cutoff
+        {
+            let _ = self
+                .finish(games, Outcome::draw(Reason::Abandoned), Vec::new(), now)
+                .await;
+        }
+    }
+
+    async fn on_timer(&mut self, games: &Games, now: Instant) {
+        if self.state.status != Status::Playing {
+            return;
+        }
+        let stored = if let Some(side) = self.state.clock.as_ref().and_then(|c| c.flagged(now)) {
+            self.end_on_time(games, side, now).await
+        } else if self.state.first_move_deadline.is_some_and(|d| d <= now) {
+            // clocks-and-games.md: no first move within 30 s of the game being ready → abort.
+            self.finish(games, Outcome::draw(Reason::Aborted), Vec::new(), now)
+                .await
+        } else {
+            Ok(())
+        };
+        // The change was not applied if it could not be stored: try again a little later.
+        self.timer_retry_at = stored.is_err().then(|| Instant::now() + TIMER_RETRY);
+    }
+}

@@ -1,0 +1,213 @@
+//! Persistence mapping: a game's stored row and moves ↔ its live state.
+
+use super::*;
+
+/// The rest of a game's state, persisted as JSON in `games.meta`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(super) struct Meta {
+    /// The time control (none: untimed).
+    #[serde(default)]
+    pub(super) control: Option<TimeControl>,
+    /// The side (index) that offered a draw.
+    #[serde(default)]
+    pub(super) draw_offer: Option<usize>,
+    /// Which sides (by index) asked for a rematch.
+    #[serde(default)]
+    pub(super) rematch: [bool; 2],
+    /// The rematch game, once created.
+    #[serde(default)]
+    pub(super) next: Option<String>,
+    /// For each side (by index) that asked for a rematch: the hash of its seat token in the
+    /// rematch game, derived from its token here (see [`seat::rematch_token`]).
+    #[serde(default)]
+    pub(super) rematch_seats: [Option<String>; 2],
+    /// What was left of the first-move countdown when the row was written (its `updated_at`),
+    /// in milliseconds, so that a restart resumes the countdown instead of restarting it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) first_move_ms: Option<u64>,
+    /// When the second player joined (milliseconds since the epoch): where the first move's
+    /// time in the records starts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) started_at: Option<i64>,
+}
+
+/// A result as persisted.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(super) struct StoredResult {
+    pub(super) winner: Option<usize>,
+    pub(super) reason: String,
+}
+
+pub(super) fn side_of_index(i: usize) -> Side {
+    if i == 0 { Side::First } else { Side::Second }
+}
+
+/// Milliseconds in `d`, saturating.
+pub(super) fn duration_ms(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// The stored result of an abandoned game: no winner, reason `abandoned`.
+pub(super) fn abandoned_result() -> String {
+    serde_json::to_string(&StoredResult {
+        winner: None,
+        reason: Reason::Abandoned.name().to_owned(),
+    })
+    .expect("result serialises")
+}
+
+/// The fields of a new game, before it is stored.
+pub(crate) struct NewGame {
+    pub variant: Variant,
+    pub setup: Setup,
+    pub control: Option<TimeControl>,
+    /// Token hashes per side; `None` for a free seat.
+    pub tokens: [Option<String>; 2],
+}
+
+impl NewGame {
+    /// The row to store.
+    pub(crate) fn row(&self, id: &str) -> GameRow {
+        let now = now_ms();
+        let both = self.tokens.iter().all(Option::is_some);
+        GameRow {
+            id: id.to_owned(),
+            variant: self.variant.name().to_owned(),
+            setup: serde_json::to_string(&self.setup).expect("setup serialises"),
+            status: if both { "playing" } else { "waiting" }.to_owned(),
+            token_first: self.tokens[0].clone(),
+            token_second: self.tokens[1].clone(),
+            result: None,
+            clock: None,
+            meta: serde_json::to_string(&Meta {
+                control: self.control,
+                ..Meta::default()
+            })
+            .expect("meta serialises"),
+            created_at: now,
+            updated_at: now,
+        }
+    }
+}
+
+pub(super) enum Load {
+    Found(Box<Live>),
+    Missing,
+    Broken(String),
+}
+
+/// Builds a game's live state from its stored row as of `now`. The running clock and the
+/// first-move countdown are charged the time they ran in the node's previous `runs` after the
+/// row was written (its `updated_at`; see [`Games::resume_all`]).
+pub(super) fn load_live(
+    stored: StoredGame,
+    settings: &GameSettings,
+    now: Instant,
+    runs: &[clock::Run],
+) -> Load {
+    let row = stored.row;
+    let ran = clock::ran_since(row.updated_at, runs);
+    let Ok(variant) = row.variant.parse::<Variant>() else {
+        return Load::Broken(format!("unknown variant {}", row.variant));
+    };
+    let setup: Setup = match serde_json::from_str(&row.setup) {
+        Ok(s) => s,
+        Err(e) => return Load::Broken(format!("setup: {e}")),
+    };
+    let meta: Meta = match serde_json::from_str(&row.meta) {
+        Ok(m) => m,
+        Err(e) => return Load::Broken(format!("meta: {e}")),
+    };
+    let move_at_ms: Vec<i64> = stored.moves.iter().map(|m| m.at_ms).collect();
+    let moves: Vec<String> = stored.moves.into_iter().map(|m| m.text).collect();
+    let mut table = match table::open(variant, &setup, &moves) {
+        Ok(t) => t,
+        Err(e) => return Load::Broken(e.to_string()),
+    };
+    let Some(status) = Status::parse(&row.status) else {
+        return Load::Broken(format!("unknown status {}", row.status));
+    };
+    let result = match row
+        .result
+        .as_deref()
+        .map(serde_json::from_str::<StoredResult>)
+    {
+        None => None,
+        Some(Ok(r)) => r.reason.parse::<Reason>().ok().map(|reason| Outcome {
+            winner: r.winner.map(side_of_index),
+            reason,
+        }),
+        Some(Err(e)) => return Load::Broken(format!("result: {e}")),
+    };
+    if let Some(outcome) = result {
+        table.end(outcome);
+    }
+    let clock = meta.control.map(|control| {
+        match row
+            .clock
+            .as_deref()
+            .and_then(|c| serde_json::from_str::<ClockSnapshot>(c).ok())
+        {
+            Some(snapshot) => Clock::resume(control, &snapshot, ran, now),
+            None => Clock::new(control),
+        }
+    });
+    // A row from before the countdown was stored gets the whole countdown, as it used to.
+    let first_move_deadline = (status == Status::Playing && moves.len() < 2).then(|| {
+        let left = meta
+            .first_move_ms
+            .map_or(settings.first_move_timeout, Duration::from_millis);
+        clock::resume_countdown(left, ran, now)
+    });
+    Load::Found(Box::new(Live {
+        id: row.id,
+        variant,
+        setup,
+        state: State {
+            table,
+            status,
+            tokens: [row.token_first, row.token_second],
+            meta,
+            clock,
+            result,
+            first_move_deadline,
+            move_at_ms,
+        },
+        created_at: row.created_at,
+        loaded_updated_at: row.updated_at,
+        shown_tokens: [None, None],
+        subscribers: Vec::new(),
+        timer_retry_at: None,
+        spectators: Debounce::default(),
+    }))
+}
+
+impl Live {
+    /// The stored row of `state` at `now`.
+    pub(super) fn row(&self, state: &State, now: Instant) -> GameRow {
+        let mut meta = state.meta.clone();
+        meta.first_move_ms = state
+            .first_move_deadline
+            .filter(|_| state.status == Status::Playing)
+            .map(|d| floor_ms_of(d.saturating_duration_since(now)));
+        GameRow {
+            id: self.id.clone(),
+            variant: self.variant.name().to_owned(),
+            setup: serde_json::to_string(&self.setup).expect("setup serialises"),
+            status: state.status.name().to_owned(),
+            token_first: state.tokens[0].clone(),
+            token_second: state.tokens[1].clone(),
+            result: state.result.map(|r| {
+                serde_json::to_string(&StoredResult {
+                    winner: r.winner.map(Side::index),
+                    reason: r.reason.name().to_owned(),
+                })
+                .expect("result serialises")
+            }),
+            clock: state.clock_snapshot_json(now),
+            meta: serde_json::to_string(&meta).expect("meta serialises"),
+            created_at: self.created_at,
+            updated_at: now_ms(),
+        }
+    }
+}

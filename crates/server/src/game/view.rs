@@ -1,0 +1,160 @@
+//! The view builder: what one observer (a player or a spectator) sees of a game, and the events
+//! sent to subscribers, as the protocol's types.
+
+use super::*;
+
+/// What the actor tells subscribers after a change.
+pub(super) enum Event {
+    /// Everything changed (join): a full `state`.
+    State,
+    /// A move was played.
+    Move(String),
+    /// The game ended.
+    End,
+    /// The draw offer changed.
+    DrawOffer,
+    /// The spectator count changed.
+    Spectators,
+    /// A rematch was asked for or created.
+    Rematch,
+}
+
+impl Live {
+    pub(super) fn clock_view(&self, now: Instant) -> Option<ClockView> {
+        let clock = self.state.clock.as_ref()?;
+        let snap = clock.snapshot(now);
+        let sides = table::per_side(self.variant, |side| {
+            let t = snap.side(side);
+            SideClock {
+                ms: t.ms,
+                periods: t.periods,
+                byoyomi: t.byoyomi,
+            }
+        });
+        let running = snap
+            .running
+            .filter(|_| self.state.status == Status::Playing)
+            .map(|s| self.name(s).to_owned());
+        Some(ClockView { running, sides })
+    }
+
+    fn result_view(&self) -> Option<GameResult> {
+        self.state.result.map(|r| GameResult {
+            winner: r.winner.map(|s| self.name(s).to_owned()),
+            reason: r.reason.name().to_owned(),
+            result: r.result().to_owned(),
+        })
+    }
+
+    pub(super) fn spectator_count(&self) -> usize {
+        self.subscribers
+            .iter()
+            .filter(|s| s.viewer.is_none())
+            .count()
+    }
+
+    fn draw_offer_view(&self) -> Option<String> {
+        self.state
+            .meta
+            .draw_offer
+            .map(|i| self.name(side_of_index(i)).to_owned())
+    }
+
+    /// The view without the start and the move list (what a `move` event carries).
+    fn state_view(&self, viewer: Option<Side>, now: Instant) -> GameState {
+        let to_move = self.state.table.to_move();
+        let playing = self.state.status == Status::Playing;
+        let legal_moves = if playing && viewer == Some(to_move) {
+            self.state.table.legal_moves()
+        } else {
+            Vec::new()
+        };
+        GameState {
+            id: self.id.clone(),
+            variant: self.variant.name().to_owned(),
+            status: self.state.status,
+            fen: self.state.table.fen(),
+            ply: self.ply() as u64,
+            to_move: (!self.state.status.is_over()).then(|| self.name(to_move).to_owned()),
+            you: viewer.map(|s| self.name(s).to_owned()),
+            hints: self.state.table.hints(&legal_moves),
+            legal_moves,
+            clock: self.clock_view(now),
+            time_control: TimeControl::display_optional(self.state.meta.control.as_ref()),
+            result: self.result_view(),
+            draw_offer: self.draw_offer_view(),
+            spectators: self.spectator_count() as u64,
+            seats: Side::BOTH
+                .iter()
+                .map(|&s| {
+                    (
+                        self.name(s).to_owned(),
+                        self.state.tokens[s.index()].is_some(),
+                    )
+                })
+                .collect(),
+            first_move_ms: self
+                .state
+                .first_move_deadline
+                .filter(|_| playing)
+                .map(|d| d.saturating_duration_since(now).as_millis() as u64),
+            handicap: self.setup.handicap.clone(),
+            rematch: self.rematch_view(viewer),
+            variant_fields: self.state.table.variant_fields(viewer),
+        }
+    }
+
+    pub(super) fn view(&self, viewer: Option<Side>, now: Instant) -> GameView {
+        GameView {
+            initial_fen: self.state.table.initial_fen(),
+            moves: self.state.table.moves().to_vec(),
+            state: self.state_view(viewer, now),
+        }
+    }
+
+    fn rematch_view(&self, viewer: Option<Side>) -> RematchView {
+        let requested = Side::BOTH
+            .into_iter()
+            .filter(|s| self.state.meta.rematch[s.index()])
+            .map(|s| self.name(s).to_owned())
+            .collect();
+        let mut r = RematchView {
+            requested,
+            id: self.state.meta.next.clone(),
+            token: None,
+            side: None,
+        };
+        if let (Some(me), Some(_)) = (viewer, &self.state.meta.next)
+            && let Some(token) = &self.shown_tokens[me.index()]
+        {
+            r.token = Some(seat::rematch_token(token, &self.id));
+            r.side = Some(self.name(self.rematch_side(me)).to_owned());
+        }
+        r
+    }
+
+    pub(super) fn event_text(&self, event: &Event, viewer: Option<Side>, now: Instant) -> String {
+        let ply = self.ply() as u64;
+        let message = match event {
+            Event::State => ServerMessage::State(self.view(viewer, now)),
+            Event::Move(text) => ServerMessage::Move(MoveEvent {
+                mv: text.clone(),
+                state: self.state_view(viewer, now),
+            }),
+            Event::End => ServerMessage::End(self.view(viewer, now)),
+            Event::DrawOffer => ServerMessage::DrawOffer(DrawOfferMessage {
+                ply,
+                draw_offer: self.draw_offer_view(),
+            }),
+            Event::Spectators => ServerMessage::Spectators(CountMessage {
+                ply,
+                spectators: self.spectator_count() as u64,
+            }),
+            Event::Rematch => ServerMessage::Rematch(RematchMessage {
+                ply,
+                rematch: self.rematch_view(viewer),
+            }),
+        };
+        to_sorted_json(&message)
+    }
+}
