@@ -2,6 +2,7 @@
 //! authors. This file only reads the command line and hands over.
 
 mod convert;
+mod engine_cli;
 mod match_runner;
 mod tools;
 
@@ -60,6 +61,9 @@ enum Command {
     Match(match_runner::Args),
     /// Convert a record (format and variant detected) to another format: stdin → stdout.
     Convert(convert::Args),
+    /// Jiang's engine on standard input/output: UCI (`uci`: xiangqi, jieqi) or USI (`usi`:
+    /// shogi, minishogi), for GUIs and match runners.
+    Engine,
 }
 
 /// `jiang serve` flags, each with an environment fallback.
@@ -252,6 +256,15 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => {
             return match_runner::main(args, matches.subcommand_matches("match"));
         }
+        Some(Command::Engine) => {
+            return match engine_cli::run(io::stdin().lock()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
         Some(command) => command,
     };
     let stdout = io::stdout();
@@ -270,7 +283,7 @@ fn main() -> ExitCode {
         Command::Outcome { variant } => tools::outcome(variant, io::stdin().lock(), &mut out),
         Command::Convert(args) => convert::run(&args, &mut out),
         Command::Serve(_) => unreachable!("handled above"),
-        Command::Loadtest(_) => unreachable!("handled above"),
+        Command::Loadtest(_) | Command::Engine => unreachable!("handled above"),
         Command::Match(_) => unreachable!("handled above"),
     };
     drop(out);

@@ -13,6 +13,7 @@ mod moves;
 pub mod notation;
 mod piece;
 mod position;
+mod raw;
 #[cfg(test)]
 mod reference;
 mod sfen;

@@ -20,6 +20,7 @@ mod moves;
 pub mod notation;
 mod piece;
 mod position;
+mod raw;
 mod square;
 
 pub use fen::{FenError, JIEQI_START, Setup, SideName, XIANGQI_START};
@@ -27,6 +28,7 @@ pub use game::{Game, MOVE_LIMIT_PLIES, PlayError};
 pub use moves::{Move, MoveError};
 pub use piece::{Piece, PieceKind};
 pub use position::{FULL_SET, Occupant, Pool, Position, start_kind};
+pub use raw::{Cell, cycle_verdict};
 pub use square::{ParseSquareError, Square};
 
 use crate::Variant;

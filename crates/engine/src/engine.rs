@@ -1,0 +1,358 @@
+//! The engine as a protocol front end uses it: one object per game session holding the
+//! options (hash, level, MultiPV, seed) and the searchers, thinking about an [`Input`] within
+//! [`Go`] limits and answering a [`Decision`].
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use jiang_rules::jieqi::JieqiView;
+use jiang_rules::{Variant, shogi, xiangqi};
+
+use crate::level::{self, Rng};
+use crate::search::{Info, Limits, Outcome, Searcher};
+use crate::shogi::ShogiNode;
+use crate::time::Clock;
+use crate::tree::GameTree;
+use crate::xiangqi::{InputError as XiangqiInputError, Knowledge, XiangqiNode};
+
+/// What the engine is asked to think about: a game as its side may know it.
+///
+/// For Jieqi this is always [`Knowledge`] (a public position and view): there is no way to
+/// hand the engine a deal.
+#[derive(Clone, Debug)]
+pub enum Input {
+    /// Xiangqi or Jieqi, as public moves plus the searching side's knowledge.
+    Xiangqi(Box<Knowledge>),
+    /// Shogi or Minishogi, as a game (history for sennichite).
+    Shogi(Box<shogi::Game>),
+}
+
+/// Why a position or a move list could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    /// Xiangqi family.
+    #[error(transparent)]
+    Xiangqi(#[from] XiangqiInputError),
+    /// Shogi family: the SFEN.
+    #[error("invalid position: {0}")]
+    Sfen(#[from] shogi::SfenError),
+    /// Shogi family: a move.
+    #[error("move {index} (`{text}`) is not legal: {reason}")]
+    Move {
+        /// 1-based index.
+        index: usize,
+        /// The text.
+        text: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl Input {
+    /// A game from text: a FEN/SFEN (or `startpos`) and moves in machine notation.
+    pub fn from_text(variant: Variant, fen: &str, moves: &[&str]) -> Result<Input, InputError> {
+        match variant {
+            Variant::Xiangqi | Variant::Jieqi => Ok(Input::Xiangqi(Box::new(
+                Knowledge::from_public(variant, fen, moves)?,
+            ))),
+            Variant::Shogi | Variant::Minishogi => {
+                let start = if fen == "startpos" {
+                    shogi::Position::startpos(variant)
+                } else {
+                    shogi::Position::from_sfen(variant, fen)?
+                };
+                let mut game = shogi::Game::new(start);
+                for (i, text) in moves.iter().enumerate() {
+                    game.play_token(text).map_err(|e| InputError::Move {
+                        index: i + 1,
+                        text: (*text).to_owned(),
+                        reason: e.to_string(),
+                    })?;
+                }
+                Ok(Input::Shogi(Box::new(game)))
+            }
+        }
+    }
+
+    /// A Jieqi game as one player (or spectator) sees it.
+    pub fn from_view(view: &JieqiView) -> Result<Input, InputError> {
+        Ok(Input::Xiangqi(Box::new(Knowledge::from_view(view)?)))
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        match self {
+            Input::Xiangqi(k) => k.position().variant(),
+            Input::Shogi(g) => g.position().variant(),
+        }
+    }
+}
+
+/// How to search this move (the protocol's `go`).
+#[derive(Clone, Debug, Default)]
+pub struct Go {
+    /// The clock (or a fixed time per move).
+    pub clock: Clock,
+    /// Search to this depth at most.
+    pub depth: Option<u32>,
+    /// Search about this many nodes at most.
+    pub nodes: Option<u64>,
+    /// Search until stopped (`go infinite`).
+    pub infinite: bool,
+    /// Set to stop the search early.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// What the engine decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Play this move (machine notation; a Jieqi covered piece's move without identity).
+    Move(String),
+    /// Shogi: declare impasse (USI `bestmove win`).
+    DeclareImpasse,
+    /// No legal move: the game is lost (USI `bestmove resign`).
+    Resign,
+}
+
+/// The answer to one `go`.
+#[derive(Clone, Debug)]
+pub struct Thought {
+    /// What to do.
+    pub decision: Decision,
+    /// The score of the chosen move from the mover's view.
+    pub score: i32,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// An engine session: options and search state kept between moves of a game.
+pub struct Engine {
+    hash_mb: usize,
+    level: u8,
+    multi_pv: usize,
+    rng: Rng,
+    xiangqi: Option<Searcher<XiangqiNode>>,
+    shogi: Option<Searcher<ShogiNode>>,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// Default hash size in MB.
+    pub const DEFAULT_HASH_MB: usize = 16;
+    /// The largest hash size accepted, in MB.
+    pub const MAX_HASH_MB: usize = 4096;
+
+    /// An engine at level 8 with a 16 MB table and seed 0.
+    pub fn new() -> Engine {
+        Engine {
+            hash_mb: Self::DEFAULT_HASH_MB,
+            level: level::MAX,
+            multi_pv: 1,
+            rng: Rng::new(0),
+            xiangqi: None,
+            shogi: None,
+        }
+    }
+
+    /// Sets the table size (MB, clamped to 1–4096); the table is rebuilt on next use.
+    pub fn set_hash(&mut self, megabytes: usize) {
+        self.hash_mb = megabytes.clamp(1, Self::MAX_HASH_MB);
+        self.xiangqi = None;
+        self.shogi = None;
+    }
+
+    /// Sets the level (clamped to 1–8).
+    pub fn set_level(&mut self, level: u8) {
+        self.level = level.clamp(level::MIN, level::MAX);
+    }
+
+    /// The level.
+    pub fn level(&self) -> u8 {
+        self.level
+    }
+
+    /// Sets how many lines `info` reports (at least 1).
+    pub fn set_multi_pv(&mut self, lines: usize) {
+        self.multi_pv = lines.clamp(1, 64);
+    }
+
+    /// Seeds the levels' choices (the engine is deterministic for a given seed and input).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+    }
+
+    /// Forgets what earlier games taught the table (a new game).
+    pub fn new_game(&mut self) {
+        if let Some(s) = &mut self.xiangqi {
+            s.table.clear();
+        }
+        if let Some(s) = &mut self.shogi {
+            s.table.clear();
+        }
+    }
+
+    /// Every root move of `input` with its score from the mover's view, best first, each
+    /// searched exactly to `depth` (MultiPV over all moves, at full strength): for analysis
+    /// and tests.
+    pub fn rank_moves(&mut self, input: &Input, depth: u32) -> Vec<(String, i32)> {
+        let limits = Limits {
+            depth: Some(depth),
+            multi_pv: usize::MAX,
+            ..Limits::default()
+        };
+        let hash = self.hash_mb;
+        match input {
+            Input::Xiangqi(knowledge) => {
+                let (history, moves, root) = knowledge.nodes();
+                let searcher = self.xiangqi.get_or_insert_with(|| Searcher::new(hash));
+                let outcome = searcher.search(history, moves, root.clone(), limits, &mut |_| {});
+                ranking(&root, &outcome)
+            }
+            Input::Shogi(game) => {
+                let (history, moves, root) = crate::shogi::nodes(game);
+                let searcher = self.shogi.get_or_insert_with(|| Searcher::new(hash));
+                let outcome = searcher.search(history, moves, root.clone(), limits, &mut |_| {});
+                ranking(&root, &outcome)
+            }
+        }
+    }
+
+    /// Thinks about `input` within `go` and decides, calling `report` with progress.
+    pub fn think(&mut self, input: &Input, go: &Go, report: &mut dyn FnMut(&Info)) -> Thought {
+        let settings = level::settings(self.level);
+        let mut limits = Limits {
+            depth: min_option(go.depth, settings.depth),
+            nodes: min_option(go.nodes, settings.nodes),
+            stop: go.stop.clone(),
+            multi_pv: self.multi_pv.max(settings.candidates),
+            ..Limits::default()
+        };
+        if !go.infinite {
+            if let Some(budget) = go.clock.budget() {
+                let share = |d: Duration| d * settings.time_percent / 100;
+                limits.hard_time = Some(share(budget.hard).max(Duration::from_millis(1)));
+                limits.soft_time = Some(share(budget.soft));
+            }
+        }
+        let hash = self.hash_mb;
+        match input {
+            Input::Xiangqi(knowledge) => {
+                let (history, moves, root) = knowledge.nodes();
+                let searcher = self.xiangqi.get_or_insert_with(|| Searcher::new(hash));
+                let outcome = searcher.search(history, moves, root.clone(), limits, report);
+                decide(&root, outcome, settings.temperature, &mut self.rng)
+            }
+            Input::Shogi(game) => {
+                if game.can_declare_impasse().is_ok() {
+                    return Thought {
+                        decision: Decision::DeclareImpasse,
+                        score: crate::score::MATE,
+                        depth: 0,
+                        nodes: 0,
+                    };
+                }
+                let (history, moves, root) = crate::shogi::nodes(game);
+                let searcher = self.shogi.get_or_insert_with(|| Searcher::new(hash));
+                let outcome = searcher.search(history, moves, root.clone(), limits, report);
+                decide(&root, outcome, settings.temperature, &mut self.rng)
+            }
+        }
+    }
+}
+
+fn min_option<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
+    }
+}
+
+fn ranking<T: GameTree>(root: &T, outcome: &Outcome<T::Move>) -> Vec<(String, i32)> {
+    outcome
+        .ranked
+        .iter()
+        .map(|r| (root.move_text(r.mv), r.score))
+        .collect()
+}
+
+/// The move to play from a search's ranking, with the level's temperature.
+fn decide<T: GameTree>(
+    root: &T,
+    outcome: Outcome<T::Move>,
+    temperature: i32,
+    rng: &mut Rng,
+) -> Thought {
+    if outcome.ranked.is_empty() {
+        return Thought {
+            decision: Decision::Resign,
+            score: -crate::score::MATE,
+            depth: outcome.depth,
+            nodes: outcome.nodes,
+        };
+    }
+    let candidates: Vec<_> = outcome
+        .ranked
+        .iter()
+        .take_while(|r| r.score > -crate::score::INFINITY)
+        .collect();
+    let index = if candidates.is_empty() {
+        0
+    } else {
+        let scores: Vec<i32> = candidates.iter().map(|r| r.score).collect();
+        // Never throw away a forced mate, nor walk into one, by noise.
+        let pick = level::choose(&scores, temperature, rng);
+        if crate::score::is_mate(scores[0]) || crate::score::is_mate(scores[pick]) {
+            0
+        } else {
+            pick
+        }
+    };
+    let chosen = &outcome.ranked[index];
+    Thought {
+        decision: Decision::Move(root.move_text(chosen.mv)),
+        score: chosen.score,
+        depth: outcome.depth,
+        nodes: outcome.nodes,
+    }
+}
+
+/// Convenience for tests and tools: the move `engine` plays in `input` searched to `depth`.
+pub fn best_at_depth(engine: &mut Engine, input: &Input, depth: u32) -> Thought {
+    let go = Go {
+        depth: Some(depth),
+        ..Go::default()
+    };
+    engine.think(input, &go, &mut |_| {})
+}
+
+/// A fixed time per move.
+pub fn movetime(ms: u64) -> Go {
+    Go {
+        clock: Clock {
+            movetime: Some(Duration::from_millis(ms)),
+            ..Clock::default()
+        },
+        ..Go::default()
+    }
+}
+
+/// Reads a xiangqi-family public game into an input (a Jieqi public game knows only the
+/// public pools).
+pub fn from_xiangqi_game(game: &xiangqi::Game) -> Input {
+    let texts: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let variant = game.position().variant();
+    Input::Xiangqi(Box::new(
+        Knowledge::from_public(variant, &game.start().to_fen(), &refs)
+            .expect("a game's own moves are legal"),
+    ))
+}

@@ -1,0 +1,224 @@
+//! The shogi family as a game tree: Shogi and Minishogi.
+
+use jiang_rules::shogi::{self, Move, PieceKind, Position};
+use jiang_rules::{Side, Variant};
+
+use crate::eval::shogi as eval;
+use crate::score::MATE;
+use crate::tree::{Chance, GameTree, Verdict};
+
+/// How far back (in plies) the search looks for a repetition.
+const REPETITION_WINDOW: usize = 64;
+
+/// A node of the shogi-family tree: a position.
+#[derive(Clone, Debug)]
+pub struct ShogiNode {
+    pub(crate) position: Position,
+}
+
+impl ShogiNode {
+    /// A node for `position`.
+    pub fn new(position: Position) -> ShogiNode {
+        ShogiNode { position }
+    }
+
+    /// The position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+}
+
+/// Impasse points of a kind (shogi.md, Impasse): rook and bishop (promoted or not) 5, king 0,
+/// others 1.
+fn impasse_points(kind: PieceKind) -> u32 {
+    match kind.unpromoted() {
+        PieceKind::Rook | PieceKind::Bishop => 5,
+        PieceKind::King => 0,
+        _ => 1,
+    }
+}
+
+/// Whether the side to move could declare impasse now (shogi.md conditions 1–4, without a
+/// handicap credit): the engine treats such a node as won.
+pub fn can_declare(position: &Position) -> bool {
+    if position.variant() != Variant::Shogi || position.is_check() {
+        return false;
+    }
+    let side = position.turn();
+    let zone = position.promotion_zone(side);
+    let king = position.king_square(side).index();
+    if zone & (1u128 << king) == 0 {
+        return false;
+    }
+    let mut pieces = 0;
+    let mut points = 0;
+    let mut bits = position.occupancy(side) & zone;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        if i == king {
+            continue;
+        }
+        let sq = shogi::Square::from_index(i).expect("on board");
+        if let Some(piece) = position.piece_at(sq) {
+            pieces += 1;
+            points += impasse_points(piece.kind);
+        }
+    }
+    if pieces < 10 {
+        return false;
+    }
+    for (kind, count) in position.hand(side) {
+        points += impasse_points(kind) * count as u32;
+    }
+    points >= if side == Side::SENTE { 28 } else { 27 }
+}
+
+impl GameTree for ShogiNode {
+    type Move = Move;
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.position.key()
+    }
+
+    #[inline]
+    fn turn(&self) -> Side {
+        self.position.turn()
+    }
+
+    #[inline]
+    fn in_check(&self) -> bool {
+        self.position.is_check()
+    }
+
+    #[inline]
+    fn generate(&self, out: &mut Vec<Move>) {
+        self.position.legal_moves_into(out);
+    }
+
+    #[inline]
+    fn chances(&self, _mv: Move, out: &mut Vec<Chance>) {
+        out.clear();
+    }
+
+    #[inline]
+    fn play(&self, mv: Move, _tag: Option<u8>) -> ShogiNode {
+        let mut position = self.position.clone();
+        position.play(mv);
+        ShogiNode { position }
+    }
+
+    #[inline]
+    fn is_noisy(&self, mv: Move) -> bool {
+        mv.promotes() || (!mv.is_drop() && self.position.piece_at(mv.to()).is_some())
+    }
+
+    fn mvv_lva(&self, mv: Move) -> i32 {
+        let victim = self
+            .position
+            .piece_at(mv.to())
+            .map_or(0, |p| eval::piece_worth(p.kind));
+        let attacker = mv
+            .from()
+            .and_then(|sq| self.position.piece_at(sq))
+            .map_or(0, |p| eval::piece_worth(p.kind));
+        let promotion = if mv.promotes() { 300 } else { 0 };
+        victim * 8 - attacker / 8 + promotion
+    }
+
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(&self.position)
+    }
+
+    fn null_move_ok(&self) -> bool {
+        // Zugzwang is rare with drops; keep a guard for bare positions.
+        let us = self.turn();
+        (self.position.occupancy(us).count_ones() >= 3) || !self.position.hand(us).is_empty()
+    }
+
+    fn pass(&self) -> ShogiNode {
+        ShogiNode {
+            position: self.position.passed(),
+        }
+    }
+
+    fn rules_score(&self) -> Option<i32> {
+        let p = &self.position;
+        if p.ply() > shogi::MOVE_CAP {
+            return Some(0);
+        }
+        if p.bare_king(Side::SENTE)
+            && p.bare_king(Side::GOTE)
+            && p.hand(Side::SENTE).is_empty()
+            && p.hand(Side::GOTE).is_empty()
+        {
+            return Some(0);
+        }
+        if can_declare(p) {
+            return Some(MATE);
+        }
+        None
+    }
+
+    fn repetition_horizon(&self) -> usize {
+        REPETITION_WINDOW
+    }
+
+    fn same_position(&self, other: &ShogiNode) -> bool {
+        self.position == other.position
+    }
+
+    fn cycle_verdict(cycle: &[ShogiNode], _moves: &[Move]) -> Verdict {
+        // shogi.md Sennichite: the side that gave check with every move of the cycle loses;
+        // otherwise a draw, except in minishogi where sente loses. The position after a move
+        // by `side` has the other side to move.
+        let checked_throughout = |side: Side| {
+            cycle[1..]
+                .iter()
+                .filter(|n| n.turn() != side)
+                .all(|n| n.in_check())
+        };
+        let sente = checked_throughout(Side::SENTE);
+        let gote = checked_throughout(Side::GOTE);
+        let minishogi = cycle[0].position.variant() == Variant::Minishogi;
+        match (sente, gote) {
+            (true, false) => Verdict::Win(Side::GOTE),
+            (false, true) => Verdict::Win(Side::SENTE),
+            _ if minishogi => Verdict::Win(Side::GOTE),
+            _ => Verdict::Draw,
+        }
+    }
+
+    #[inline]
+    fn encode(mv: Move) -> u16 {
+        let to = mv.to().index() as u16;
+        let origin = match (mv.from(), mv.drop_kind()) {
+            (Some(from), _) => from.index() as u16,
+            (None, Some(kind)) => 81 + kind.index() as u16,
+            (None, None) => 127,
+        };
+        1 + (to | origin << 7 | (mv.promotes() as u16) << 14)
+    }
+
+    fn move_text(&self, mv: Move) -> String {
+        mv.to_string()
+    }
+}
+
+/// The history (positions before the current one, at most the repetition window, with the
+/// moves leading on) and the current node of a game.
+pub(crate) fn nodes(game: &shogi::Game) -> (Vec<ShogiNode>, Vec<Move>, ShogiNode) {
+    let moves = game.moves();
+    let mut positions: Vec<Position> = game.positions().collect();
+    let current = positions.pop().expect("a game has a start");
+    let keep = positions.len().min(REPETITION_WINDOW);
+    let first = positions.len() - keep;
+    let history = positions[first..]
+        .iter()
+        .cloned()
+        .map(ShogiNode::new)
+        .collect();
+    (history, moves[first..].to_vec(), ShogiNode::new(current))
+}

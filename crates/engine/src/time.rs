@@ -1,0 +1,140 @@
+//! Time management: how long to think on one move for each clock kind (Fischer with or
+//! without moves-to-go, byo-yomi with periods, a fixed time per move).
+
+use std::time::Duration;
+
+/// What the clock says when the engine must move (all fields as the protocols give them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// The mover's remaining main time.
+    pub remaining: Option<Duration>,
+    /// Fischer increment per move.
+    pub increment: Duration,
+    /// Moves until the next time control, if any.
+    pub moves_to_go: Option<u32>,
+    /// Byo-yomi period length (the period is kept when the move is made within it).
+    pub byoyomi: Duration,
+    /// A fixed time for this move (`go movetime`).
+    pub movetime: Option<Duration>,
+}
+
+/// How long to think: stop starting iterations after `soft`, abort at `hard`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Do not start another iteration after this.
+    pub soft: Duration,
+    /// Stop at once at this.
+    pub hard: Duration,
+}
+
+/// The safety margin kept on every move for reading, writing and the GUI's own delay.
+fn overhead(available: Duration) -> Duration {
+    // A third of short budgets: on a loaded machine the search thread can be descheduled
+    // for tens of milliseconds.
+    (available / 3).clamp(Duration::from_millis(5), Duration::from_millis(60))
+}
+
+impl Clock {
+    /// The budget for this move, or `None` when the clock sets no limit.
+    pub fn budget(&self) -> Option<Budget> {
+        if let Some(fixed) = self.movetime {
+            let hard = fixed
+                .saturating_sub(overhead(fixed))
+                .max(Duration::from_millis(1));
+            return Some(Budget { soft: hard, hard });
+        }
+        let remaining = self.remaining?;
+        // Byo-yomi: the period is spent freely, the main time shared out.
+        if !self.byoyomi.is_zero() {
+            let total = remaining + self.byoyomi;
+            let limit = total.saturating_sub(overhead(self.byoyomi));
+            let share = remaining / 30 + self.byoyomi;
+            let hard = (share * 2).min(limit).max(Duration::from_millis(1));
+            let soft = (share * 3 / 5).min(hard);
+            return Some(Budget { soft, hard });
+        }
+        // Fischer: the increment arrives only after the move, so never plan past what is
+        // on the clock now.
+        let moves = self.moves_to_go.unwrap_or(30).clamp(1, 50);
+        let limit = remaining
+            .saturating_sub(overhead(remaining))
+            .max(Duration::from_millis(1));
+        let share = remaining / moves + self.increment * 3 / 4;
+        let hard = (share * 3)
+            .min(remaining / 2 + self.increment / 2)
+            .min(limit)
+            .max(Duration::from_millis(1));
+        let soft = (share * 3 / 5).min(hard);
+        Some(Budget { soft, hard })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_fixed_time_keeps_a_margin() {
+        let b = Clock {
+            movetime: Some(ms(100)),
+            ..Clock::default()
+        }
+        .budget()
+        .unwrap();
+        assert!(b.hard <= ms(70) && b.hard >= ms(50), "{b:?}");
+    }
+
+    #[test]
+    fn fischer_never_spends_the_whole_clock() {
+        for remaining in [100, 1_000, 60_000] {
+            let clock = Clock {
+                remaining: Some(ms(remaining)),
+                increment: ms(0),
+                ..Clock::default()
+            };
+            let b = clock.budget().unwrap();
+            assert!(b.hard < ms(remaining) / 2, "{remaining}: {b:?}");
+            assert!(b.soft <= b.hard);
+        }
+        // 100 ms on the clock plus 100 ms per move: the increment comes after the move.
+        let with_increment = Clock {
+            remaining: Some(ms(100)),
+            increment: ms(100),
+            ..Clock::default()
+        }
+        .budget()
+        .unwrap();
+        assert!(with_increment.hard <= ms(70), "{with_increment:?}");
+        assert!(with_increment.hard >= ms(50), "{with_increment:?}");
+    }
+
+    #[test]
+    fn byoyomi_uses_the_period_but_not_all_of_it() {
+        let b = Clock {
+            remaining: Some(ms(0)),
+            byoyomi: ms(1_000),
+            ..Clock::default()
+        }
+        .budget()
+        .unwrap();
+        assert!(b.hard < ms(1_000) && b.hard >= ms(900), "{b:?}");
+        // A short period keeps a third of it in reserve.
+        let short = Clock {
+            remaining: Some(ms(0)),
+            byoyomi: ms(100),
+            ..Clock::default()
+        }
+        .budget()
+        .unwrap();
+        assert!(short.hard <= ms(70), "{short:?}");
+    }
+
+    #[test]
+    fn no_clock_no_limit() {
+        assert_eq!(Clock::default().budget(), None);
+    }
+}

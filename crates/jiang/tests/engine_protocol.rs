@@ -1,0 +1,329 @@
+//! `jiang engine` driven through the real binary as a GUI or a match runner would: scripted
+//! UCI (xiangqi, jieqi) and USI (shogi, minishogi) sessions. Every move the engine gives is
+//! checked legal by the rules crate. Deadlines are generous and only guard against hangs.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use jiang_rules::{Position as _, Variant, shogi, xiangqi};
+
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A running `jiang engine`.
+struct EngineProcess {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl EngineProcess {
+    fn start() -> EngineProcess {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_jiang"))
+            .arg("engine")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("jiang engine starts");
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        EngineProcess {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("the engine reads its input");
+        self.stdin.flush().expect("flushed");
+    }
+
+    /// Every line up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let deadline = Instant::now() + PATIENCE;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("no `{prefix}` line within {PATIENCE:?}; got {seen:?}")
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the engine closed its output before `{prefix}`; got {seen:?}")
+                }
+            }
+        }
+    }
+
+    /// The move of the `bestmove` line that ends the current search.
+    fn bestmove(&mut self) -> (String, Vec<String>) {
+        let lines = self.until("bestmove");
+        let last = lines.last().expect("a bestmove line");
+        let mv = last
+            .split_whitespace()
+            .nth(1)
+            .expect("bestmove has a move")
+            .to_owned();
+        (mv, lines)
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                assert!(status.success(), "exit status {status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "the engine did not quit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+fn xiangqi_legal(variant: Variant, fen: &str, moves: &[&str], mv: &str) -> bool {
+    let mut p = xiangqi::Position::from_fen(variant, fen).unwrap();
+    for m in moves {
+        let parsed = p.parse_move(m).unwrap();
+        p.play(parsed);
+    }
+    p.legal_move_texts().iter().any(|t| t == mv)
+}
+
+fn shogi_legal(variant: Variant, fen: &str, moves: &[&str], mv: &str) -> bool {
+    let mut p = shogi::Position::from_fen(variant, fen).unwrap();
+    for m in moves {
+        let parsed = p.parse_move(m).unwrap();
+        p.play(parsed);
+    }
+    p.parse_move(mv).is_ok()
+}
+
+#[test]
+fn a_uci_xiangqi_and_jieqi_session() {
+    let mut e = EngineProcess::start();
+    e.send("uci");
+    let hello = e.until("uciok");
+    for option in ["UCI_Variant", "Hash", "MultiPV", "Level", "Threads"] {
+        assert!(
+            hello
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} "))),
+            "{option} offered: {hello:?}"
+        );
+    }
+    assert!(hello.iter().any(|l| l.starts_with("id name Jiang")));
+    e.send("setoption name Hash value 8");
+    e.send("isready");
+    e.until("readyok");
+    e.send("ucinewgame");
+
+    // Xiangqi, a fixed depth: info lines in the standard form, then a legal best move.
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go depth 4");
+    let (mv, lines) = e.bestmove();
+    assert!(
+        xiangqi_legal(Variant::Xiangqi, "startpos", &["h2e2", "h9g7"], &mv),
+        "{mv}"
+    );
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 4 "))
+        .unwrap_or_else(|| panic!("an info line for depth 4: {lines:?}"));
+    for field in [
+        " seldepth ",
+        " score cp ",
+        " nodes ",
+        " nps ",
+        " time ",
+        " pv ",
+    ] {
+        assert!(info.contains(field), "{field} in {info}");
+    }
+
+    // MultiPV: three ranked lines per depth; a node limit ends the search.
+    e.send("setoption name MultiPV value 3");
+    e.send("go depth 3");
+    let (_, lines) = e.bestmove();
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 3 ") && l.contains(&format!(" multipv {k} "))),
+            "line {k}: {lines:?}"
+        );
+    }
+    e.send("setoption name MultiPV value 1");
+    e.send("go nodes 3000");
+    let (mv, _) = e.bestmove();
+    assert!(
+        xiangqi_legal(Variant::Xiangqi, "startpos", &["h2e2", "h9g7"], &mv),
+        "{mv}"
+    );
+
+    // A mate in one with the flying general, from a FEN: the score says mate 1.
+    let mate = "3k5/1R7/9/8p/9/9/9/9/9/R3K4 w - - 0 1";
+    e.send(&format!("position fen {mate}"));
+    e.send("go depth 3");
+    let (mv, lines) = e.bestmove();
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1 ")),
+        "{lines:?}"
+    );
+    assert!(xiangqi_legal(Variant::Xiangqi, mate, &[], &mv));
+
+    // Jieqi with the JieqiBox FEN form (covered X/x and the pool field) and a reveal suffix.
+    e.send("setoption name UCI_Variant value jieqi");
+    let jieqi = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w A2B2N2R2C2P5a2b2n2r2c2p5 0 1";
+    e.send(&format!("position fen {jieqi} moves h2e2C"));
+    e.send("go depth 2");
+    let (mv, _) = e.bestmove();
+    assert!(
+        xiangqi_legal(Variant::Jieqi, jieqi, &["h2e2C"], &mv),
+        "{mv}"
+    );
+
+    // Searching on its own thread: `isready` is answered during `go infinite`, `stop` ends it.
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("isready");
+    let before_ready = e.until("readyok");
+    assert!(!before_ready.iter().any(|l| l.starts_with("bestmove")));
+    e.send("stop");
+    let (mv, _) = e.bestmove();
+    assert!(xiangqi_legal(Variant::Jieqi, "startpos", &[], &mv), "{mv}");
+
+    // A new `go` during `go infinite` (no `stop`) ends the old search instead of hanging.
+    e.send("go infinite");
+    e.send("go depth 1");
+    let (first, _) = e.bestmove();
+    let (second, _) = e.bestmove();
+    for mv in [first, second] {
+        assert!(xiangqi_legal(Variant::Jieqi, "startpos", &[], &mv), "{mv}");
+    }
+
+    // A clock: the move comes well within the time given.
+    e.send("setoption name UCI_Variant value xiangqi");
+    e.send("position startpos");
+    let started = Instant::now();
+    e.send("go wtime 2000 btime 2000 winc 100 binc 100");
+    let (mv, _) = e.bestmove();
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(xiangqi_legal(Variant::Xiangqi, "startpos", &[], &mv));
+
+    // Bad input is reported and changes nothing.
+    e.send("position fen not-a-fen");
+    e.send("setoption name UCI_Variant value shogi");
+    e.send("setoption name Level value 9");
+    e.send("frobnicate");
+    e.send("isready");
+    let complaints = e.until("readyok");
+    let errors: Vec<&String> = complaints
+        .iter()
+        .filter(|l| l.starts_with("info string error:"))
+        .collect();
+    assert_eq!(errors.len(), 4, "{complaints:?}");
+    e.send("go depth 1");
+    let (mv, _) = e.bestmove();
+    assert!(
+        xiangqi_legal(Variant::Xiangqi, "startpos", &[], &mv),
+        "{mv}"
+    );
+    e.quit();
+}
+
+#[test]
+fn a_usi_shogi_and_minishogi_session() {
+    let mut e = EngineProcess::start();
+    e.send("usi");
+    let hello = e.until("usiok");
+    assert!(hello.iter().any(|l| l.starts_with("option name USI_Hash ")));
+    e.send("setoption name USI_Hash value 8");
+    e.send("setoption name USI_Ponder value false");
+    e.send("isready");
+    e.until("readyok");
+    e.send("usinewgame");
+
+    // Shogi with byo-yomi: a legal move.
+    e.send("position startpos moves 7g7f 3c3d");
+    e.send("go btime 0 wtime 0 byoyomi 300");
+    let (mv, _) = e.bestmove();
+    assert!(
+        shogi_legal(Variant::Shogi, "startpos", &["7g7f", "3c3d"], &mv),
+        "{mv}"
+    );
+
+    // A tsume with a drop: mate in one ply, USI counts mates in plies.
+    let tsume = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
+    e.send(&format!("position sfen {tsume}"));
+    e.send("go depth 3");
+    let (mv, lines) = e.bestmove();
+    assert_eq!(mv, "G*5b");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1 ")),
+        "{lines:?}"
+    );
+
+    // Impasse: the declaration wins, so the engine declares.
+    e.send("position sfen +L+NSGKGS+N+L/1R5B1/9/9/9/9/9/9/4k4 b 10P8p 1");
+    e.send("go byoyomi 1000");
+    assert_eq!(e.bestmove().0, "win");
+
+    // Mated: resign.
+    e.send("position sfen 4k4/4G4/4P4/9/9/9/9/9/4K4 w - 2");
+    e.send("go byoyomi 1000");
+    assert_eq!(e.bestmove().0, "resign");
+
+    // Minishogi by the variant option.
+    e.send("setoption name UCI_Variant value minishogi");
+    e.send("position startpos");
+    e.send("go depth 4");
+    let (mv, _) = e.bestmove();
+    assert!(
+        shogi_legal(Variant::Minishogi, "startpos", &[], &mv),
+        "{mv}"
+    );
+    e.quit();
+}
+
+#[test]
+fn lower_levels_answer_with_legal_moves() {
+    let mut e = EngineProcess::start();
+    e.send("uci");
+    e.until("uciok");
+    for level in 1..=8 {
+        e.send(&format!("setoption name Level value {level}"));
+        e.send("position startpos moves h2e2");
+        e.send("go movetime 100");
+        let (mv, _) = e.bestmove();
+        assert!(
+            xiangqi_legal(Variant::Xiangqi, "startpos", &["h2e2"], &mv),
+            "level {level}: {mv}"
+        );
+    }
+    e.quit();
+}
