@@ -1,6 +1,7 @@
 // The game page `/g/<id>`: board, clocks, move list, actions, live updates over WebSocket.
 import { t, currentLang } from './i18n.js';
 import { api, tokenFor, saveToken } from './api.js';
+import { errorText } from './errors.js';
 import { createBoard, aspect, pieceSvg } from './board.js';
 import { familyOf, sidesOf, parse, moveSquares } from './position.js';
 import { findTyped } from './typed.js';
@@ -230,7 +231,7 @@ export function gamePage(main, id) {
         await refresh();
         connect();
       } catch (ex) {
-        showError(ex.message);
+        showError(errorText(ex));
         e.target.disabled = false;
         refresh();
       }
@@ -682,7 +683,7 @@ export function gamePage(main, id) {
       return;
     }
     if (type === 'error') {
-      showError(msg.message || msg.code);
+      showError(errorText(msg));
       board?.deselect();
       return;
     }
@@ -737,7 +738,7 @@ export function gamePage(main, id) {
       } else refresh();
       return res;
     } catch (e) {
-      showError(e.message);
+      showError(errorText(e));
       board?.deselect();
       refresh();
       return null;

@@ -4,7 +4,7 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 pub use jiang_protocol::ErrorCode;
-use jiang_protocol::{ErrorBody, ErrorDetail, ServerMessage};
+use jiang_protocol::{ErrorBody, ErrorDetail, ErrorReason, ServerMessage};
 
 /// An error answered to a client: a stable code and a sentence for a person.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -14,6 +14,8 @@ pub struct ApiError {
     pub code: ErrorCode,
     /// A sentence for a person.
     pub message: String,
+    /// Which rule refused a move or a declaration (`illegal_move`, `impasse_rejected`).
+    pub reason: Option<ErrorReason>,
 }
 
 impl ApiError {
@@ -22,7 +24,14 @@ impl ApiError {
         ApiError {
             code,
             message: message.into(),
+            reason: None,
         }
+    }
+
+    /// The same error with the rules' reason attached (clients translate it).
+    pub fn with_reason(mut self, reason: Option<ErrorReason>) -> Self {
+        self.reason = reason;
+        self
     }
 
     /// The HTTP status of the code.
@@ -101,6 +110,7 @@ impl ApiError {
                 message: self.message.clone(),
                 detail,
                 line: None,
+                reason: self.reason,
             },
         }
     }
@@ -110,11 +120,12 @@ impl ApiError {
         self.body_with_detail(None)
     }
 
-    /// The WebSocket form: `{"type": "error", "code", "message"}`.
+    /// The WebSocket form: `{"type": "error", "code", "message"}` (and `reason` when known).
     pub fn ws_message(&self) -> String {
         jiang_protocol::to_sorted_json(&ServerMessage::Error {
             code: self.code,
             message: self.message.clone(),
+            reason: self.reason,
         })
     }
 }
