@@ -10,6 +10,8 @@ import { turnAlerts, turnSoundOn, setTurnSound, turnNotifyOn, setTurnNotify, chi
 
 /** The move notations offered per family (the server writes them all). */
 const STYLES = { xiangqi: ['wxf', 'chinese', 'iccs'], shogi: ['japanese', 'western', 'usi'] };
+/** The API's move syntax per family (ICCS; USI), for typed moves worth asking the server about. */
+const MACHINE_MOVE = { xiangqi: /^[a-i][0-9][a-i][0-9]$/, shogi: /^([1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])$/ };
 
 const store = {
   get: (k, d) => localStorage.getItem('jiang.' + k) ?? d,
@@ -242,6 +244,10 @@ export function gamePage(main, id) {
       const err = $('.type-move .error');
       const mv = findTyped(input.value, view.legal_moves || [], view.hints?.legal_names);
       if (!mv) {
+        // A move in the server's own syntax that is not among the legal moves: let the server
+        // say which rule refuses it (the answer's `reason`, shown in the reader's language).
+        const text = input.value.trim();
+        if (MACHINE_MOVE[fam()]?.test(text)) return void post('move', { move: text });
         err.textContent = t('game.notLegal', { move: input.value });
         err.hidden = false;
         return;
