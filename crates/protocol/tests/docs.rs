@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use jiang_protocol::{
-    ClientMessage, CreateGame, Created, DrawRequest, ErrorBody, ErrorCode, ErrorReason, GameView, Health,
-    ImportedGame, Joined, MoveRequest, NotationList, ServerMessage,
+    ClientMessage, CreateGame, Created, DrawRequest, ErrorBody, ErrorCode, ErrorReason, GameView,
+    Health, ImportedGame, Joined, MoveRequest, NotationList, ServerMessage,
 };
 use serde::de::DeserializeOwned;
 

@@ -1107,10 +1107,7 @@ mod tests {
         let e = table.declare_impasse().unwrap_err();
         assert_eq!(e.reason(), Some(R::KingNotInZone));
         table.end(Outcome::win(Side::First, Reason::Resignation));
-        assert_eq!(
-            table.play("7g7f").unwrap_err().reason(),
-            Some(R::GameOver)
-        );
+        assert_eq!(table.play("7g7f").unwrap_err().reason(), Some(R::GameOver));
 
         // Every reason refines one of the two rules codes, and the typed errors the server
         // passes through without a finer reason stay without one.

@@ -386,7 +386,10 @@ async fn bad_input_is_refused_and_changes_nothing() {
     expect(st, &v, StatusCode::BAD_REQUEST, "illegal_move");
     assert_eq!(v["error"]["reason"], "malformed", "{v}");
     let (st, v) = s.post(&path, Some(&black), json!({"move": "h7e7"})).await;
-    assert!(v["error"].get("reason").is_none(), "only rules refusals: {v}");
+    assert!(
+        v["error"].get("reason").is_none(),
+        "only rules refusals: {v}"
+    );
     expect(st, &v, StatusCode::CONFLICT, "not_your_turn");
     let (st, v) = s.post(&path, Some(&red), json!({"mv": "h2e2"})).await;
     expect(st, &v, StatusCode::BAD_REQUEST, "unknown_field");
