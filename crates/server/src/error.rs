@@ -28,9 +28,10 @@ impl ApiError {
         }
     }
 
-    /// The same error with the rules' reason attached (clients translate it).
+    /// The same error with the rules' reason attached (clients translate it); a reason that
+    /// refines another code than this error's is left out, so `reason` always fits `code`.
     pub fn with_reason(mut self, reason: Option<ErrorReason>) -> Self {
-        self.reason = reason;
+        self.reason = reason.filter(|r| r.code() == self.code);
         self
     }
 
@@ -137,5 +138,27 @@ impl IntoResponse for ApiError {
             axum::Json(jiang_protocol::to_sorted_value(&self.body())),
         )
             .into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reason_is_kept_only_under_the_code_it_refines() {
+        let e = ApiError::new(ErrorCode::IllegalMove, "x").with_reason(Some(ErrorReason::NoPiece));
+        assert_eq!(e.reason, Some(ErrorReason::NoPiece));
+        assert!(
+            e.ws_message().contains(r#""reason":"no_piece""#),
+            "{}",
+            e.ws_message()
+        );
+        let e = ApiError::new(ErrorCode::IllegalMove, "x").with_reason(Some(ErrorReason::InCheck));
+        assert_eq!(e.reason, None);
+        assert_eq!(
+            e.ws_message(),
+            r#"{"code":"illegal_move","message":"x","type":"error"}"#
+        );
     }
 }
