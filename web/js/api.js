@@ -1,11 +1,12 @@
 // HTTP API client: JSON in and out, the seat token kept per game in local storage.
 
-/** An error answer from the server: its code, sentence and status. */
+/** An error answer from the server: its code, sentence, status and (rules refusals) reason. */
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, reason) {
     super(message);
     this.status = status;
     this.code = code;
+    this.reason = reason;
   }
 }
 
@@ -30,6 +31,12 @@ export async function api(path, { method = 'GET', body, token } = {}) {
   } catch {
     data = null;
   }
-  if (!res.ok) throw new ApiError(res.status, data?.error?.code || 'http_' + res.status, data?.error?.message || res.statusText);
+  if (!res.ok)
+    throw new ApiError(
+      res.status,
+      data?.error?.code || 'http_' + res.status,
+      data?.error?.message || res.statusText,
+      data?.error?.reason,
+    );
   return data;
 }

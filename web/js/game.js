@@ -1,6 +1,7 @@
 // The game page `/g/<id>`: board, clocks, move list, actions, live updates over WebSocket.
 import { t, currentLang } from './i18n.js';
 import { api, tokenFor, saveToken } from './api.js';
+import { errorText } from './errors.js';
 import { createBoard, aspect, pieceSvg } from './board.js';
 import { familyOf, sidesOf, parse, moveSquares } from './position.js';
 import { findTyped } from './typed.js';
@@ -9,6 +10,8 @@ import { turnAlerts, turnSoundOn, setTurnSound, turnNotifyOn, setTurnNotify, chi
 
 /** The move notations offered per family (the server writes them all). */
 const STYLES = { xiangqi: ['wxf', 'chinese', 'iccs'], shogi: ['japanese', 'western', 'usi'] };
+/** The API's move syntax per family (ICCS; USI), for typed moves worth asking the server about. */
+const MACHINE_MOVE = { xiangqi: /^[a-i][0-9][a-i][0-9]$/, shogi: /^([1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i])$/ };
 
 const store = {
   get: (k, d) => localStorage.getItem('jiang.' + k) ?? d,
@@ -230,7 +233,7 @@ export function gamePage(main, id) {
         await refresh();
         connect();
       } catch (ex) {
-        showError(ex.message);
+        showError(errorText(ex));
         e.target.disabled = false;
         refresh();
       }
@@ -241,6 +244,10 @@ export function gamePage(main, id) {
       const err = $('.type-move .error');
       const mv = findTyped(input.value, view.legal_moves || [], view.hints?.legal_names);
       if (!mv) {
+        // A move in the server's own syntax that is not among the legal moves: let the server
+        // say which rule refuses it (the answer's `reason`, shown in the reader's language).
+        const text = input.value.trim();
+        if (MACHINE_MOVE[fam()]?.test(text)) return void post('move', { move: text });
         err.textContent = t('game.notLegal', { move: input.value });
         err.hidden = false;
         return;
@@ -682,7 +689,7 @@ export function gamePage(main, id) {
       return;
     }
     if (type === 'error') {
-      showError(msg.message || msg.code);
+      showError(errorText(msg));
       board?.deselect();
       return;
     }
@@ -737,7 +744,7 @@ export function gamePage(main, id) {
       } else refresh();
       return res;
     } catch (e) {
-      showError(e.message);
+      showError(errorText(e));
       board?.deselect();
       refresh();
       return null;

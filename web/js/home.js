@@ -1,6 +1,7 @@
 // Home page: pick a game, a clock, a side (and a shogi handicap), create it, go to its page.
 import { t } from './i18n.js';
 import { api, saveToken, ApiError } from './api.js';
+import { errorText } from './errors.js';
 import { pieceSvg } from './board.js';
 import { familyOf, sidesOf } from './position.js';
 import { navigate } from './main.js';
@@ -159,7 +160,7 @@ export function homePage(main) {
         localStorage.setItem(`jiang.variant.${res.id}`, variant);
         navigate(`/g/${res.id}`);
       } catch (ex) {
-        err.textContent = ex instanceof ApiError && ex.status ? ex.message : t('error.network');
+        err.textContent = ex instanceof ApiError && ex.status ? errorText(ex) : t('error.network');
         err.hidden = false;
         button.disabled = false;
       }

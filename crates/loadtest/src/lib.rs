@@ -692,12 +692,12 @@ async fn play_moves(
                 event = next_event(&mut opponent.socket, "move event") => {
                     match event? {
                         ServerMessage::Move(event) if event.state.ply >= target_ply => break event,
-                        ServerMessage::Error { code, message } => return Err(refused(code, &message)),
+                        ServerMessage::Error { code, message, .. } => return Err(refused(code, &message)),
                         _ => {}
                     }
                 }
                 event = next_event(&mut mover.socket, "move echo") => {
-                    if let ServerMessage::Error { code, message } = event? {
+                    if let ServerMessage::Error { code, message, .. } = event? {
                         return Err(refused(code, &message));
                     }
                 }

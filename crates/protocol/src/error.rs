@@ -141,6 +141,72 @@ impl std::fmt::Display for ErrorCode {
     }
 }
 
+macro_rules! error_reasons {
+    ($($(#[doc = $doc:literal])* $variant:ident = ($code:ident, $name:literal),)*) => {
+        /// Why the rules refused a move (`illegal_move`) or an impasse declaration
+        /// (`impasse_rejected`): a stable name of the rules' typed error, so that a client can
+        /// say it in its reader's language. It refines a code and never stands alone.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum ErrorReason {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl ErrorReason {
+            /// Every reason, in the order of the docs' reason table.
+            pub const ALL: &'static [ErrorReason] = &[$(ErrorReason::$variant,)*];
+
+            /// The snake_case name clients see in `reason`.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorReason::$variant => $name,)*
+                }
+            }
+
+            /// The code the reason refines.
+            pub const fn code(self) -> ErrorCode {
+                match self {
+                    $(ErrorReason::$variant => ErrorCode::$code,)*
+                }
+            }
+        }
+    };
+}
+
+error_reasons! {
+    /// The move text does not parse (ICCS like `h2e2`, USI like `7g7f`).
+    Malformed = (IllegalMove, "malformed"),
+    /// Xiangqi family: no piece stands on the from point.
+    NoPiece = (IllegalMove, "no_piece"),
+    /// Xiangqi family: the piece on the from point is the opponent's.
+    NotYourPiece = (IllegalMove, "not_your_piece"),
+    /// Xiangqi family: that piece cannot move there (geometry, blocking, own piece there).
+    Unreachable = (IllegalMove, "unreachable"),
+    /// Xiangqi family: the move would leave the mover's general attacked or facing the other.
+    LeavesGeneralInCheck = (IllegalMove, "leaves_general_in_check"),
+    /// Xiangqi family: a reveal letter where none belongs (Xiangqi has no covered pieces, and
+    /// in Jieqi the server reveals from the deal), or one that names no piece of the mover.
+    RevealLetter = (IllegalMove, "reveal_letter"),
+    /// Shogi family: the move is well formed but not legal in this position.
+    NotLegal = (IllegalMove, "not_legal"),
+    /// The rules consider the game over (e.g. a move after an end the rules reached).
+    GameOver = (IllegalMove, "game_over"),
+    /// Impasse condition 1: the king is not in the promotion zone.
+    KingNotInZone = (ImpasseRejected, "king_not_in_zone"),
+    /// Impasse condition 2: fewer than 10 pieces besides the king in the zone.
+    TooFewPieces = (ImpasseRejected, "too_few_pieces"),
+    /// Impasse condition 3: the king is in check.
+    InCheck = (ImpasseRejected, "in_check"),
+    /// Impasse condition 4: too few points (28 for sente, 27 for gote).
+    TooFewPoints = (ImpasseRejected, "too_few_points"),
+}
+
+impl std::fmt::Display for ErrorReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// The body of every HTTP error: `{"error": {"code", "message"}}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -163,6 +229,10 @@ pub struct ErrorDetail {
     /// `POST /api/import` only: the record's line the error is on, when it is on one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<u64>,
+    /// `illegal_move` and `impasse_rejected` only: which rule refused it (see
+    /// [`ErrorReason`]); absent when the rules give no finer reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<ErrorReason>,
 }
 
 #[cfg(test)]
@@ -177,5 +247,36 @@ mod tests {
             assert_eq!(serde_json::from_str::<ErrorCode>(&text).unwrap(), code);
             assert!((400..600).contains(&code.status()), "{code}");
         }
+    }
+
+    #[test]
+    fn reasons_round_trip_through_serde_and_refine_the_two_rules_codes() {
+        for &reason in ErrorReason::ALL {
+            let text = serde_json::to_string(&reason).unwrap();
+            assert_eq!(text, format!("\"{}\"", reason.as_str()));
+            assert_eq!(serde_json::from_str::<ErrorReason>(&text).unwrap(), reason);
+            assert!(
+                matches!(
+                    reason.code(),
+                    ErrorCode::IllegalMove | ErrorCode::ImpasseRejected
+                ),
+                "{reason}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_absent_reason_is_not_written() {
+        let detail = ErrorDetail {
+            code: ErrorCode::NotYourTurn,
+            message: "It is not your turn.".into(),
+            detail: None,
+            line: None,
+            reason: None,
+        };
+        assert_eq!(
+            serde_json::to_string(&detail).unwrap(),
+            r#"{"code":"not_your_turn","message":"It is not your turn."}"#
+        );
     }
 }

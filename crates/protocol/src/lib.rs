@@ -15,7 +15,7 @@ mod message;
 mod request;
 mod view;
 
-pub use error::{ErrorBody, ErrorCode, ErrorDetail};
+pub use error::{ErrorBody, ErrorCode, ErrorDetail, ErrorReason};
 pub use message::{
     ClientMessage, ClockMessage, CountMessage, DrawOfferMessage, MoveEvent, RematchMessage,
     ServerMessage,

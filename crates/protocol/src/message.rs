@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::ErrorCode;
+use crate::error::{ErrorCode, ErrorReason};
 use crate::request::DrawAction;
 use crate::view::{ClockView, GameState, GameView, RematchView};
 
@@ -62,6 +62,9 @@ pub enum ServerMessage {
         code: ErrorCode,
         /// A sentence for a person.
         message: String,
+        /// `illegal_move` and `impasse_rejected` only: which rule refused it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<ErrorReason>,
     },
 }
 

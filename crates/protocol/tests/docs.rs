@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use jiang_protocol::{
-    ClientMessage, CreateGame, Created, DrawRequest, ErrorBody, ErrorCode, GameView, Health,
-    ImportedGame, Joined, MoveRequest, NotationList, ServerMessage,
+    ClientMessage, CreateGame, Created, DrawRequest, ErrorBody, ErrorCode, ErrorReason, GameView,
+    Health, ImportedGame, Joined, MoveRequest, NotationList, ServerMessage,
 };
 use serde::de::DeserializeOwned;
 
@@ -65,6 +65,40 @@ fn the_error_table_and_the_codes_agree() {
         );
     }
     assert_eq!(rows.len(), ErrorCode::ALL.len());
+}
+
+/// The `(reason, code)` rows of the table under `### Reasons`.
+fn reason_table(doc: &str) -> Vec<(String, String)> {
+    let section = doc
+        .split("\n### Reasons\n")
+        .nth(1)
+        .expect("docs/api.md has a Reasons section");
+    let section = section.split("\n#").next().unwrap_or(section);
+    section
+        .lines()
+        .skip_while(|line| !line.starts_with("| reason | code |"))
+        .skip(2)
+        .take_while(|line| line.starts_with('|'))
+        .map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            (
+                cells[1].trim_matches('`').to_owned(),
+                cells[2].trim_matches('`').to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_reason_table_and_the_reasons_agree() {
+    let rows = reason_table(&api_md());
+    let documented: Vec<&str> = rows.iter().map(|(r, _)| r.as_str()).collect();
+    let known: Vec<&str> = ErrorReason::ALL.iter().map(|r| r.as_str()).collect();
+    assert_eq!(documented, known, "docs/api.md's reason table, in order");
+    for (reason, code) in &rows {
+        let parsed: ErrorReason = serde_json::from_value(serde_json::json!(reason)).unwrap();
+        assert_eq!(parsed.code().as_str(), code, "`{reason}`: documented code");
+    }
 }
 
 /// Every fenced block of `doc` whose info string starts with `json`: (info, body).

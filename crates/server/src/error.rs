@@ -4,7 +4,7 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 pub use jiang_protocol::ErrorCode;
-use jiang_protocol::{ErrorBody, ErrorDetail, ServerMessage};
+use jiang_protocol::{ErrorBody, ErrorDetail, ErrorReason, ServerMessage};
 
 /// An error answered to a client: a stable code and a sentence for a person.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -14,6 +14,8 @@ pub struct ApiError {
     pub code: ErrorCode,
     /// A sentence for a person.
     pub message: String,
+    /// Which rule refused a move or a declaration (`illegal_move`, `impasse_rejected`).
+    pub reason: Option<ErrorReason>,
 }
 
 impl ApiError {
@@ -22,7 +24,15 @@ impl ApiError {
         ApiError {
             code,
             message: message.into(),
+            reason: None,
         }
+    }
+
+    /// The same error with the rules' reason attached (clients translate it); a reason that
+    /// refines another code than this error's is left out, so `reason` always fits `code`.
+    pub fn with_reason(mut self, reason: Option<ErrorReason>) -> Self {
+        self.reason = reason.filter(|r| r.code() == self.code);
+        self
     }
 
     /// The HTTP status of the code.
@@ -101,6 +111,7 @@ impl ApiError {
                 message: self.message.clone(),
                 detail,
                 line: None,
+                reason: self.reason,
             },
         }
     }
@@ -110,11 +121,12 @@ impl ApiError {
         self.body_with_detail(None)
     }
 
-    /// The WebSocket form: `{"type": "error", "code", "message"}`.
+    /// The WebSocket form: `{"type": "error", "code", "message"}` (and `reason` when known).
     pub fn ws_message(&self) -> String {
         jiang_protocol::to_sorted_json(&ServerMessage::Error {
             code: self.code,
             message: self.message.clone(),
+            reason: self.reason,
         })
     }
 }
@@ -126,5 +138,27 @@ impl IntoResponse for ApiError {
             axum::Json(jiang_protocol::to_sorted_value(&self.body())),
         )
             .into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reason_is_kept_only_under_the_code_it_refines() {
+        let e = ApiError::new(ErrorCode::IllegalMove, "x").with_reason(Some(ErrorReason::NoPiece));
+        assert_eq!(e.reason, Some(ErrorReason::NoPiece));
+        assert!(
+            e.ws_message().contains(r#""reason":"no_piece""#),
+            "{}",
+            e.ws_message()
+        );
+        let e = ApiError::new(ErrorCode::IllegalMove, "x").with_reason(Some(ErrorReason::InCheck));
+        assert_eq!(e.reason, None);
+        assert_eq!(
+            e.ws_message(),
+            r#"{"code":"illegal_move","message":"x","type":"error"}"#
+        );
     }
 }

@@ -136,6 +136,7 @@ fn run(
                 message: capitalised(&e.to_string()),
                 detail: None,
                 line: e.line().map(|l| l as u64),
+                reason: None,
             },
         };
         (

@@ -18,7 +18,7 @@ use jiang_rules::{Family, Outcome, Position, Reason, RecordClock, Side, Variant,
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-use jiang_protocol::{Capture, ImpassePoints, VariantFields};
+use jiang_protocol::{Capture, ErrorReason, ImpassePoints, VariantFields};
 
 use crate::hints::{self, Hints, History};
 
@@ -67,6 +67,56 @@ pub enum PlayError {
     /// An impasse declaration in a variant without one.
     #[error("{} has no impasse declaration", .0.name())]
     NoImpasse(Variant),
+}
+
+impl PlayError {
+    /// The stable name of the rules' typed reason, for clients that say it in their reader's
+    /// language (docs/api.md, Errors); `None` where the rules give no finer reason than the code.
+    pub fn reason(&self) -> Option<ErrorReason> {
+        match self {
+            PlayError::Xiangqi(xiangqi::PlayError::Illegal(e)) => Some(xiangqi_move_reason(e)),
+            PlayError::Xiangqi(xiangqi::PlayError::GameOver(_)) => Some(ErrorReason::GameOver),
+            PlayError::Jieqi(JieqiError::Malformed(_)) => Some(ErrorReason::Malformed),
+            PlayError::Jieqi(JieqiError::Illegal(e)) => Some(xiangqi_move_reason(e)),
+            PlayError::Jieqi(JieqiError::GameOver(_)) => Some(ErrorReason::GameOver),
+            PlayError::Jieqi(JieqiError::DealMismatch { .. }) => None,
+            PlayError::Shogi(shogi::PlayError::GameOver(_)) => Some(ErrorReason::GameOver),
+            PlayError::Shogi(shogi::PlayError::NotLegal(_)) => Some(ErrorReason::NotLegal),
+            PlayError::Shogi(shogi::PlayError::Move(shogi::MoveError::Syntax(_))) => {
+                Some(ErrorReason::Malformed)
+            }
+            PlayError::Shogi(shogi::PlayError::Move(shogi::MoveError::Illegal { .. })) => {
+                Some(ErrorReason::NotLegal)
+            }
+            PlayError::Shogi(shogi::PlayError::Impasse(e)) => match e {
+                shogi::ImpasseError::KingNotInZone => Some(ErrorReason::KingNotInZone),
+                shogi::ImpasseError::TooFewPieces { .. } => Some(ErrorReason::TooFewPieces),
+                shogi::ImpasseError::InCheck => Some(ErrorReason::InCheck),
+                shogi::ImpasseError::TooFewPoints { .. } => Some(ErrorReason::TooFewPoints),
+                // The server refuses these before asking the rules (impasse_not_allowed,
+                // game_over): the code says all there is.
+                shogi::ImpasseError::NotAvailable(_) | shogi::ImpasseError::GameOver => None,
+            },
+            PlayError::Ended(_) => Some(ErrorReason::GameOver),
+            PlayError::DealMismatch { .. } | PlayError::NoImpasse(_) => None,
+        }
+    }
+}
+
+/// The reason for a refused Xiangqi or Jieqi move.
+fn xiangqi_move_reason(error: &xiangqi::MoveError) -> ErrorReason {
+    use xiangqi::MoveError as E;
+    match error {
+        E::Malformed(_) => ErrorReason::Malformed,
+        E::NoPiece(_) => ErrorReason::NoPiece,
+        E::NotYourPiece(_) => ErrorReason::NotYourPiece,
+        E::Unreachable { .. } => ErrorReason::Unreachable,
+        E::LeavesGeneralAttacked { .. } => ErrorReason::LeavesGeneralInCheck,
+        E::MissingReveal { .. }
+        | E::UnexpectedReveal { .. }
+        | E::BadRevealLetter { .. }
+        | E::RevealNotInPool { .. } => ErrorReason::RevealLetter,
+    }
 }
 
 /// Why a record could not be written.
@@ -1022,6 +1072,52 @@ mod tests {
         assert_eq!(civil(0), (1970, 1, 1, 0, 0, 0));
         // 2026-11-29 11:45:50 UTC
         assert_eq!(civil(1_795_952_750_000), (2026, 11, 29, 11, 45, 50));
+    }
+
+    #[test]
+    fn rules_refusals_name_their_reason_under_the_code_they_refine() {
+        use jiang_protocol::{ErrorCode, ErrorReason as R};
+        let reason = |variant, fen: Option<&str>, moves: &[&str], mv: &str| {
+            let setup = create(variant, fen, None).unwrap();
+            let mut table = open(variant, &setup, &[]).unwrap();
+            for m in moves {
+                table.play(m).unwrap();
+            }
+            table.play(mv).unwrap_err().reason()
+        };
+        let x = Variant::Xiangqi;
+        assert_eq!(reason(x, None, &[], "zz"), Some(R::Malformed));
+        assert_eq!(reason(x, None, &[], "e4e5"), Some(R::NoPiece));
+        assert_eq!(reason(x, None, &[], "h7e7"), Some(R::NotYourPiece));
+        assert_eq!(reason(x, None, &[], "a0a5"), Some(R::Unreachable));
+        assert_eq!(reason(x, None, &[], "h2e2C"), Some(R::RevealLetter));
+        // The red chariot on e1 shields its general from the black chariot on the e-file.
+        let pinned = "4k4/4r4/9/9/9/9/9/9/4R4/4K4 w - - 0 1";
+        assert_eq!(
+            reason(x, Some(pinned), &[], "e1d1"),
+            Some(R::LeavesGeneralInCheck)
+        );
+        assert_eq!(reason(Variant::Jieqi, None, &[], "zz"), Some(R::Malformed));
+        let s = Variant::Shogi;
+        assert_eq!(reason(s, None, &[], "zz"), Some(R::Malformed));
+        assert_eq!(reason(s, None, &[], "7g7e"), Some(R::NotLegal));
+
+        let setup = create(s, None, None).unwrap();
+        let mut table = open(s, &setup, &[]).unwrap();
+        let e = table.declare_impasse().unwrap_err();
+        assert_eq!(e.reason(), Some(R::KingNotInZone));
+        table.end(Outcome::win(Side::First, Reason::Resignation));
+        assert_eq!(table.play("7g7f").unwrap_err().reason(), Some(R::GameOver));
+
+        // Every reason refines one of the two rules codes, and the typed errors the server
+        // passes through without a finer reason stay without one.
+        for r in R::ALL {
+            assert!(matches!(
+                r.code(),
+                ErrorCode::IllegalMove | ErrorCode::ImpasseRejected
+            ));
+        }
+        assert_eq!(PlayError::NoImpasse(Variant::Xiangqi).reason(), None);
     }
 
     #[test]

@@ -271,6 +271,7 @@ on_both!(impasse_declaration, |s: TestServer| async move {
         v["error"]["message"].as_str().unwrap().contains("zone"),
         "{v}"
     );
+    assert_eq!(v["error"]["reason"], "king_not_in_zone", "{v}");
     let (status, _) = s.action(&id, "impasse", Some(&gote), json!({})).await;
     assert_eq!(status, StatusCode::CONFLICT, "not gote's turn");
     assert_eq!(s.view(&id, None).await["status"], "playing");
@@ -380,8 +381,16 @@ async fn bad_input_is_refused_and_changes_nothing() {
     expect(st, &v, StatusCode::CONFLICT, "not_your_turn");
     let (st, v) = s.post(&path, Some(&red), json!({"move": "a0a5"})).await;
     expect(st, &v, StatusCode::BAD_REQUEST, "illegal_move");
+    assert_eq!(v["error"]["reason"], "unreachable", "{v}");
     let (st, v) = s.post(&path, Some(&red), json!({"move": "zz"})).await;
     expect(st, &v, StatusCode::BAD_REQUEST, "illegal_move");
+    assert_eq!(v["error"]["reason"], "malformed", "{v}");
+    let (st, v) = s.post(&path, Some(&black), json!({"move": "h7e7"})).await;
+    assert!(
+        v["error"].get("reason").is_none(),
+        "only rules refusals: {v}"
+    );
+    expect(st, &v, StatusCode::CONFLICT, "not_your_turn");
     let (st, v) = s.post(&path, Some(&red), json!({"mv": "h2e2"})).await;
     expect(st, &v, StatusCode::BAD_REQUEST, "unknown_field");
     let (st, v) = s.action(&id, "join", None, json!({})).await;
@@ -415,6 +424,7 @@ async fn bad_input_is_refused_and_changes_nothing() {
     send(&mut socket, json!({"type": "move", "move": "a0a5"})).await;
     let e = next_of(&mut socket, "error").await;
     assert_eq!(e["code"], "illegal_move");
+    assert_eq!(e["reason"], "unreachable", "{e}");
     send(&mut socket, json!({"type": "move", "move": "h2e2"})).await;
     let m = next_of(&mut socket, "move").await;
     assert_eq!(m["move"], "h2e2");

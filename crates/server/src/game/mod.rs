@@ -650,7 +650,8 @@ impl Live {
                     Err(why) => Err(ApiError::new(
                         ErrorCode::ImpasseRejected,
                         format!("The impasse declaration does not hold: {why}"),
-                    )),
+                    )
+                    .with_reason(why.reason())),
                 }
             }
             Action::Rematch => self.rematch(games, side, now).await,
@@ -678,6 +679,7 @@ impl Live {
                 ErrorCode::IllegalMove,
                 format!("Illegal move `{text}`: {e}"),
             )
+            .with_reason(e.reason())
         })?;
         let ply = next.ply();
         if let Some(clock) = &mut next.clock {

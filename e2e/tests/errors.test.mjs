@@ -1,0 +1,111 @@
+// Server refusals in the reader's language: every locale has a string for every error code the
+// UI translates and for every rules `reason` of docs/api.md, and a typed move that the rules
+// refuse shows the reason's string (not the server's English sentence) in Japanese and English.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startServer, repo } from '../lib/server.mjs';
+import { launch, newContext } from '../lib/browser.mjs';
+import { TRANSLATED_CODES, TRANSLATED_REASONS } from '../../web/js/errors.js';
+
+const LANGS = ['en', 'zh-Hans', 'zh-Hant', 'ja', 'vi', 'es', 'hu'];
+const locale = (lang) => JSON.parse(fs.readFileSync(path.join(repo, `web/locales/${lang}.json`), 'utf8'));
+const apiMd = () => fs.readFileSync(path.join(repo, 'docs/api.md'), 'utf8');
+
+/** The first column of the markdown table whose header row starts with `| <first> | <second> |`. */
+function firstColumn(doc, header) {
+  const lines = doc.split('\n');
+  const start = lines.findIndex((l) => l.startsWith(header));
+  assert.ok(start >= 0, `no table ${header}`);
+  const rows = [];
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break;
+    rows.push(line.split('|').map((c) => c.trim()));
+  }
+  return rows;
+}
+
+// --- Locales (no browser) ---
+
+test('the UI translates every rules reason of docs/api.md and only documented codes', () => {
+  const reasons = firstColumn(apiMd(), '| reason | code |').map((r) => r[1].replace(/`/g, ''));
+  assert.deepEqual([...TRANSLATED_REASONS], reasons, 'the reasons of docs/api.md, in order');
+  const codes = new Set(firstColumn(apiMd(), '| status | code |').map((r) => r[2].replace(/`/g, '')));
+  for (const code of TRANSLATED_CODES) assert.ok(codes.has(code), `${code} is no documented code`);
+});
+
+test('every locale has a string for every error code and reason the UI translates', () => {
+  for (const lang of LANGS) {
+    const t = locale(lang);
+    for (const code of TRANSLATED_CODES) assert.ok(t[`error.code.${code}`]?.trim(), `${lang} lacks error.code.${code}`);
+    for (const reason of TRANSLATED_REASONS) assert.ok(t[`error.reason.${reason}`]?.trim(), `${lang} lacks error.reason.${reason}`);
+    if (lang !== 'en') {
+      // Translated, not copied: a locale's sentence differs from the English one.
+      const en = locale('en');
+      for (const reason of TRANSLATED_REASONS)
+        assert.notEqual(t[`error.reason.${reason}`], en[`error.reason.${reason}`], `${lang} error.reason.${reason}`);
+    }
+  }
+});
+
+// --- In the browser ---
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A started xiangqi game from `fen` with red on `a` (in `lang`) and black on `b`. */
+async function startGame(lang, fen) {
+  const ctx = await newContext(browser);
+  await ctx.addCookies([{ name: 'lang', value: lang, url: server.url }]);
+  const a = await ctx.newPage();
+  const b = await (await newContext(browser)).newPage();
+  await a.goto(`${server.url}/`);
+  const g = await a.evaluate(async (fen) => {
+    const res = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ variant: 'xiangqi', side: 'red', fen }) });
+    const body = await res.json();
+    localStorage.setItem(`jiang.token.${body.id}`, body.token);
+    return body;
+  }, fen);
+  assert.ok(g.id, JSON.stringify(g));
+  await b.goto(`${server.url}/g/${g.id}`);
+  await b.locator('button.take-seat').click();
+  await b.locator('.join').waitFor({ state: 'hidden' });
+  await a.goto(`${server.url}/g/${g.id}`);
+  await a.locator('.player.bottom.to-move').waitFor();
+  return { a, b, close: () => Promise.all([a.context().close(), b.context().close()]) };
+}
+
+for (const lang of ['ja', 'en']) {
+  test(`${lang}: a typed move the rules refuse says why, in the reader's language`, async () => {
+    // The red chariot on e1 shields its general (e0) from the black chariot on e8.
+    const { a, close } = await startGame(lang, '4k4/4r4/9/9/9/9/9/9/4R4/4K4 w - - 0 1');
+    const strings = locale(lang);
+    const error = a.locator('.type-move .error');
+    const says = async (typed, key) => {
+      await a.fill('#type-move-input', typed);
+      await a.press('#type-move-input', 'Enter');
+      await a.waitForFunction(
+        (want) => document.querySelector('.type-move .error')?.textContent === want,
+        strings[key],
+        { timeout: 10_000 },
+      ).catch(async () => assert.fail(`${typed}: showed ${JSON.stringify(await error.textContent())}, want ${key}`));
+      assert.equal(await error.isVisible(), true);
+    };
+    await says('e1d1', 'error.reason.leaves_general_in_check');
+    await says('e1f2', 'error.reason.unreachable');
+    await says('e8e7', 'error.reason.not_your_piece');
+    // Nothing changed: the chariot is still on e1 and red is still to move.
+    assert.equal(await a.locator('svg.board [data-at="e1"]').getAttribute('data-piece'), 'R');
+    await a.locator('.player.bottom.to-move').waitFor();
+    await close();
+  });
+}

@@ -1,0 +1,32 @@
+// Server refusals in the reader's language: the `code` (and for rules refusals the `reason`)
+// of an error answer names a locale string; the server's English `message` is the fallback.
+
+import { t, has } from './i18n.js';
+
+/** Codes a player can meet in the UI, each with an `error.code.<code>` string in every locale. */
+export const TRANSLATED_CODES = [
+  'illegal_move', 'not_your_turn', 'game_over', 'not_started', 'seat_taken', 'no_draw_offer',
+  'too_late_to_abort', 'game_not_over', 'impasse_rejected', 'impasse_not_allowed',
+  'draw_not_allowed', 'rate_limited', 'too_many_sockets', 'storage_unavailable', 'unavailable',
+  'cross_origin', 'wrong_token', 'missing_token', 'too_large', 'invalid_message', 'internal',
+  'game_not_found',
+];
+
+/** Every `reason` of docs/api.md (Reasons), each with an `error.reason.<reason>` string. */
+export const TRANSLATED_REASONS = [
+  'malformed', 'no_piece', 'not_your_piece', 'unreachable', 'leaves_general_in_check',
+  'reveal_letter', 'not_legal', 'game_over', 'king_not_in_zone', 'too_few_pieces', 'in_check',
+  'too_few_points',
+];
+
+/**
+ * The sentence to show for an error answer `{code, reason, message}` (an HTTP `error` object,
+ * a WebSocket `error` message or an ApiError): the reason's string, else the code's, else the
+ * server's own message, else the code itself.
+ */
+export function errorText({ code, reason, message } = {}) {
+  if (code === 'network') return t('error.network');
+  if (reason && has(`error.reason.${reason}`)) return t(`error.reason.${reason}`);
+  if (code && has(`error.code.${code}`)) return t(`error.code.${code}`);
+  return message || code || '';
+}
