@@ -381,6 +381,20 @@ fn jiang_match(args: &[&str]) -> Output {
         .expect("jiang match runs")
 }
 
+/// Runs `jiang match --variant <variant> --engine <first> --engine <second> <more…>`.
+fn match_two(variant: &str, first: &str, second: &str, more: &[&str]) -> Output {
+    let mut args = vec!["--variant", variant, "--engine", first, "--engine", second];
+    args.extend_from_slice(more);
+    jiang_match(&args)
+}
+
+/// One game of `variant` between two script engines, one playing the moves `first` in turn,
+/// the other `second`; and its report.
+fn scripted_game(variant: &str, first: &str, second: &str) -> Report {
+    let (first, second) = (script_engine(first), script_engine(second));
+    read_report(&match_two(variant, &first, &second, &["--games", "1"]), 1)
+}
+
 /// One `Game i/N: …` line.
 #[derive(Debug)]
 struct GameLine {
@@ -491,22 +505,21 @@ fn random_movers_play_xiangqi_to_the_end() {
     let dir = temp_dir();
     let pgn = dir.path().join("games.pgn");
     let (a, b) = (engine("random", None, 1), engine("random", None, 2));
-    let out = jiang_match(&[
-        "--variant",
+    let out = match_two(
         "xiangqi",
-        "--engine",
         &a,
-        "--engine",
         &b,
-        "--games",
-        "4",
-        "--openings",
-        "random:6",
-        "--seed",
-        "42",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
+        &[
+            "--games",
+            "4",
+            "--openings",
+            "random:6",
+            "--seed",
+            "42",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+    );
     let report = read_report(&out, 4);
     assert_eq!(
         report.header,
@@ -540,22 +553,21 @@ fn random_movers_play_xiangqi_to_the_end() {
     assert_ne!(records[0].moves()[..6], records[2].moves()[..6]);
     // The same seed gives the same openings.
     let again = dir.path().join("again.pgn");
-    let out = jiang_match(&[
-        "--variant",
+    let out = match_two(
         "xiangqi",
-        "--engine",
         &a,
-        "--engine",
         &b,
-        "--games",
-        "2",
-        "--openings",
-        "random:6",
-        "--seed",
-        "42",
-        "--pgn",
-        again.to_str().unwrap(),
-    ]);
+        &[
+            "--games",
+            "2",
+            "--openings",
+            "random:6",
+            "--seed",
+            "42",
+            "--pgn",
+            again.to_str().unwrap(),
+        ],
+    );
     read_report(&out, 2);
     assert_eq!(pgn_records(&again)[0].moves()[..6], records[0].moves()[..6]);
 }
@@ -565,18 +577,12 @@ fn random_movers_play_shogi_and_minishogi() {
         let dir = temp_dir();
         let kif = dir.path().join("games.kif");
         let (a, b) = (engine("random", None, 3), engine("random", None, 4));
-        let out = jiang_match(&[
-            "--variant",
+        let out = match_two(
             variant,
-            "--engine",
             &a,
-            "--engine",
             &b,
-            "--games",
-            "2",
-            "--kif",
-            kif.to_str().unwrap(),
-        ]);
+            &["--games", "2", "--kif", kif.to_str().unwrap()],
+        );
         let report = read_report(&out, 2);
         report.check_score("test-random (1)", "test-random (2)");
         let text = fs::read_to_string(&kif).unwrap();
@@ -633,18 +639,12 @@ fn jieqi_engines_learn_only_what_their_seat_may_know() {
     let logs = [dir.path().join("one.log"), dir.path().join("two.log")];
     let a = engine("random", Some(&logs[0]), 5);
     let b = engine("random", Some(&logs[1]), 6);
-    let out = jiang_match(&[
-        "--variant",
+    let out = match_two(
         "jieqi",
-        "--engine",
         &a,
-        "--engine",
         &b,
-        "--games",
-        "2",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
+        &["--games", "2", "--pgn", pgn.to_str().unwrap()],
+    );
     let report = read_report(&out, 2);
     report.check_score("test-random (1)", "test-random (2)");
     let records = pgn_records(&pgn);
@@ -785,19 +785,7 @@ fn options_go_to_the_engine_they_follow() {
 
 fn repetition_is_judged_by_the_rules() {
     // Xiangqi: both sides shuffle a horse; the third occurrence with no offender is a draw.
-    let red = script_engine("h0g2 g2h0");
-    let black = script_engine("h9g7 g7h9");
-    let out = jiang_match(&[
-        "--variant",
-        "xiangqi",
-        "--engine",
-        &red,
-        "--engine",
-        &black,
-        "--games",
-        "1",
-    ]);
-    let report = read_report(&out, 1);
+    let report = scripted_game("xiangqi", "h0g2 g2h0", "h9g7 g7h9");
     assert_eq!(report.games[0].result, "1/2-1/2");
     assert_eq!(report.games[0].reason, "repetition");
     assert_eq!(report.games[0].plies, 8);
@@ -806,19 +794,7 @@ fn repetition_is_judged_by_the_rules() {
         "Score of test-script (1) vs test-script (2): 0-1-0 (0.500) Elo +0 ± 0"
     );
     // Minishogi: the fourth occurrence loses for sente (shogi.md), whoever repeated.
-    let sente = script_engine("5e4d 4d5e");
-    let gote = script_engine("1a2b 2b1a");
-    let out = jiang_match(&[
-        "--variant",
-        "minishogi",
-        "--engine",
-        &sente,
-        "--engine",
-        &gote,
-        "--games",
-        "1",
-    ]);
-    let report = read_report(&out, 1);
+    let report = scripted_game("minishogi", "5e4d 4d5e", "1a2b 2b1a");
     assert_eq!(report.games[0].result, "0-1");
     assert_eq!(report.games[0].reason, "repetition");
     assert_eq!(report.games[0].plies, 12);
@@ -872,7 +848,7 @@ fn an_engine_numbering_ranks_from_one_plays_with_first_rank_1() {
 
 fn an_illegal_move_loses() {
     let (bad, good) = (engine("illegal", None, 1), engine("random", None, 1));
-    let out = jiang_match(&["--variant", "xiangqi", "--engine", &bad, "--engine", &good]);
+    let out = match_two("xiangqi", &bad, &good, &[]);
     let report = read_report(&out, 2);
     report.check_score("test-illegal", "test-random");
     assert_eq!(
@@ -896,7 +872,7 @@ fn an_illegal_move_loses() {
 
 fn a_crash_loses_and_the_engine_is_restarted() {
     let (good, bad) = (engine("random", None, 1), engine("crash", None, 1));
-    let out = jiang_match(&["--variant", "jieqi", "--engine", &good, "--engine", &bad]);
+    let out = match_two("jieqi", &good, &bad, &[]);
     let report = read_report(&out, 2);
     report.check_score("test-random", "test-crash");
     assert!(
@@ -920,18 +896,12 @@ fn a_crash_loses_and_the_engine_is_restarted() {
 
 fn no_answer_loses_on_time() {
     let (quiet, good) = (engine("silent", None, 1), engine("random", None, 1));
-    let out = jiang_match(&[
-        "--variant",
+    let out = match_two(
         "shogi",
-        "--engine",
         &quiet,
-        "--engine",
         &good,
-        "--movetime",
-        "50",
-        "--timeout-margin",
-        "200",
-    ]);
+        &["--movetime", "50", "--timeout-margin", "200"],
+    );
     let report = read_report(&out, 2);
     report.check_score("test-silent", "test-random");
     for g in &report.games {
@@ -952,18 +922,7 @@ fn a_fischer_clock_is_sent_and_kept() {
     let logs = [dir.path().join("one.log"), dir.path().join("two.log")];
     let a = engine("random", Some(&logs[0]), 1);
     let b = engine("random", Some(&logs[1]), 2);
-    let out = jiang_match(&[
-        "--variant",
-        "xiangqi",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--games",
-        "1",
-        "--tc",
-        "30+0.5",
-    ]);
+    let out = match_two("xiangqi", &a, &b, &["--games", "1", "--tc", "30+0.5"]);
     let report = read_report(&out, 1);
     assert!(report.header.contains(", tc 30+0.5, "), "{}", report.header);
     let one = fs::read_to_string(&logs[0]).unwrap();
@@ -988,18 +947,7 @@ fn a_byoyomi_clock_is_sent_to_usi_engines() {
     let log = dir.path().join("one.log");
     let a = engine("random", Some(&log), 1);
     let b = engine("random", None, 2);
-    let out = jiang_match(&[
-        "--variant",
-        "minishogi",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--games",
-        "1",
-        "--tc",
-        "20|0.5",
-    ]);
+    let out = match_two("minishogi", &a, &b, &["--games", "1", "--tc", "20|0.5"]);
     let report = read_report(&out, 1);
     assert!(report.header.contains(", tc 20|0.5, "), "{}", report.header);
     let one = fs::read_to_string(&log).unwrap();
@@ -1015,16 +963,7 @@ fn a_byoyomi_clock_is_sent_to_usi_engines() {
         assert!(words[2].parse::<u64>().unwrap() <= 20000, "{go}");
     }
     // UCI has no byo-yomi.
-    let out = jiang_match(&[
-        "--variant",
-        "xiangqi",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--tc",
-        "20|0.5",
-    ]);
+    let out = match_two("xiangqi", &a, &b, &["--tc", "20|0.5"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&out.stderr)
@@ -1034,14 +973,7 @@ fn a_byoyomi_clock_is_sent_to_usi_engines() {
 
 fn a_resignation_loses() {
     let (quitter, good) = (engine("resign", None, 1), engine("random", None, 1));
-    let out = jiang_match(&[
-        "--variant",
-        "xiangqi",
-        "--engine",
-        &good,
-        "--engine",
-        &quitter,
-    ]);
+    let out = match_two("xiangqi", &good, &quitter, &[]);
     let report = read_report(&out, 2);
     report.check_score("test-random", "test-resign");
     assert!(
@@ -1056,14 +988,7 @@ fn a_resignation_loses() {
 
 fn a_false_impasse_claim_loses() {
     let (claimer, good) = (engine("win", None, 1), engine("random", None, 1));
-    let out = jiang_match(&[
-        "--variant",
-        "shogi",
-        "--engine",
-        &claimer,
-        "--engine",
-        &good,
-    ]);
+    let out = match_two("shogi", &claimer, &good, &[]);
     let report = read_report(&out, 2);
     report.check_score("test-win", "test-random");
     for g in &report.games {
@@ -1164,14 +1089,7 @@ fn usage_errors_stop_before_any_game() {
 fn an_engine_that_cannot_start_stops_the_match() {
     let good = engine("random", None, 1);
     let missing = PathBuf::from("/nonexistent/engine");
-    let out = jiang_match(&[
-        "--variant",
-        "xiangqi",
-        "--engine",
-        &good,
-        "--engine",
-        missing.to_str().unwrap(),
-    ]);
+    let out = match_two("xiangqi", &good, missing.to_str().unwrap(), &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
