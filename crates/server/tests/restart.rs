@@ -4,37 +4,13 @@
 //! start, and those nobody moved in for the abandonment period end as `abandoned`.
 //! Real server, real database (SQLite, and PostgreSQL when `JIANG_TEST_DATABASE_URL` is set).
 
+#[macro_use]
 mod common;
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use common::{Backend, TestServer};
 use serde_json::{Value, json};
-
-/// Runs `$body(server)` on SQLite and (when configured) PostgreSQL.
-macro_rules! on_both {
-    ($name:ident, $adjust:expr, $body:expr) => {
-        mod $name {
-            use super::*;
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                let server = TestServer::with(Backend::Sqlite, stringify!($name), $adjust).await;
-                ($body)(server).await;
-            }
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(
-                not(pg_tests),
-                ignore = "set JIANG_TEST_DATABASE_URL to run the PostgreSQL tests"
-            )]
-            async fn postgres() {
-                let server = TestServer::with(Backend::Postgres, stringify!($name), $adjust).await;
-                ($body)(server).await;
-            }
-        }
-    };
-}
 
 fn now_ms() -> i64 {
     SystemTime::now()
