@@ -114,18 +114,30 @@ fn moves_with<G: Game>(
     input: impl BufRead,
     out: &mut impl Write,
 ) -> Result<Status, ToolError> {
+    answer_lines(input, out, |line| {
+        G::Position::from_fen(variant, line.trim())
+            .map(|position| position.legal_move_texts().join(" "))
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// Writes `answer(line)` (or `error: …`) for each input line, each answer flushed before the
+/// next line is read: a long-lived process serves as an oracle (one line in, one line out).
+fn answer_lines(
+    input: impl BufRead,
+    out: &mut impl Write,
+    mut answer: impl FnMut(&str) -> Result<String, String>,
+) -> Result<Status, ToolError> {
     let mut status = Status::Clean;
     for line in input.lines() {
         let line = line?;
-        match G::Position::from_fen(variant, line.trim()) {
-            Ok(position) => writeln!(out, "{}", position.legal_move_texts().join(" "))?,
+        match answer(&line) {
+            Ok(text) => writeln!(out, "{text}")?,
             Err(e) => {
                 writeln!(out, "error: {e}")?;
                 status = Status::SomeInputRejected;
             }
         }
-        // Each answer goes out before the next line is read: a long-lived process serves as
-        // an oracle (one line in, one line out).
         out.flush()?;
     }
     Ok(status)
@@ -146,19 +158,7 @@ fn outcome_with<G: Game>(
     input: impl BufRead,
     out: &mut impl Write,
 ) -> Result<Status, ToolError> {
-    let mut status = Status::Clean;
-    for line in input.lines() {
-        let line = line?;
-        match judge_line::<G>(variant, &line) {
-            Ok(verdict) => writeln!(out, "{verdict}")?,
-            Err(e) => {
-                writeln!(out, "error: {e}")?;
-                status = Status::SomeInputRejected;
-            }
-        }
-        out.flush()?;
-    }
-    Ok(status)
+    answer_lines(input, out, |line| judge_line::<G>(variant, line))
 }
 
 /// The verdict on one `outcome` line, or why the line is malformed.
