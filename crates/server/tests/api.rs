@@ -895,13 +895,7 @@ async fn seat_cookie_keeps_the_seat_and_get_never_takes_one() {
         assert_eq!(v["status"], "waiting");
         assert_eq!(v["seats"]["black"], false);
     }
-    let response = s
-        .http
-        .post(s.url(&format!("/api/games/{id}/join")))
-        .json(&json!({}))
-        .send()
-        .await
-        .unwrap();
+    let response = s.join_response(&id).await;
     let cookie = response.headers()["set-cookie"]
         .to_str()
         .unwrap()

@@ -513,13 +513,7 @@ async fn the_seat_cookie_is_secure_exactly_when_the_public_url_is_https() {
     let created: Value = response.json().await.unwrap();
     let id = created["id"].as_str().unwrap().to_owned();
     assert_eq!(created["url"], format!("https://jiang.example/g/{id}"));
-    let response = s
-        .http
-        .post(s.url(&format!("/api/games/{id}/join")))
-        .json(&json!({}))
-        .send()
-        .await
-        .unwrap();
+    let response = s.join_response(&id).await;
     assert!(set_cookie(&response).ends_with("; Secure"));
     // Behind the TLS proxy, the public origin is the server's own page.
     let pair = cookie.split(';').next().unwrap();

@@ -325,6 +325,17 @@ impl TestServer {
         (joined.side, joined.token)
     }
 
+    /// Joins game `id` as a browser does (`{}`, no token, no Origin); the raw answer, for its
+    /// headers (the seat cookie).
+    pub async fn join_response(&self, id: &str) -> reqwest::Response {
+        self.http
+            .post(self.url(&format!("/api/games/{id}/join")))
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap()
+    }
+
     /// Creates a game with the creator on `side` and joins it: (id, creator token, joiner token).
     pub async fn game(&self, mut body: Value, side: &str) -> (String, String, String) {
         body["side"] = json!(side);
