@@ -10,7 +10,7 @@ use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, RawQuery, Request, Stat
 use axum::http::{Extensions, HeaderMap, HeaderValue, StatusCode, Version, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{MethodRouter, get, post};
 use axum::{Json, Router};
 use jiang_protocol::{
     CreateGame, Created, DrawRequest, EmptyRequest, GameView, Health, MoveRequest, to_sorted_value,
@@ -60,34 +60,23 @@ pub(crate) struct ClientAddress(pub IpAddr);
 
 /// The whole application.
 pub(crate) fn router(state: AppState) -> Router {
-    let api = Router::new()
+    // The game actions: `POST /api/games/{id}/<name>` with the body each reads.
+    let actions = [
+        ("move", action(|r: MoveRequest| Action::Move(r.mv))),
+        ("resign", action(|_: EmptyRequest| Action::Resign)),
+        ("draw", action(|r: DrawRequest| Action::Draw(r.action))),
+        ("abort", action(|_: EmptyRequest| Action::Abort)),
+        ("impasse", action(|_: EmptyRequest| Action::Impasse)),
+        ("rematch", action(|_: EmptyRequest| Action::Rematch)),
+    ];
+    let api = actions
+        .into_iter()
+        .fold(Router::new(), |api, (name, route)| {
+            api.route(&format!("/api/games/{{id}}/{name}"), route)
+        })
         .route("/api/games", post(create_game))
         .route("/api/games/{id}", get(view_game))
         .route("/api/games/{id}/join", post(join_game))
-        .route(
-            "/api/games/{id}/move",
-            post(|s, p, h, b| body_action(s, p, h, b, |r: MoveRequest| Action::Move(r.mv))),
-        )
-        .route(
-            "/api/games/{id}/resign",
-            post(|s, p, h, b| body_action(s, p, h, b, |_: EmptyRequest| Action::Resign)),
-        )
-        .route(
-            "/api/games/{id}/draw",
-            post(|s, p, h, b| body_action(s, p, h, b, |r: DrawRequest| Action::Draw(r.action))),
-        )
-        .route(
-            "/api/games/{id}/abort",
-            post(|s, p, h, b| body_action(s, p, h, b, |_: EmptyRequest| Action::Abort)),
-        )
-        .route(
-            "/api/games/{id}/impasse",
-            post(|s, p, h, b| body_action(s, p, h, b, |_: EmptyRequest| Action::Impasse)),
-        )
-        .route(
-            "/api/games/{id}/rematch",
-            post(|s, p, h, b| body_action(s, p, h, b, |_: EmptyRequest| Action::Rematch)),
-        )
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/notation", get(notation))
         .route("/api/games/{id}/ws", get(ws::upgrade))
@@ -467,6 +456,11 @@ pub(crate) async fn act(
             reply,
         })
         .await
+}
+
+/// The `POST` route of a game action whose body `R` is made into the [`Action`] by `to_action`.
+fn action<R: DeserializeOwned + 'static>(to_action: fn(R) -> Action) -> MethodRouter<AppState> {
+    post(move |s, p, h, b| body_action(s, p, h, b, to_action))
 }
 
 /// `POST /api/games/{id}/<action>`: the body, read strictly as `R` (`MoveRequest`,
