@@ -106,19 +106,14 @@ pub fn moves(
     input: impl BufRead,
     out: &mut impl Write,
 ) -> Result<Status, ToolError> {
-    with_family!(variant, G => moves_with::<G>(variant, input, out))
+    answer_lines(input, out, |line| legal_moves_line(variant, line))
 }
 
-fn moves_with<G: Game>(
-    variant: Variant,
-    input: impl BufRead,
-    out: &mut impl Write,
-) -> Result<Status, ToolError> {
-    answer_lines(input, out, |line| {
-        G::Position::from_fen(variant, line.trim())
-            .map(|position| position.legal_move_texts().join(" "))
-            .map_err(|e| e.to_string())
-    })
+/// The sorted legal moves of the position on `line`, or why it is not one.
+fn legal_moves_line(variant: Variant, line: &str) -> Result<String, String> {
+    with_family!(variant, G => <G as Game>::Position::from_fen(variant, line.trim())
+        .map(|position| position.legal_move_texts().join(" "))
+        .map_err(|e| e.to_string()))
 }
 
 /// Writes `answer(line)` (or `error: …`) for each input line, each answer flushed before the
@@ -150,15 +145,11 @@ pub fn outcome(
     input: impl BufRead,
     out: &mut impl Write,
 ) -> Result<Status, ToolError> {
-    with_family!(variant, G => outcome_with::<G>(variant, input, out))
-}
-
-fn outcome_with<G: Game>(
-    variant: Variant,
-    input: impl BufRead,
-    out: &mut impl Write,
-) -> Result<Status, ToolError> {
-    answer_lines(input, out, |line| judge_line::<G>(variant, line))
+    answer_lines(
+        input,
+        out,
+        |line| with_family!(variant, G => judge_line::<G>(variant, line)),
+    )
 }
 
 /// The verdict on one `outcome` line, or why the line is malformed.
