@@ -57,18 +57,20 @@ pub fn perft(
     divide: bool,
     out: &mut impl Write,
 ) -> Result<Status, ToolError> {
-    with_family!(variant, G => perft_with::<G>(variant, fen, depth, divide, out))
+    with_family!(variant, G => {
+        let position = <G as Game>::Position::from_fen(variant, fen.trim())
+            .map_err(|e| ToolError::BadPosition(e.to_string()))?;
+        perft_from(&position, depth, divide, out)
+    })
 }
 
-fn perft_with<G: Game>(
-    variant: Variant,
-    fen: &str,
+/// `jiang perft` from a parsed `position`.
+fn perft_from<P: Position>(
+    position: &P,
     depth: u32,
     divide: bool,
     out: &mut impl Write,
 ) -> Result<Status, ToolError> {
-    let position = G::Position::from_fen(variant, fen.trim())
-        .map_err(|e| ToolError::BadPosition(e.to_string()))?;
     let started = Instant::now();
     let nodes = if divide && depth > 0 {
         let mut lines: Vec<(String, u64)> = position
