@@ -58,10 +58,13 @@ async fn stored_status(url: &str, id: &str) -> (String, Option<String>) {
     }
 }
 
-/// The `main` node's latest run: (alive_at, stopped_at), read directly.
-async fn node_row(url: &str) -> (i64, Option<i64>) {
-    let sql = "SELECT alive_at, stopped_at FROM node_runs WHERE node = 'main' \
-               ORDER BY started_at DESC LIMIT 1";
+/// The one row `sql` selects from the test database, read directly (not through the server).
+async fn fetch_one<T>(url: &str, sql: &str) -> T
+where
+    T: Send + Unpin,
+    for<'r> T:
+        sqlx::FromRow<'r, sqlx::postgres::PgRow> + sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>,
+{
     if url.starts_with("postgres") {
         let pool = sqlx::PgPool::connect(url).await.unwrap();
         let row = sqlx::query_as(sql).fetch_one(&pool).await.unwrap();
@@ -75,20 +78,17 @@ async fn node_row(url: &str) -> (i64, Option<i64>) {
     }
 }
 
+/// The `main` node's latest run: (alive_at, stopped_at), read directly.
+async fn node_row(url: &str) -> (i64, Option<i64>) {
+    let sql = "SELECT alive_at, stopped_at FROM node_runs WHERE node = 'main' \
+               ORDER BY started_at DESC LIMIT 1";
+    fetch_one(url, sql).await
+}
+
 /// How many runs of the `main` node are recorded.
 async fn run_count(url: &str) -> i64 {
     let sql = "SELECT COUNT(*) FROM node_runs WHERE node = 'main'";
-    let (n,): (i64,) = if url.starts_with("postgres") {
-        let pool = sqlx::PgPool::connect(url).await.unwrap();
-        let row = sqlx::query_as(sql).fetch_one(&pool).await.unwrap();
-        pool.close().await;
-        row
-    } else {
-        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
-        let row = sqlx::query_as(sql).fetch_one(&pool).await.unwrap();
-        pool.close().await;
-        row
-    };
+    let (n,): (i64,) = fetch_one(url, sql).await;
     n
 }
 
@@ -98,7 +98,6 @@ fn ms_of(view: &Value, side: &str) -> i64 {
 
 on_both!(
     graceful_restart_charges_think_time_not_downtime,
-    |_| {},
     |s: TestServer| async move {
         let (id, red, black) = s
             .game(json!({"variant": "xiangqi", "clock": {"main": 60}}), "red")
@@ -129,7 +128,6 @@ on_both!(
 
 on_both!(
     chained_restarts_charge_every_run_and_no_downtime,
-    |_| {},
     |s: TestServer| async move {
         let (id, red, black) = s
             .game(json!({"variant": "shogi", "clock": {"main": 60}}), "sente")
@@ -159,7 +157,6 @@ on_both!(
 
 on_both!(
     byoyomi_periods_used_before_a_restart_stay_used,
-    |_| {},
     |s: TestServer| async move {
         let (id, red, black) = s
             .game(
@@ -203,7 +200,6 @@ on_both!(
 
 on_both!(
     each_node_keeps_a_heartbeat_and_marks_a_clean_stop,
-    |_| {},
     |mut s: TestServer| async move {
         let url = s.config.database_url.clone();
         let (first, stopped) = node_row(&url).await;
@@ -231,7 +227,6 @@ on_both!(
 
 on_both!(
     only_games_with_a_timer_are_loaded_at_start,
-    |_| {},
     |s: TestServer| async move {
         // Untimed, both sides moved: nothing to run, loaded when asked for.
         let (untimed, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
@@ -260,7 +255,6 @@ on_both!(
 
 on_both!(
     abandoned_untimed_games_end_at_start,
-    |_| {},
     |mut s: TestServer| async move {
         let url = s.config.database_url.clone();
         let (old, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
