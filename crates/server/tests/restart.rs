@@ -92,6 +92,27 @@ async fn run_count(url: &str) -> i64 {
     n
 }
 
+/// A game of `variant` with 60 s each, the first side (red, sente) on the creator's seat, and
+/// `opening` played: the first side's clock runs from the second move, whose sending time is
+/// returned with the id and the first side's token.
+async fn first_clock_running(
+    s: &TestServer,
+    variant: &str,
+    opening: [&str; 2],
+) -> (String, String, Instant) {
+    let first_side = if variant == "xiangqi" { "red" } else { "sente" };
+    let (id, first, second) = s
+        .game(
+            json!({"variant": variant, "clock": {"main": 60}}),
+            first_side,
+        )
+        .await;
+    s.play(&id, &first, opening[0]).await;
+    let started = Instant::now();
+    s.play(&id, &second, opening[1]).await;
+    (id, first, started)
+}
+
 fn ms_of(view: &Value, side: &str) -> i64 {
     view["clock"][side]["ms"].as_i64().expect("clock ms")
 }
@@ -99,12 +120,7 @@ fn ms_of(view: &Value, side: &str) -> i64 {
 on_both!(
     graceful_restart_charges_think_time_not_downtime,
     |s: TestServer| async move {
-        let (id, red, black) = s
-            .game(json!({"variant": "xiangqi", "clock": {"main": 60}}), "red")
-            .await;
-        s.play(&id, &red, "h2e2").await;
-        let started = Instant::now();
-        s.play(&id, &black, "h7e7").await; // Red's clock runs from here.
+        let (id, red, started) = first_clock_running(&s, "xiangqi", ["h2e2", "h7e7"]).await;
         tokio::time::sleep(Duration::from_millis(1500)).await; // Red thinks.
         let downtime = Duration::from_secs(3);
         let s = s.restart_after(downtime).await;
@@ -129,12 +145,7 @@ on_both!(
 on_both!(
     chained_restarts_charge_every_run_and_no_downtime,
     |s: TestServer| async move {
-        let (id, red, black) = s
-            .game(json!({"variant": "shogi", "clock": {"main": 60}}), "sente")
-            .await;
-        s.play(&id, &red, "7g7f").await;
-        let started = Instant::now();
-        s.play(&id, &black, "3c3d").await; // Sente's clock runs from here.
+        let (id, red, started) = first_clock_running(&s, "shogi", ["7g7f", "3c3d"]).await;
         // Sente thinks 1 s in each of three runs; nothing about the game is written in between.
         tokio::time::sleep(Duration::from_millis(1000)).await;
         let s = s.restart_after(Duration::from_secs(2)).await;
@@ -229,18 +240,15 @@ on_both!(
     only_games_with_a_timer_are_loaded_at_start,
     |s: TestServer| async move {
         // Untimed, both sides moved: nothing to run, loaded when asked for.
-        let (untimed, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
-        s.play(&untimed, &red, "h2e2").await;
-        s.play(&untimed, &black, "h7e7").await;
-        // Untimed, in its first-move countdown: resumed.
-        let (countdown, red2, _) = s.game(json!({"variant": "xiangqi"}), "red").await;
-        s.play(&countdown, &red2, "h2e2").await;
-        // Timed: resumed.
-        let (timed, red3, black3) = s
-            .game(json!({"variant": "shogi", "clock": {"main": 600}}), "sente")
+        let (untimed, red, _) = s
+            .game_played(json!({"variant": "xiangqi"}), "red", &["h2e2", "h7e7"])
             .await;
-        s.play(&timed, &red3, "7g7f").await;
-        s.play(&timed, &black3, "3c3d").await;
+        // Untimed, in its first-move countdown: resumed.
+        s.game_played(json!({"variant": "xiangqi"}), "red", &["h2e2"])
+            .await;
+        // Timed: resumed.
+        let timed = json!({"variant": "shogi", "clock": {"main": 600}});
+        s.game_played(timed, "sente", &["7g7f", "3c3d"]).await;
         // Waiting for an opponent: loaded when asked for.
         s.create(json!({"variant": "jieqi"})).await;
         let s = s.restart().await;
@@ -257,16 +265,17 @@ on_both!(
     abandoned_untimed_games_end_at_start,
     |mut s: TestServer| async move {
         let url = s.config.database_url.clone();
-        let (old, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
-        s.play(&old, &red, "h2e2").await;
-        s.play(&old, &black, "h7e7").await;
-        let (fresh, red2, black2) = s.game(json!({"variant": "shogi"}), "sente").await;
-        s.play(&fresh, &red2, "7g7f").await;
-        s.play(&fresh, &black2, "3c3d").await;
+        let (old, red, _) = s
+            .game_played(json!({"variant": "xiangqi"}), "red", &["h2e2", "h7e7"])
+            .await;
+        let (fresh, ..) = s
+            .game_played(json!({"variant": "shogi"}), "sente", &["7g7f", "3c3d"])
+            .await;
         let (waiting, _, _) = s.create(json!({"variant": "xiangqi"})).await;
         // Only one side moved: the first-move countdown governs it (an abort), not this rule.
-        let (opening, red3, _) = s.game(json!({"variant": "xiangqi"}), "red").await;
-        s.play(&opening, &red3, "h2e2").await;
+        let (opening, ..) = s
+            .game_played(json!({"variant": "xiangqi"}), "red", &["h2e2"])
+            .await;
         s.shut_down().await;
         let month_ago = now_ms() - 31 * 24 * 3600 * 1000;
         for id in [&old, &waiting, &opening] {

@@ -336,6 +336,22 @@ impl TestServer {
             .unwrap()
     }
 
+    /// [`TestServer::game`], then `moves` played in turn, the creator's seat first: (id,
+    /// creator token, joiner token).
+    pub async fn game_played(
+        &self,
+        body: Value,
+        side: &str,
+        moves: &[&str],
+    ) -> (String, String, String) {
+        let (id, first, second) = self.game(body, side).await;
+        for (i, mv) in moves.iter().enumerate() {
+            let token = if i % 2 == 0 { &first } else { &second };
+            self.play(&id, token, mv).await;
+        }
+        (id, first, second)
+    }
+
     /// Creates a game with the creator on `side` and joins it: (id, creator token, joiner token).
     pub async fn game(&self, mut body: Value, side: &str) -> (String, String, String) {
         body["side"] = json!(side);
