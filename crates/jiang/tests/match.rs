@@ -847,10 +847,7 @@ fn an_engine_numbering_ranks_from_one_plays_with_first_rank_1() {
 }
 
 fn an_illegal_move_loses() {
-    let (bad, good) = (engine("illegal", None, 1), engine("random", None, 1));
-    let out = match_two("xiangqi", &bad, &good, &[]);
-    let report = read_report(&out, 2);
-    report.check_score("test-illegal", "test-random");
+    let report = two_games("xiangqi", ["illegal", "random"], &[]);
     assert_eq!(
         report.score,
         "Score of test-illegal vs test-random: 0-0-2 (0.000) Elo -inf ± inf"
@@ -871,10 +868,7 @@ fn an_illegal_move_loses() {
 }
 
 fn a_crash_loses_and_the_engine_is_restarted() {
-    let (good, bad) = (engine("random", None, 1), engine("crash", None, 1));
-    let out = match_two("jieqi", &good, &bad, &[]);
-    let report = read_report(&out, 2);
-    report.check_score("test-random", "test-crash");
+    let report = two_games("jieqi", ["random", "crash"], &[]);
     assert!(
         report
             .score
@@ -895,15 +889,8 @@ fn a_crash_loses_and_the_engine_is_restarted() {
 }
 
 fn no_answer_loses_on_time() {
-    let (quiet, good) = (engine("silent", None, 1), engine("random", None, 1));
-    let out = match_two(
-        "shogi",
-        &quiet,
-        &good,
-        &["--movetime", "50", "--timeout-margin", "200"],
-    );
-    let report = read_report(&out, 2);
-    report.check_score("test-silent", "test-random");
+    let timing = ["--movetime", "50", "--timeout-margin", "200"];
+    let report = two_games("shogi", ["silent", "random"], &timing);
     for g in &report.games {
         assert_eq!(g.reason, "timeout");
         let detail = g.detail.as_deref().unwrap();
@@ -917,16 +904,41 @@ fn no_answer_loses_on_time() {
     assert_eq!(report.games[1].result, "1-0");
 }
 
+/// Two games of `variant` (colours swapped) between test engines of the kinds `first` and
+/// `second` (seed 1 each), with `more` arguments; the report, its score checked.
+fn two_games(variant: &str, [first, second]: [&str; 2], more: &[&str]) -> Report {
+    let engines = [engine(first, None, 1), engine(second, None, 1)];
+    let report = read_report(&match_two(variant, &engines[0], &engines[1], more), 2);
+    report.check_score(&format!("test-{first}"), &format!("test-{second}"));
+    report
+}
+
+/// Plays one game of `variant` between `engines` under the time control `tc`, checks that the
+/// report names it, and returns the `go` commands engine 1 was sent (it logs to `log`).
+fn go_commands(variant: &str, engines: [&str; 2], tc: &str, log: &Path) -> Vec<String> {
+    let out = match_two(
+        variant,
+        engines[0],
+        engines[1],
+        &["--games", "1", "--tc", tc],
+    );
+    let report = read_report(&out, 1);
+    let named = format!(", tc {tc}, ");
+    assert!(report.header.contains(&named), "{}", report.header);
+    fs::read_to_string(log)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("go "))
+        .map(str::to_owned)
+        .collect()
+}
+
 fn a_fischer_clock_is_sent_and_kept() {
     let dir = temp_dir();
     let logs = [dir.path().join("one.log"), dir.path().join("two.log")];
     let a = engine("random", Some(&logs[0]), 1);
     let b = engine("random", Some(&logs[1]), 2);
-    let out = match_two("xiangqi", &a, &b, &["--games", "1", "--tc", "30+0.5"]);
-    let report = read_report(&out, 1);
-    assert!(report.header.contains(", tc 30+0.5, "), "{}", report.header);
-    let one = fs::read_to_string(&logs[0]).unwrap();
-    let gos: Vec<&str> = one.lines().filter(|l| l.starts_with("go ")).collect();
+    let gos = go_commands("xiangqi", [&a, &b], "30+0.5", &logs[0]);
     assert_eq!(gos[0], "go wtime 30000 btime 30000 winc 500 binc 500");
     // Later: Red's clock gained increments (a random mover answers at once) and never runs
     // above main + increments, Black's likewise.
@@ -947,18 +959,12 @@ fn a_byoyomi_clock_is_sent_to_usi_engines() {
     let log = dir.path().join("one.log");
     let a = engine("random", Some(&log), 1);
     let b = engine("random", None, 2);
-    let out = match_two("minishogi", &a, &b, &["--games", "1", "--tc", "20|0.5"]);
-    let report = read_report(&out, 1);
-    assert!(report.header.contains(", tc 20|0.5, "), "{}", report.header);
-    let one = fs::read_to_string(&log).unwrap();
-    let gos: Vec<&str> = one.lines().filter(|l| l.starts_with("go ")).collect();
+    let gos = go_commands("minishogi", [&a, &b], "20|0.5", &log);
     assert_eq!(gos[0], "go btime 20000 wtime 20000 byoyomi 500");
     for go in &gos[1..] {
         let words: Vec<&str> = go.split(' ').collect();
-        assert_eq!(
-            (words[1], words[3], words[5], words[6]),
-            ("btime", "wtime", "byoyomi", "500")
-        );
+        let names = (words[1], words[3], words[5], words[6]);
+        assert_eq!(names, ("btime", "wtime", "byoyomi", "500"), "{go}");
         // The banks only go down.
         assert!(words[2].parse::<u64>().unwrap() <= 20000, "{go}");
     }
@@ -972,10 +978,7 @@ fn a_byoyomi_clock_is_sent_to_usi_engines() {
 }
 
 fn a_resignation_loses() {
-    let (quitter, good) = (engine("resign", None, 1), engine("random", None, 1));
-    let out = match_two("xiangqi", &good, &quitter, &[]);
-    let report = read_report(&out, 2);
-    report.check_score("test-random", "test-resign");
+    let report = two_games("xiangqi", ["random", "resign"], &[]);
     assert!(
         report
             .games
@@ -987,10 +990,7 @@ fn a_resignation_loses() {
 }
 
 fn a_false_impasse_claim_loses() {
-    let (claimer, good) = (engine("win", None, 1), engine("random", None, 1));
-    let out = match_two("shogi", &claimer, &good, &[]);
-    let report = read_report(&out, 2);
-    report.check_score("test-win", "test-random");
+    let report = two_games("shogi", ["win", "random"], &[]);
     for g in &report.games {
         assert_eq!(g.reason, "illegal-move");
         assert_eq!(
