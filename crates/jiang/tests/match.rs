@@ -383,9 +383,21 @@ fn jiang_match(args: &[&str]) -> Output {
 
 /// Runs `jiang match --variant <variant> --engine <first> --engine <second> <more…>`.
 fn match_two(variant: &str, first: &str, second: &str, more: &[&str]) -> Output {
-    let mut args = vec!["--variant", variant, "--engine", first, "--engine", second];
+    jiang_match(&match_args(variant, [first, second], more))
+}
+
+/// `--variant <variant> --engine <first> --engine <second> <more…>`.
+fn match_args<'a>(variant: &'a str, engines: [&'a str; 2], more: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "--variant",
+        variant,
+        "--engine",
+        engines[0],
+        "--engine",
+        engines[1],
+    ];
     args.extend_from_slice(more);
-    jiang_match(&args)
+    args
 }
 
 /// One game of `variant` between two script engines, one playing the moves `first` in turn,
@@ -455,6 +467,17 @@ fn read_report(out: &Output, games: usize) -> Report {
 }
 
 impl Report {
+    /// Asserts that every game ended for `reason`; the detail each one carries.
+    fn details(&self, reason: &str) -> Vec<&str> {
+        self.games
+            .iter()
+            .map(|g| {
+                assert_eq!(g.reason, reason, "{g:?}");
+                g.detail.as_deref().unwrap()
+            })
+            .collect()
+    }
+
     /// Checks the score line against the game lines, from engine `e1`'s point of view.
     fn check_score(&self, e1: &str, e2: &str) {
         let (mut w, mut d, mut l) = (0, 0, 0);
@@ -852,9 +875,7 @@ fn an_illegal_move_loses() {
         report.score,
         "Score of test-illegal vs test-random: 0-0-2 (0.000) Elo -inf ± inf"
     );
-    for g in &report.games {
-        assert_eq!(g.reason, "illegal-move");
-        let detail = g.detail.as_deref().unwrap();
+    for detail in report.details("illegal-move") {
         assert!(
             detail.starts_with("test-illegal played `a0a0`: "),
             "{detail}"
@@ -874,9 +895,7 @@ fn a_crash_loses_and_the_engine_is_restarted() {
             .score
             .starts_with("Score of test-random vs test-crash: 2-0-0 (1.000)")
     );
-    for g in &report.games {
-        assert_eq!(g.reason, "crash");
-        let detail = g.detail.as_deref().unwrap();
+    for detail in report.details("crash") {
         assert!(
             detail.starts_with("test-crash crashed: the engine "),
             "{detail}"
@@ -891,9 +910,7 @@ fn a_crash_loses_and_the_engine_is_restarted() {
 fn no_answer_loses_on_time() {
     let timing = ["--movetime", "50", "--timeout-margin", "200"];
     let report = two_games("shogi", ["silent", "random"], &timing);
-    for g in &report.games {
-        assert_eq!(g.reason, "timeout");
-        let detail = g.detail.as_deref().unwrap();
+    for detail in report.details("timeout") {
         assert!(
             detail.starts_with("test-silent gave no bestmove within ")
                 && detail.ends_with(" ms (50 ms + 200 ms margin)"),
@@ -1036,44 +1053,15 @@ fn usage_errors_stop_before_any_game() {
             "is not NAME=VALUE",
         ),
         (
-            vec![
-                "--variant",
-                "xiangqi",
-                "--engine",
-                &good,
-                "--engine",
-                &good,
-                "--kif",
-                "x.kif",
-            ],
+            match_args("xiangqi", [&good, &good], &["--kif", "x.kif"]),
             "use --pgn",
         ),
         (
-            vec![
-                "--variant",
-                "shogi",
-                "--engine",
-                &good,
-                "--engine",
-                &good,
-                "--movetime",
-                "5",
-                "--tc",
-                "1+0",
-            ],
+            match_args("shogi", [&good, &good], &["--movetime", "5", "--tc", "1+0"]),
             "not both",
         ),
         (
-            vec![
-                "--variant",
-                "shogi",
-                "--engine",
-                &good,
-                "--engine",
-                &good,
-                "--tc",
-                "fast",
-            ],
+            match_args("shogi", [&good, &good], &["--tc", "fast"]),
             "not a time control",
         ),
     ];
