@@ -57,18 +57,20 @@ pub fn perft(
     divide: bool,
     out: &mut impl Write,
 ) -> Result<Status, ToolError> {
-    with_family!(variant, G => perft_with::<G>(variant, fen, depth, divide, out))
+    with_family!(variant, G => {
+        let position = <G as Game>::Position::from_fen(variant, fen.trim())
+            .map_err(|e| ToolError::BadPosition(e.to_string()))?;
+        perft_from(&position, depth, divide, out)
+    })
 }
 
-fn perft_with<G: Game>(
-    variant: Variant,
-    fen: &str,
+/// `jiang perft` from a parsed `position`.
+fn perft_from<P: Position>(
+    position: &P,
     depth: u32,
     divide: bool,
     out: &mut impl Write,
 ) -> Result<Status, ToolError> {
-    let position = G::Position::from_fen(variant, fen.trim())
-        .map_err(|e| ToolError::BadPosition(e.to_string()))?;
     let started = Instant::now();
     let nodes = if divide && depth > 0 {
         let mut lines: Vec<(String, u64)> = position
@@ -106,26 +108,33 @@ pub fn moves(
     input: impl BufRead,
     out: &mut impl Write,
 ) -> Result<Status, ToolError> {
-    with_family!(variant, G => moves_with::<G>(variant, input, out))
+    answer_lines(input, out, |line| legal_moves_line(variant, line))
 }
 
-fn moves_with<G: Game>(
-    variant: Variant,
+/// The sorted legal moves of the position on `line`, or why it is not one.
+fn legal_moves_line(variant: Variant, line: &str) -> Result<String, String> {
+    with_family!(variant, G => <G as Game>::Position::from_fen(variant, line.trim())
+        .map(|position| position.legal_move_texts().join(" "))
+        .map_err(|e| e.to_string()))
+}
+
+/// Writes `answer(line)` (or `error: …`) for each input line, each answer flushed before the
+/// next line is read: a long-lived process serves as an oracle (one line in, one line out).
+fn answer_lines(
     input: impl BufRead,
     out: &mut impl Write,
+    mut answer: impl FnMut(&str) -> Result<String, String>,
 ) -> Result<Status, ToolError> {
     let mut status = Status::Clean;
     for line in input.lines() {
         let line = line?;
-        match G::Position::from_fen(variant, line.trim()) {
-            Ok(position) => writeln!(out, "{}", position.legal_move_texts().join(" "))?,
+        match answer(&line) {
+            Ok(text) => writeln!(out, "{text}")?,
             Err(e) => {
                 writeln!(out, "error: {e}")?;
                 status = Status::SomeInputRejected;
             }
         }
-        // Each answer goes out before the next line is read: a long-lived process serves as
-        // an oracle (one line in, one line out).
         out.flush()?;
     }
     Ok(status)
@@ -138,27 +147,11 @@ pub fn outcome(
     input: impl BufRead,
     out: &mut impl Write,
 ) -> Result<Status, ToolError> {
-    with_family!(variant, G => outcome_with::<G>(variant, input, out))
-}
-
-fn outcome_with<G: Game>(
-    variant: Variant,
-    input: impl BufRead,
-    out: &mut impl Write,
-) -> Result<Status, ToolError> {
-    let mut status = Status::Clean;
-    for line in input.lines() {
-        let line = line?;
-        match judge_line::<G>(variant, &line) {
-            Ok(verdict) => writeln!(out, "{verdict}")?,
-            Err(e) => {
-                writeln!(out, "error: {e}")?;
-                status = Status::SomeInputRejected;
-            }
-        }
-        out.flush()?;
-    }
-    Ok(status)
+    answer_lines(
+        input,
+        out,
+        |line| with_family!(variant, G => judge_line::<G>(variant, line)),
+    )
 }
 
 /// The verdict on one `outcome` line, or why the line is malformed.

@@ -1,23 +1,11 @@
 //! `jiang convert` against the built binary: every family's formats in and out, from a file
 //! and from standard input, and errors with line numbers.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 /// Runs `jiang <args>` with `stdin` bytes; returns (stdout, stderr, exit code).
 fn jiang(args: &[&str], stdin: &[u8]) -> (String, String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jiang"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    // A refused command line may exit before reading its input: a broken pipe is no failure.
-    if let Err(e) = child.stdin.take().unwrap().write_all(stdin) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
-    }
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_jiang(args, stdin);
     (
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),

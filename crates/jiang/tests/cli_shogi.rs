@@ -1,24 +1,10 @@
 //! The CLI contract for the shogi family, run against the built binary.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 /// Runs `jiang <args>` with `stdin`; returns (stdout, exit code).
 fn jiang(args: &[&str], stdin: &str) -> (String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jiang"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_jiang(args, stdin.as_bytes());
     (
         String::from_utf8(out.stdout).unwrap(),
         out.status.code().unwrap_or(-1),

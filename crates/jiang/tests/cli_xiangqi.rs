@@ -1,24 +1,12 @@
 //! The `jiang` binary's tools for the xiangqi family, run as a user runs them: exact output
 //! formats (they are a contract other programs parse) and exit statuses.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+mod common;
 
 fn jiang(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jiang"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run jiang");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    common::run_jiang(args, stdin.as_bytes())
 }
 
 fn stdout_lines(out: &Output) -> Vec<String> {

@@ -10,11 +10,13 @@
 //! It also checks that the database files are private (0600), tightening an existing file.
 #![cfg(unix)]
 
+mod process;
+
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write as _};
+use std::io::Write as _;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
@@ -22,6 +24,8 @@ use rand::seq::IndexedRandom;
 use serde_json::{Value, json};
 use sqlx::Connection;
 use tokio_tungstenite::tungstenite::Message;
+
+use process::Jiang;
 
 /// The size of the tmpfs the database lives on.
 const TMPFS_SIZE: &str = "16m";
@@ -76,63 +80,14 @@ impl Drop for Tmpfs {
     }
 }
 
-/// A `jiang` process serving the database at `db`.
-struct Jiang {
-    child: Child,
-    base: String,
-}
-
-impl Jiang {
-    fn start(db: &Path) -> Jiang {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_jiang"))
-            .env("JIANG_LISTEN", "127.0.0.1:0")
+/// Starts `jiang` serving the database at `db` (no rate limit, its log discarded).
+fn start(db: &Path) -> Jiang {
+    Jiang::spawn(
+        Jiang::command("error")
             .env("DATABASE_URL", format!("sqlite://{}", db.display()))
             .env("JIANG_RATE_LIMIT", "0")
-            .env_remove("JIANG_PUBLIC_URL")
-            .env_remove("JIANG_SQLITE_SYNC")
-            .env("RUST_LOG", "error")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("jiang starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("piped"))
-            .read_line(&mut line)
-            .expect("a first line");
-        let base = line
-            .trim()
-            .strip_prefix("Jiang is serving on ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .to_owned();
-        Jiang { child, base }
-    }
-
-    /// Sends `signal` and waits (at most [`STOP_DEADLINE`]) for the exit.
-    fn stop(mut self, signal: &str) -> (ExitStatus, Duration) {
-        let started = Instant::now();
-        let killed = Command::new("kill")
-            .args([format!("-{signal}"), self.child.id().to_string()])
-            .status()
-            .expect("kill runs");
-        assert!(killed.success());
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                return (status, started.elapsed());
-            }
-            assert!(
-                started.elapsed() < STOP_DEADLINE,
-                "jiang did not stop within {STOP_DEADLINE:?} of SIG{signal}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-impl Drop for Jiang {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+            .stderr(Stdio::null()),
+    )
 }
 
 /// One game being played and the moves the server acknowledged in it.
@@ -360,7 +315,7 @@ async fn scenario(stop: Stop) {
         std::fs::write(&db, b"").expect("empty database file");
         std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o644)).expect("chmod");
     }
-    let jiang = Jiang::start(&db);
+    let jiang = start(&db);
     let client = Client {
         base: jiang.base.clone(),
         http: reqwest::Client::builder()
@@ -483,9 +438,10 @@ async fn scenario(stop: Stop) {
             }
         }
     }
-    let (status, took) = tokio::task::spawn_blocking(move || jiang.stop(signal))
-        .await
-        .expect("joined");
+    let (status, took) =
+        tokio::task::spawn_blocking(move || jiang.stop_within(signal, STOP_DEADLINE))
+            .await
+            .expect("joined");
     if signal == "TERM" {
         assert!(status.success(), "exit status {status}");
     }

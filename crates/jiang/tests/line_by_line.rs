@@ -3,8 +3,10 @@
 //! their output until standard input closed, so a match runner or a GUI that keeps one
 //! process open waited forever for its first answer.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::thread;
 use std::time::Duration;
@@ -22,13 +24,7 @@ struct Oracle {
 
 impl Oracle {
     fn start(args: &[&str]) -> Oracle {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_jiang"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the jiang binary runs");
+        let mut child = common::spawn_jiang(args, Stdio::null());
         let stdout = child.stdout.take().expect("stdout is piped");
         let (send, lines) = channel();
         thread::spawn(move || {

@@ -381,6 +381,32 @@ fn jiang_match(args: &[&str]) -> Output {
         .expect("jiang match runs")
 }
 
+/// Runs `jiang match --variant <variant> --engine <first> --engine <second> <more…>`.
+fn match_two(variant: &str, first: &str, second: &str, more: &[&str]) -> Output {
+    jiang_match(&match_args(variant, [first, second], more))
+}
+
+/// `--variant <variant> --engine <first> --engine <second> <more…>`.
+fn match_args<'a>(variant: &'a str, engines: [&'a str; 2], more: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "--variant",
+        variant,
+        "--engine",
+        engines[0],
+        "--engine",
+        engines[1],
+    ];
+    args.extend_from_slice(more);
+    args
+}
+
+/// One game of `variant` between two script engines, one playing the moves `first` in turn,
+/// the other `second`; and its report.
+fn scripted_game(variant: &str, first: &str, second: &str) -> Report {
+    let (first, second) = (script_engine(first), script_engine(second));
+    read_report(&match_two(variant, &first, &second, &["--games", "1"]), 1)
+}
+
 /// One `Game i/N: …` line.
 #[derive(Debug)]
 struct GameLine {
@@ -441,6 +467,17 @@ fn read_report(out: &Output, games: usize) -> Report {
 }
 
 impl Report {
+    /// Asserts that every game ended for `reason`; the detail each one carries.
+    fn details(&self, reason: &str) -> Vec<&str> {
+        self.games
+            .iter()
+            .map(|g| {
+                assert_eq!(g.reason, reason, "{g:?}");
+                g.detail.as_deref().unwrap()
+            })
+            .collect()
+    }
+
     /// Checks the score line against the game lines, from engine `e1`'s point of view.
     fn check_score(&self, e1: &str, e2: &str) {
         let (mut w, mut d, mut l) = (0, 0, 0);
@@ -491,22 +528,21 @@ fn random_movers_play_xiangqi_to_the_end() {
     let dir = temp_dir();
     let pgn = dir.path().join("games.pgn");
     let (a, b) = (engine("random", None, 1), engine("random", None, 2));
-    let out = jiang_match(&[
-        "--variant",
+    let out = match_two(
         "xiangqi",
-        "--engine",
         &a,
-        "--engine",
         &b,
-        "--games",
-        "4",
-        "--openings",
-        "random:6",
-        "--seed",
-        "42",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
+        &[
+            "--games",
+            "4",
+            "--openings",
+            "random:6",
+            "--seed",
+            "42",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+    );
     let report = read_report(&out, 4);
     assert_eq!(
         report.header,
@@ -540,22 +576,21 @@ fn random_movers_play_xiangqi_to_the_end() {
     assert_ne!(records[0].moves()[..6], records[2].moves()[..6]);
     // The same seed gives the same openings.
     let again = dir.path().join("again.pgn");
-    let out = jiang_match(&[
-        "--variant",
+    let out = match_two(
         "xiangqi",
-        "--engine",
         &a,
-        "--engine",
         &b,
-        "--games",
-        "2",
-        "--openings",
-        "random:6",
-        "--seed",
-        "42",
-        "--pgn",
-        again.to_str().unwrap(),
-    ]);
+        &[
+            "--games",
+            "2",
+            "--openings",
+            "random:6",
+            "--seed",
+            "42",
+            "--pgn",
+            again.to_str().unwrap(),
+        ],
+    );
     read_report(&out, 2);
     assert_eq!(pgn_records(&again)[0].moves()[..6], records[0].moves()[..6]);
 }
@@ -565,18 +600,12 @@ fn random_movers_play_shogi_and_minishogi() {
         let dir = temp_dir();
         let kif = dir.path().join("games.kif");
         let (a, b) = (engine("random", None, 3), engine("random", None, 4));
-        let out = jiang_match(&[
-            "--variant",
+        let out = match_two(
             variant,
-            "--engine",
             &a,
-            "--engine",
             &b,
-            "--games",
-            "2",
-            "--kif",
-            kif.to_str().unwrap(),
-        ]);
+            &["--games", "2", "--kif", kif.to_str().unwrap()],
+        );
         let report = read_report(&out, 2);
         report.check_score("test-random (1)", "test-random (2)");
         let text = fs::read_to_string(&kif).unwrap();
@@ -633,18 +662,12 @@ fn jieqi_engines_learn_only_what_their_seat_may_know() {
     let logs = [dir.path().join("one.log"), dir.path().join("two.log")];
     let a = engine("random", Some(&logs[0]), 5);
     let b = engine("random", Some(&logs[1]), 6);
-    let out = jiang_match(&[
-        "--variant",
+    let out = match_two(
         "jieqi",
-        "--engine",
         &a,
-        "--engine",
         &b,
-        "--games",
-        "2",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
+        &["--games", "2", "--pgn", pgn.to_str().unwrap()],
+    );
     let report = read_report(&out, 2);
     report.check_score("test-random (1)", "test-random (2)");
     let records = pgn_records(&pgn);
@@ -785,19 +808,7 @@ fn options_go_to_the_engine_they_follow() {
 
 fn repetition_is_judged_by_the_rules() {
     // Xiangqi: both sides shuffle a horse; the third occurrence with no offender is a draw.
-    let red = script_engine("h0g2 g2h0");
-    let black = script_engine("h9g7 g7h9");
-    let out = jiang_match(&[
-        "--variant",
-        "xiangqi",
-        "--engine",
-        &red,
-        "--engine",
-        &black,
-        "--games",
-        "1",
-    ]);
-    let report = read_report(&out, 1);
+    let report = scripted_game("xiangqi", "h0g2 g2h0", "h9g7 g7h9");
     assert_eq!(report.games[0].result, "1/2-1/2");
     assert_eq!(report.games[0].reason, "repetition");
     assert_eq!(report.games[0].plies, 8);
@@ -806,19 +817,7 @@ fn repetition_is_judged_by_the_rules() {
         "Score of test-script (1) vs test-script (2): 0-1-0 (0.500) Elo +0 ± 0"
     );
     // Minishogi: the fourth occurrence loses for sente (shogi.md), whoever repeated.
-    let sente = script_engine("5e4d 4d5e");
-    let gote = script_engine("1a2b 2b1a");
-    let out = jiang_match(&[
-        "--variant",
-        "minishogi",
-        "--engine",
-        &sente,
-        "--engine",
-        &gote,
-        "--games",
-        "1",
-    ]);
-    let report = read_report(&out, 1);
+    let report = scripted_game("minishogi", "5e4d 4d5e", "1a2b 2b1a");
     assert_eq!(report.games[0].result, "0-1");
     assert_eq!(report.games[0].reason, "repetition");
     assert_eq!(report.games[0].plies, 12);
@@ -871,17 +870,12 @@ fn an_engine_numbering_ranks_from_one_plays_with_first_rank_1() {
 }
 
 fn an_illegal_move_loses() {
-    let (bad, good) = (engine("illegal", None, 1), engine("random", None, 1));
-    let out = jiang_match(&["--variant", "xiangqi", "--engine", &bad, "--engine", &good]);
-    let report = read_report(&out, 2);
-    report.check_score("test-illegal", "test-random");
+    let report = two_games("xiangqi", ["illegal", "random"], &[]);
     assert_eq!(
         report.score,
         "Score of test-illegal vs test-random: 0-0-2 (0.000) Elo -inf ± inf"
     );
-    for g in &report.games {
-        assert_eq!(g.reason, "illegal-move");
-        let detail = g.detail.as_deref().unwrap();
+    for detail in report.details("illegal-move") {
         assert!(
             detail.starts_with("test-illegal played `a0a0`: "),
             "{detail}"
@@ -895,18 +889,13 @@ fn an_illegal_move_loses() {
 }
 
 fn a_crash_loses_and_the_engine_is_restarted() {
-    let (good, bad) = (engine("random", None, 1), engine("crash", None, 1));
-    let out = jiang_match(&["--variant", "jieqi", "--engine", &good, "--engine", &bad]);
-    let report = read_report(&out, 2);
-    report.check_score("test-random", "test-crash");
+    let report = two_games("jieqi", ["random", "crash"], &[]);
     assert!(
         report
             .score
             .starts_with("Score of test-random vs test-crash: 2-0-0 (1.000)")
     );
-    for g in &report.games {
-        assert_eq!(g.reason, "crash");
-        let detail = g.detail.as_deref().unwrap();
+    for detail in report.details("crash") {
         assert!(
             detail.starts_with("test-crash crashed: the engine "),
             "{detail}"
@@ -919,24 +908,9 @@ fn a_crash_loses_and_the_engine_is_restarted() {
 }
 
 fn no_answer_loses_on_time() {
-    let (quiet, good) = (engine("silent", None, 1), engine("random", None, 1));
-    let out = jiang_match(&[
-        "--variant",
-        "shogi",
-        "--engine",
-        &quiet,
-        "--engine",
-        &good,
-        "--movetime",
-        "50",
-        "--timeout-margin",
-        "200",
-    ]);
-    let report = read_report(&out, 2);
-    report.check_score("test-silent", "test-random");
-    for g in &report.games {
-        assert_eq!(g.reason, "timeout");
-        let detail = g.detail.as_deref().unwrap();
+    let timing = ["--movetime", "50", "--timeout-margin", "200"];
+    let report = two_games("shogi", ["silent", "random"], &timing);
+    for detail in report.details("timeout") {
         assert!(
             detail.starts_with("test-silent gave no bestmove within ")
                 && detail.ends_with(" ms (50 ms + 200 ms margin)"),
@@ -947,27 +921,41 @@ fn no_answer_loses_on_time() {
     assert_eq!(report.games[1].result, "1-0");
 }
 
+/// Two games of `variant` (colours swapped) between test engines of the kinds `first` and
+/// `second` (seed 1 each), with `more` arguments; the report, its score checked.
+fn two_games(variant: &str, [first, second]: [&str; 2], more: &[&str]) -> Report {
+    let engines = [engine(first, None, 1), engine(second, None, 1)];
+    let report = read_report(&match_two(variant, &engines[0], &engines[1], more), 2);
+    report.check_score(&format!("test-{first}"), &format!("test-{second}"));
+    report
+}
+
+/// Plays one game of `variant` between `engines` under the time control `tc`, checks that the
+/// report names it, and returns the `go` commands engine 1 was sent (it logs to `log`).
+fn go_commands(variant: &str, engines: [&str; 2], tc: &str, log: &Path) -> Vec<String> {
+    let out = match_two(
+        variant,
+        engines[0],
+        engines[1],
+        &["--games", "1", "--tc", tc],
+    );
+    let report = read_report(&out, 1);
+    let named = format!(", tc {tc}, ");
+    assert!(report.header.contains(&named), "{}", report.header);
+    fs::read_to_string(log)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("go "))
+        .map(str::to_owned)
+        .collect()
+}
+
 fn a_fischer_clock_is_sent_and_kept() {
     let dir = temp_dir();
     let logs = [dir.path().join("one.log"), dir.path().join("two.log")];
     let a = engine("random", Some(&logs[0]), 1);
     let b = engine("random", Some(&logs[1]), 2);
-    let out = jiang_match(&[
-        "--variant",
-        "xiangqi",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--games",
-        "1",
-        "--tc",
-        "30+0.5",
-    ]);
-    let report = read_report(&out, 1);
-    assert!(report.header.contains(", tc 30+0.5, "), "{}", report.header);
-    let one = fs::read_to_string(&logs[0]).unwrap();
-    let gos: Vec<&str> = one.lines().filter(|l| l.starts_with("go ")).collect();
+    let gos = go_commands("xiangqi", [&a, &b], "30+0.5", &logs[0]);
     assert_eq!(gos[0], "go wtime 30000 btime 30000 winc 500 binc 500");
     // Later: Red's clock gained increments (a random mover answers at once) and never runs
     // above main + increments, Black's likewise.
@@ -988,43 +976,17 @@ fn a_byoyomi_clock_is_sent_to_usi_engines() {
     let log = dir.path().join("one.log");
     let a = engine("random", Some(&log), 1);
     let b = engine("random", None, 2);
-    let out = jiang_match(&[
-        "--variant",
-        "minishogi",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--games",
-        "1",
-        "--tc",
-        "20|0.5",
-    ]);
-    let report = read_report(&out, 1);
-    assert!(report.header.contains(", tc 20|0.5, "), "{}", report.header);
-    let one = fs::read_to_string(&log).unwrap();
-    let gos: Vec<&str> = one.lines().filter(|l| l.starts_with("go ")).collect();
+    let gos = go_commands("minishogi", [&a, &b], "20|0.5", &log);
     assert_eq!(gos[0], "go btime 20000 wtime 20000 byoyomi 500");
     for go in &gos[1..] {
         let words: Vec<&str> = go.split(' ').collect();
-        assert_eq!(
-            (words[1], words[3], words[5], words[6]),
-            ("btime", "wtime", "byoyomi", "500")
-        );
+        let names = (words[1], words[3], words[5], words[6]);
+        assert_eq!(names, ("btime", "wtime", "byoyomi", "500"), "{go}");
         // The banks only go down.
         assert!(words[2].parse::<u64>().unwrap() <= 20000, "{go}");
     }
     // UCI has no byo-yomi.
-    let out = jiang_match(&[
-        "--variant",
-        "xiangqi",
-        "--engine",
-        &a,
-        "--engine",
-        &b,
-        "--tc",
-        "20|0.5",
-    ]);
+    let out = match_two("xiangqi", &a, &b, &["--tc", "20|0.5"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&out.stderr)
@@ -1033,17 +995,7 @@ fn a_byoyomi_clock_is_sent_to_usi_engines() {
 }
 
 fn a_resignation_loses() {
-    let (quitter, good) = (engine("resign", None, 1), engine("random", None, 1));
-    let out = jiang_match(&[
-        "--variant",
-        "xiangqi",
-        "--engine",
-        &good,
-        "--engine",
-        &quitter,
-    ]);
-    let report = read_report(&out, 2);
-    report.check_score("test-random", "test-resign");
+    let report = two_games("xiangqi", ["random", "resign"], &[]);
     assert!(
         report
             .games
@@ -1055,17 +1007,7 @@ fn a_resignation_loses() {
 }
 
 fn a_false_impasse_claim_loses() {
-    let (claimer, good) = (engine("win", None, 1), engine("random", None, 1));
-    let out = jiang_match(&[
-        "--variant",
-        "shogi",
-        "--engine",
-        &claimer,
-        "--engine",
-        &good,
-    ]);
-    let report = read_report(&out, 2);
-    report.check_score("test-win", "test-random");
+    let report = two_games("shogi", ["win", "random"], &[]);
     for g in &report.games {
         assert_eq!(g.reason, "illegal-move");
         assert_eq!(
@@ -1111,44 +1053,15 @@ fn usage_errors_stop_before_any_game() {
             "is not NAME=VALUE",
         ),
         (
-            vec![
-                "--variant",
-                "xiangqi",
-                "--engine",
-                &good,
-                "--engine",
-                &good,
-                "--kif",
-                "x.kif",
-            ],
+            match_args("xiangqi", [&good, &good], &["--kif", "x.kif"]),
             "use --pgn",
         ),
         (
-            vec![
-                "--variant",
-                "shogi",
-                "--engine",
-                &good,
-                "--engine",
-                &good,
-                "--movetime",
-                "5",
-                "--tc",
-                "1+0",
-            ],
+            match_args("shogi", [&good, &good], &["--movetime", "5", "--tc", "1+0"]),
             "not both",
         ),
         (
-            vec![
-                "--variant",
-                "shogi",
-                "--engine",
-                &good,
-                "--engine",
-                &good,
-                "--tc",
-                "fast",
-            ],
+            match_args("shogi", [&good, &good], &["--tc", "fast"]),
             "not a time control",
         ),
     ];
@@ -1164,14 +1077,7 @@ fn usage_errors_stop_before_any_game() {
 fn an_engine_that_cannot_start_stops_the_match() {
     let good = engine("random", None, 1);
     let missing = PathBuf::from("/nonexistent/engine");
-    let out = jiang_match(&[
-        "--variant",
-        "xiangqi",
-        "--engine",
-        &good,
-        "--engine",
-        missing.to_str().unwrap(),
-    ]);
+    let out = match_two("xiangqi", &good, missing.to_str().unwrap(), &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(

@@ -2,79 +2,27 @@
 //! environment, its database under `./data/`, stopped by SIGTERM and SIGINT.
 #![cfg(unix)]
 
-use std::io::{BufRead, BufReader};
+mod process;
+
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::Duration;
 
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
-/// A `jiang` process started in `dir` with `args`, and the base URL it printed.
-struct Jiang {
-    child: Child,
-    base: String,
+use process::Jiang;
+
+/// Starts `jiang <args>` in `dir` (its `./data/` is the database) and waits for it to serve.
+fn start(dir: &Path, args: &[&str]) -> Jiang {
+    Jiang::spawn(Jiang::command("warn").args(args).current_dir(dir))
 }
 
-impl Jiang {
-    fn start(dir: &Path, args: &[&str]) -> Jiang {
-        let child = Command::new(env!("CARGO_BIN_EXE_jiang"))
-            .args(args)
-            .current_dir(dir)
-            .env("JIANG_LISTEN", "127.0.0.1:0")
-            .env_remove("DATABASE_URL")
-            .env_remove("JIANG_PUBLIC_URL")
-            .env_remove("JIANG_SQLITE_SYNC")
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("jiang starts");
-        Jiang::adopt(child)
-    }
-
-    /// Takes over a started `jiang` whose standard output is piped.
-    fn adopt(mut child: Child) -> Jiang {
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("piped"))
-            .read_line(&mut line)
-            .expect("a first line");
-        let base = line
-            .trim()
-            .strip_prefix("Jiang is serving on ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .to_owned();
-        Jiang { child, base }
-    }
-
-    /// Sends `signal` (`TERM`, `INT`) and waits (at most 10 s) for the exit.
-    fn stop(mut self, signal: &str) -> ExitStatus {
-        let killed = Command::new("kill")
-            .args([format!("-{signal}"), self.child.id().to_string()])
-            .status()
-            .expect("kill runs");
-        assert!(killed.success());
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait") {
-                return status;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "jiang did not stop on SIG{signal}"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-impl Drop for Jiang {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// Sends `signal` (`TERM`, `INT`) and waits (at most 10 s) for the exit.
+fn stop(jiang: Jiang, signal: &str) -> ExitStatus {
+    jiang.stop_within(signal, Duration::from_secs(10)).0
 }
 
 async fn post(base: &str, path: &str, token: Option<&str>, body: Value) -> Value {
@@ -96,7 +44,7 @@ async fn post(base: &str, path: &str, token: Option<&str>, body: Value) -> Value
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serves_from_data_and_stops_cleanly_on_sigterm() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let jiang = Jiang::start(dir.path(), &[]);
+    let jiang = start(dir.path(), &[]);
     let base = jiang.base.clone();
     assert!(base.starts_with("http://127.0.0.1:"), "{base}");
     let health = reqwest::get(format!("{base}/healthz"))
@@ -131,7 +79,7 @@ async fn serves_from_data_and_stops_cleanly_on_sigterm() {
     let first = socket.next().await.expect("a message").expect("no error");
     assert!(first.to_text().expect("text").contains("\"state\""));
 
-    let status = tokio::task::spawn_blocking(move || jiang.stop("TERM"))
+    let status = tokio::task::spawn_blocking(move || stop(jiang, "TERM"))
         .await
         .expect("joined");
     assert!(status.success(), "exit status {status}");
@@ -147,7 +95,7 @@ async fn serves_from_data_and_stops_cleanly_on_sigterm() {
     assert!(dir.path().join("data/jiang.db").is_file());
 
     // A new process on the same ./data resumes the game with its move.
-    let jiang = Jiang::start(dir.path(), &["serve"]);
+    let jiang = start(dir.path(), &["serve"]);
     let view: Value = reqwest::Client::new()
         .get(format!("{}/api/games/{id}", jiang.base))
         .bearer_auth(&black)
@@ -160,7 +108,7 @@ async fn serves_from_data_and_stops_cleanly_on_sigterm() {
     assert_eq!(view["moves"], json!(["h2e2"]));
     assert_eq!(view["you"], "black");
     assert_eq!(view["status"], "playing");
-    let status = tokio::task::spawn_blocking(move || jiang.stop("INT"))
+    let status = tokio::task::spawn_blocking(move || stop(jiang, "INT"))
         .await
         .expect("joined");
     assert!(status.success(), "exit status {status}");
@@ -247,12 +195,12 @@ async fn the_socket_cap_comes_from_the_environment_and_rate_limit_0_lifts_it() {
         .expect("jiang starts");
     let jiang = Jiang::adopt(capped);
     assert_eq!(sockets_allowed(&jiang.base, 4).await, 2);
-    assert!(jiang.stop("TERM").success());
+    assert!(stop(jiang, "TERM").success());
     // Load tests come from one address: `--rate-limit 0` turns every per-address limit off.
-    let jiang = Jiang::start(
+    let jiang = start(
         dir.path(),
         &["--rate-limit", "0", "--max-sockets-per-address", "2"],
     );
     assert_eq!(sockets_allowed(&jiang.base, 4).await, 4);
-    assert!(jiang.stop("TERM").success());
+    assert!(stop(jiang, "TERM").success());
 }

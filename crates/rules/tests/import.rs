@@ -2,7 +2,25 @@
 //! written text is detected and read back as the same game.
 
 use jiang_rules::import::{ExportFormat, ImportError, SourceFormat, export, import};
-use jiang_rules::{Variant, shogi, xiangqi};
+use jiang_rules::{Game, Position, Variant, shogi, xiangqi};
+
+/// Up to 60 random legal moves of a `G` game of `variant` from its start, `next(n)` choosing
+/// among `n` legal moves.
+fn random_moves<G: Game>(variant: Variant, next: &mut impl FnMut(usize) -> usize) -> Vec<String> {
+    let mut game = G::new(G::Position::start(variant));
+    let mut moves = Vec::new();
+    for _ in 0..60 {
+        if game.outcome().is_some() {
+            break;
+        }
+        let legal = game.position().legal_moves();
+        let mv = legal[next(legal.len())];
+        let text = game.position().move_text(mv);
+        game.play_move(mv).unwrap();
+        moves.push(text);
+    }
+    moves
+}
 
 /// A game of `variant` of up to 60 random legal moves, as an imported record.
 fn random_game(variant: Variant, seed: u64) -> jiang_rules::import::Imported {
@@ -13,33 +31,10 @@ fn random_game(variant: Variant, seed: u64) -> jiang_rules::import::Imported {
         state ^= state << 17;
         (state % n as u64) as usize
     };
-    let mut moves = Vec::new();
-    match variant {
-        Variant::Xiangqi | Variant::Jieqi => {
-            let mut game = xiangqi::Game::new(xiangqi::Position::start(variant));
-            for _ in 0..60 {
-                if game.outcome().is_some() {
-                    break;
-                }
-                let legal = game.position().legal_moves();
-                let mv = legal[next(legal.len())];
-                game.play(mv).unwrap();
-                moves.push(mv.to_string());
-            }
-        }
-        Variant::Shogi | Variant::Minishogi => {
-            let mut game = shogi::Game::new(shogi::Position::startpos(variant));
-            for _ in 0..60 {
-                if game.outcome().is_some() {
-                    break;
-                }
-                let legal = game.position().legal_moves();
-                let mv = legal[next(legal.len())];
-                game.play(mv).unwrap();
-                moves.push(mv.to_string());
-            }
-        }
-    }
+    let moves = match variant {
+        Variant::Xiangqi | Variant::Jieqi => random_moves::<xiangqi::Game>(variant, &mut next),
+        Variant::Shogi | Variant::Minishogi => random_moves::<shogi::Game>(variant, &mut next),
+    };
     let line = format!("position startpos moves {}", moves.join(" "));
     import(line.as_bytes(), Some(variant)).unwrap()
 }

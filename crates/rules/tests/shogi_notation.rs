@@ -2,6 +2,9 @@
 //! tricky cases), 同, 打, 成/不成, from hand-built positions; round trips over random games;
 //! parsers never panic.
 
+mod common;
+
+use common::random_game;
 use jiang_rules::Variant;
 use jiang_rules::shogi::notation::{
     NotationError, WesternStyle, japanese, japanese_line, parse_japanese, parse_western, western,
@@ -573,26 +576,6 @@ fn minishogi_notation() {
     assert_eq!(japanese(&q, mv(&q, "3b3a+"), None), "☗３一銀成");
     assert_eq!(japanese(&q, mv(&q, "3b3a"), None), "☗３一銀不成");
     assert_eq!(japanese(&q, mv(&q, "3b2c"), None), "☗２三銀");
-}
-
-/// Plays a random game from `start`, `plies` long at most, seeded by `seed`.
-fn random_game(start: &Position, seed: u64, plies: usize) -> Vec<(Position, Move)> {
-    let mut state = seed | 1;
-    let mut p = start.clone();
-    let mut out = Vec::new();
-    for _ in 0..plies {
-        let moves = p.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let m = moves[(state % moves.len() as u64) as usize];
-        out.push((p.clone(), m));
-        p.play(m);
-    }
-    out
 }
 
 proptest! {

@@ -2,6 +2,8 @@
 //! each format uses, import of what desktop programs write (start diagrams, Shift_JIS,
 //! comments, variations), and readers that never panic.
 
+mod common;
+
 use jiang_rules::shogi::notation::{
     RecordError, ShogiRecord, read_csa, read_ki2, read_kif, write_csa, write_ki2, write_kif,
     write_kif_shift_jis,
@@ -843,23 +845,12 @@ fn kif_gives_origins_and_ki2_relative_words() {
     assert_eq!(read_ki2(ki2.as_bytes()).unwrap().moves, rec.moves);
 }
 
+/// The moves of a random game from `start` (see [`common::random_game`]), as text.
 fn random_moves(start: &Position, seed: u64, plies: usize) -> Vec<String> {
-    let mut state = seed | 1;
-    let mut p = start.clone();
-    let mut out = Vec::new();
-    for _ in 0..plies {
-        let moves = p.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let m = moves[(state % moves.len() as u64) as usize];
-        out.push(m.to_string());
-        p.play(m);
-    }
-    out
+    common::random_game(start, seed, plies)
+        .into_iter()
+        .map(|(_, m)| m.to_string())
+        .collect()
 }
 
 proptest! {

@@ -10,7 +10,7 @@ use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, RawQuery, Request, Stat
 use axum::http::{Extensions, HeaderMap, HeaderValue, StatusCode, Version, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{MethodRouter, get, post};
 use axum::{Json, Router};
 use jiang_protocol::{
     CreateGame, Created, DrawRequest, EmptyRequest, GameView, Health, MoveRequest, to_sorted_value,
@@ -60,28 +60,23 @@ pub(crate) struct ClientAddress(pub IpAddr);
 
 /// The whole application.
 pub(crate) fn router(state: AppState) -> Router {
-    let api = Router::new()
+    // The game actions: `POST /api/games/{id}/<name>` with the body each reads.
+    let actions = [
+        ("move", action(|r: MoveRequest| Action::Move(r.mv))),
+        ("resign", action(|_: EmptyRequest| Action::Resign)),
+        ("draw", action(|r: DrawRequest| Action::Draw(r.action))),
+        ("abort", action(|_: EmptyRequest| Action::Abort)),
+        ("impasse", action(|_: EmptyRequest| Action::Impasse)),
+        ("rematch", action(|_: EmptyRequest| Action::Rematch)),
+    ];
+    let api = actions
+        .into_iter()
+        .fold(Router::new(), |api, (name, route)| {
+            api.route(&format!("/api/games/{{id}}/{name}"), route)
+        })
         .route("/api/games", post(create_game))
         .route("/api/games/{id}", get(view_game))
         .route("/api/games/{id}/join", post(join_game))
-        .route("/api/games/{id}/move", post(move_action))
-        .route(
-            "/api/games/{id}/resign",
-            post(|s, p, h, b| plain_action(s, p, h, b, Action::Resign)),
-        )
-        .route("/api/games/{id}/draw", post(draw_action))
-        .route(
-            "/api/games/{id}/abort",
-            post(|s, p, h, b| plain_action(s, p, h, b, Action::Abort)),
-        )
-        .route(
-            "/api/games/{id}/impasse",
-            post(|s, p, h, b| plain_action(s, p, h, b, Action::Impasse)),
-        )
-        .route(
-            "/api/games/{id}/rematch",
-            post(|s, p, h, b| plain_action(s, p, h, b, Action::Rematch)),
-        )
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/notation", get(notation))
         .route("/api/games/{id}/ws", get(ws::upgrade))
@@ -445,13 +440,14 @@ fn view_json(view: GameView) -> Json<Value> {
     Json(to_sorted_value(&view))
 }
 
-/// Applies `action` for the seat of `token` (from [`action_token`]).
-async fn act(
+/// Applies `action` for the seat of `token` (from [`action_token`], or the WebSocket's seat);
+/// the view the seat sees after it.
+pub(crate) async fn act(
     state: &AppState,
     id: &str,
     token: Option<String>,
     action: Action,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<GameView, ApiError> {
     state
         .games
         .ask(id, |reply| Command::Act {
@@ -460,43 +456,28 @@ async fn act(
             reply,
         })
         .await
+}
+
+/// The `POST` route of a game action whose body `R` is made into the [`Action`] by `to_action`.
+fn action<R: DeserializeOwned + 'static>(to_action: fn(R) -> Action) -> MethodRouter<AppState> {
+    post(move |s, p, h, b| body_action(s, p, h, b, to_action))
+}
+
+/// `POST /api/games/{id}/<action>`: the body, read strictly as `R` (`MoveRequest`,
+/// `DrawRequest`, or `EmptyRequest` for resign, abort, impasse and rematch, whose body must be
+/// empty or `{}`), made into the [`Action`] by `to_action`.
+async fn body_action<R: DeserializeOwned>(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+    to_action: impl FnOnce(R) -> Action,
+) -> Result<Json<Value>, ApiError> {
+    let token = action_token(&state, &headers, &id)?;
+    let request: R = parse_body(body)?;
+    act(&state, &id, token, to_action(request))
+        .await
         .map(view_json)
-}
-
-async fn move_action(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let token = action_token(&state, &headers, &id)?;
-    let request: MoveRequest = parse_body(body)?;
-    act(&state, &id, token, Action::Move(request.mv)).await
-}
-
-/// An action without parameters (resign, abort, impasse, rematch): the body must be empty or
-/// `{}`.
-async fn plain_action(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-    action: Action,
-) -> Result<Json<Value>, ApiError> {
-    let token = action_token(&state, &headers, &id)?;
-    let _: EmptyRequest = parse_body(body)?;
-    act(&state, &id, token, action).await
-}
-
-async fn draw_action(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
-    let token = action_token(&state, &headers, &id)?;
-    let request: DrawRequest = parse_body(body)?;
-    act(&state, &id, token, Action::Draw(request.action)).await
 }
 
 /// `GET /api/games/{id}/notation?style=…`: every move of the game in a human notation,

@@ -322,6 +322,19 @@ macro_rules! sql_backend {
                     .await?;
                 Ok(StoredGame { row, moves })
             }
+
+            /// Every game matching the SQL `condition`, by id, with its moves.
+            async fn load_where(&self, condition: &str) -> Result<Vec<StoredGame>, StoreError> {
+                let sql = format!("{SELECT_GAME} WHERE {condition} ORDER BY id");
+                let rows = sqlx::query_as::<_, GameRow>(&sql)
+                    .fetch_all(&self.pool)
+                    .await?;
+                let mut games = Vec::with_capacity(rows.len());
+                for row in rows {
+                    games.push(self.with_moves(row).await?);
+                }
+                Ok(games)
+            }
         }
 
         impl Backend for $name {
@@ -460,31 +473,11 @@ macro_rules! sql_backend {
             }
 
             fn load_live(&self) -> BoxFuture<'_, Result<Vec<StoredGame>, StoreError>> {
-                Box::pin(async move {
-                    let sql = format!("{SELECT_GAME} WHERE status = 'playing' ORDER BY id");
-                    let rows = sqlx::query_as::<_, GameRow>(&sql)
-                        .fetch_all(&self.pool)
-                        .await?;
-                    let mut games = Vec::with_capacity(rows.len());
-                    for row in rows {
-                        games.push(self.with_moves(row).await?);
-                    }
-                    Ok(games)
-                })
+                Box::pin(self.load_where("status = 'playing'"))
             }
 
             fn load_resumable(&self) -> BoxFuture<'_, Result<Vec<StoredGame>, StoreError>> {
-                Box::pin(async move {
-                    let sql = format!("{SELECT_GAME} WHERE {RESUMABLE} ORDER BY id");
-                    let rows = sqlx::query_as::<_, GameRow>(&sql)
-                        .fetch_all(&self.pool)
-                        .await?;
-                    let mut games = Vec::with_capacity(rows.len());
-                    for row in rows {
-                        games.push(self.with_moves(row).await?);
-                    }
-                    Ok(games)
-                })
+                Box::pin(self.load_where(RESUMABLE))
             }
 
             fn runs<'a>(&'a self, node: &'a str) -> BoxFuture<'a, Result<Vec<RunRow>, StoreError>> {

@@ -351,14 +351,7 @@ async fn handle_message(
     if !state.limiter.check(client) {
         return Err(ApiError::rate_limited());
     }
-    let token = token.map(str::to_owned);
-    state
-        .games
-        .ask(id, |reply| Command::Act {
-            token: token.clone(),
-            action: action.clone(),
-            reply,
-        })
+    crate::http::act(state, id, token.map(str::to_owned), action)
         .await
         .map(|_| None)
 }

@@ -2,6 +2,7 @@
 //! Tests marked `on_both!` also run against PostgreSQL when `JIANG_TEST_DATABASE_URL` is set
 //! (without it, their `postgres` halves are reported as ignored; see `common::postgres_url`).
 
+#[macro_use]
 mod common;
 
 use std::time::Duration;
@@ -9,34 +10,6 @@ use std::time::Duration;
 use common::{Backend, TestServer, connect, next_json, next_of, send};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-
-/// Runs `$body(server)` on SQLite and (when configured) PostgreSQL.
-macro_rules! on_both {
-    ($name:ident, $body:expr) => {
-        on_both!($name, |_| {}, $body);
-    };
-    ($name:ident, $adjust:expr, $body:expr) => {
-        mod $name {
-            use super::*;
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                let server = TestServer::with(Backend::Sqlite, stringify!($name), $adjust).await;
-                ($body)(server).await;
-            }
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(
-                not(pg_tests),
-                ignore = "set JIANG_TEST_DATABASE_URL to run the PostgreSQL tests"
-            )]
-            async fn postgres() {
-                let server = TestServer::with(Backend::Postgres, stringify!($name), $adjust).await;
-                ($body)(server).await;
-            }
-        }
-    };
-}
 
 const MATE_IN_ONE: &str = "4k4/8R/9/9/9/9/9/9/R8/3K5 w - - 0 1";
 
@@ -932,13 +905,7 @@ async fn seat_cookie_keeps_the_seat_and_get_never_takes_one() {
         assert_eq!(v["status"], "waiting");
         assert_eq!(v["seats"]["black"], false);
     }
-    let response = s
-        .http
-        .post(s.url(&format!("/api/games/{id}/join")))
-        .json(&json!({}))
-        .send()
-        .await
-        .unwrap();
+    let response = s.join_response(&id).await;
     let cookie = response.headers()["set-cookie"]
         .to_str()
         .unwrap()

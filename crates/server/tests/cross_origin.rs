@@ -78,6 +78,18 @@ async fn progress(s: &TestServer, id: &str) -> (usize, String) {
     )
 }
 
+/// POSTs `body` to `path` with exactly these headers and asserts that it is refused as
+/// `cross_origin` (403).
+async fn assert_cross_origin_refused(
+    s: &TestServer,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) {
+    let got = post(s, path, headers, body).await;
+    assert_refused(&got, StatusCode::FORBIDDEN, "cross_origin");
+}
+
 fn assert_refused(got: &(StatusCode, Value), status: StatusCode, code: &str) {
     assert_eq!(got.0, status, "{}", got.1);
     assert_eq!(got.1["error"]["code"], code, "{}", got.1);
@@ -117,7 +129,7 @@ async fn a_cross_origin_text_plain_move_with_the_cookie_is_refused_and_changes_n
         got.1
     );
     // Even declared JSON (which a browser would only send after a preflight) is refused.
-    let got = post(
+    assert_cross_origin_refused(
         &s,
         &path,
         &[
@@ -128,7 +140,6 @@ async fn a_cross_origin_text_plain_move_with_the_cookie_is_refused_and_changes_n
         r#"{"move":"h2e2"}"#,
     )
     .await;
-    assert_refused(&got, StatusCode::FORBIDDEN, "cross_origin");
     assert_eq!(progress(&s, &id).await, (0, "playing".to_owned()));
     s.stop().await;
 }
@@ -138,7 +149,7 @@ async fn a_cross_origin_form_encoded_resign_with_the_cookie_is_refused() {
     let s = server(None).await;
     let (id, cookie, _, _) = game_with_cookie(&s).await;
     for action in ["resign", "abort"] {
-        let got = post(
+        assert_cross_origin_refused(
             &s,
             &format!("/api/games/{id}/{action}"),
             &[
@@ -149,13 +160,12 @@ async fn a_cross_origin_form_encoded_resign_with_the_cookie_is_refused() {
             "",
         )
         .await;
-        assert_refused(&got, StatusCode::FORBIDDEN, "cross_origin");
     }
     // Another port of the same host is another origin (same site, so SameSite=Lax lets the
     // cookie through; only the Origin check stops it).
     let (_, port) = s.base.rsplit_once(':').unwrap();
     let neighbour = format!("http://127.0.0.1:{}", port.parse::<u16>().unwrap() ^ 1);
-    let got = post(
+    assert_cross_origin_refused(
         &s,
         &format!("/api/games/{id}/resign"),
         &[
@@ -166,7 +176,6 @@ async fn a_cross_origin_form_encoded_resign_with_the_cookie_is_refused() {
         "{}",
     )
     .await;
-    assert_refused(&got, StatusCode::FORBIDDEN, "cross_origin");
     assert_eq!(progress(&s, &id).await, (0, "playing".to_owned()));
     s.stop().await;
 }
@@ -269,17 +278,16 @@ async fn the_cookie_without_origin_or_sec_fetch_site_is_refused_and_cross_site_f
         got.1
     );
     for site in ["cross-site", "same-site", "none"] {
-        let got = post(
+        assert_cross_origin_refused(
             &s,
             &path,
             &[("cookie", &cookie), ("sec-fetch-site", site), json],
             r#"{"move":"h2e2"}"#,
         )
         .await;
-        assert_refused(&got, StatusCode::FORBIDDEN, "cross_origin");
     }
     // A browser's own page origin does not outweigh its own cross-site verdict.
-    let got = post(
+    assert_cross_origin_refused(
         &s,
         &path,
         &[
@@ -291,16 +299,14 @@ async fn the_cookie_without_origin_or_sec_fetch_site_is_refused_and_cross_site_f
         r#"{"move":"h2e2"}"#,
     )
     .await;
-    assert_refused(&got, StatusCode::FORBIDDEN, "cross_origin");
     // `null` (a sandboxed frame, a data: page) is never this server.
-    let got = post(
+    assert_cross_origin_refused(
         &s,
         &path,
         &[("cookie", &cookie), ("origin", "null"), json],
         r#"{"move":"h2e2"}"#,
     )
     .await;
-    assert_refused(&got, StatusCode::FORBIDDEN, "cross_origin");
     assert_eq!(progress(&s, &id).await, (0, "playing".to_owned()));
     s.stop().await;
 }
@@ -364,10 +370,8 @@ async fn another_origin_can_neither_create_nor_join_in_a_visitors_browser() {
         vec![("origin", EVIL), ("content-type", "application/json")],
         vec![("sec-fetch-site", "cross-site"), form],
     ] {
-        let got = post(&s, &join, &headers, "").await;
-        assert_refused(&got, StatusCode::FORBIDDEN, "cross_origin");
-        let got = post(&s, "/api/games", &headers, r#"{"variant":"xiangqi"}"#).await;
-        assert_refused(&got, StatusCode::FORBIDDEN, "cross_origin");
+        assert_cross_origin_refused(&s, &join, &headers, "").await;
+        assert_cross_origin_refused(&s, "/api/games", &headers, r#"{"variant":"xiangqi"}"#).await;
     }
     // The server's own page must send JSON.
     let got = post(&s, &join, &[("origin", &s.base), form], "").await;
@@ -386,14 +390,13 @@ async fn another_origin_can_neither_create_nor_join_in_a_visitors_browser() {
     assert_eq!(got.0, StatusCode::OK, "{}", got.1);
     assert_eq!(got.1["side"], "gote");
     // An action without any token from another origin is refused as cross-origin too.
-    let got = post(
+    assert_cross_origin_refused(
         &s,
         &format!("/api/games/{id}/resign"),
         &[("origin", EVIL)],
         "",
     )
     .await;
-    assert_refused(&got, StatusCode::FORBIDDEN, "cross_origin");
     let got = post(&s, &format!("/api/games/{id}/resign"), &[], "").await;
     assert_refused(&got, StatusCode::UNAUTHORIZED, "missing_token");
     s.stop().await;
@@ -510,13 +513,7 @@ async fn the_seat_cookie_is_secure_exactly_when_the_public_url_is_https() {
     let created: Value = response.json().await.unwrap();
     let id = created["id"].as_str().unwrap().to_owned();
     assert_eq!(created["url"], format!("https://jiang.example/g/{id}"));
-    let response = s
-        .http
-        .post(s.url(&format!("/api/games/{id}/join")))
-        .json(&json!({}))
-        .send()
-        .await
-        .unwrap();
+    let response = s.join_response(&id).await;
     assert!(set_cookie(&response).ends_with("; Secure"));
     // Behind the TLS proxy, the public origin is the server's own page.
     let pair = cookie.split(';').next().unwrap();
@@ -533,7 +530,7 @@ async fn the_seat_cookie_is_secure_exactly_when_the_public_url_is_https() {
     .await;
     assert_eq!(got.0, StatusCode::OK, "{}", got.1);
     // Its plain-HTTP twin is another origin.
-    let got = post(
+    assert_cross_origin_refused(
         &s,
         &format!("/api/games/{id}/resign"),
         &[
@@ -544,7 +541,6 @@ async fn the_seat_cookie_is_secure_exactly_when_the_public_url_is_https() {
         "{}",
     )
     .await;
-    assert_refused(&got, StatusCode::FORBIDDEN, "cross_origin");
     assert_eq!(progress(&s, &id).await, (1, "playing".to_owned()));
     s.stop().await;
 }

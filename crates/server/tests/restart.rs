@@ -4,37 +4,13 @@
 //! start, and those nobody moved in for the abandonment period end as `abandoned`.
 //! Real server, real database (SQLite, and PostgreSQL when `JIANG_TEST_DATABASE_URL` is set).
 
+#[macro_use]
 mod common;
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use common::{Backend, TestServer};
 use serde_json::{Value, json};
-
-/// Runs `$body(server)` on SQLite and (when configured) PostgreSQL.
-macro_rules! on_both {
-    ($name:ident, $adjust:expr, $body:expr) => {
-        mod $name {
-            use super::*;
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                let server = TestServer::with(Backend::Sqlite, stringify!($name), $adjust).await;
-                ($body)(server).await;
-            }
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(
-                not(pg_tests),
-                ignore = "set JIANG_TEST_DATABASE_URL to run the PostgreSQL tests"
-            )]
-            async fn postgres() {
-                let server = TestServer::with(Backend::Postgres, stringify!($name), $adjust).await;
-                ($body)(server).await;
-            }
-        }
-    };
-}
 
 fn now_ms() -> i64 {
     SystemTime::now()
@@ -82,10 +58,13 @@ async fn stored_status(url: &str, id: &str) -> (String, Option<String>) {
     }
 }
 
-/// The `main` node's latest run: (alive_at, stopped_at), read directly.
-async fn node_row(url: &str) -> (i64, Option<i64>) {
-    let sql = "SELECT alive_at, stopped_at FROM node_runs WHERE node = 'main' \
-               ORDER BY started_at DESC LIMIT 1";
+/// The one row `sql` selects from the test database, read directly (not through the server).
+async fn fetch_one<T>(url: &str, sql: &str) -> T
+where
+    T: Send + Unpin,
+    for<'r> T:
+        sqlx::FromRow<'r, sqlx::postgres::PgRow> + sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>,
+{
     if url.starts_with("postgres") {
         let pool = sqlx::PgPool::connect(url).await.unwrap();
         let row = sqlx::query_as(sql).fetch_one(&pool).await.unwrap();
@@ -99,21 +78,39 @@ async fn node_row(url: &str) -> (i64, Option<i64>) {
     }
 }
 
+/// The `main` node's latest run: (alive_at, stopped_at), read directly.
+async fn node_row(url: &str) -> (i64, Option<i64>) {
+    let sql = "SELECT alive_at, stopped_at FROM node_runs WHERE node = 'main' \
+               ORDER BY started_at DESC LIMIT 1";
+    fetch_one(url, sql).await
+}
+
 /// How many runs of the `main` node are recorded.
 async fn run_count(url: &str) -> i64 {
     let sql = "SELECT COUNT(*) FROM node_runs WHERE node = 'main'";
-    let (n,): (i64,) = if url.starts_with("postgres") {
-        let pool = sqlx::PgPool::connect(url).await.unwrap();
-        let row = sqlx::query_as(sql).fetch_one(&pool).await.unwrap();
-        pool.close().await;
-        row
-    } else {
-        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
-        let row = sqlx::query_as(sql).fetch_one(&pool).await.unwrap();
-        pool.close().await;
-        row
-    };
+    let (n,): (i64,) = fetch_one(url, sql).await;
     n
+}
+
+/// A game of `variant` with 60 s each, the first side (red, sente) on the creator's seat, and
+/// `opening` played: the first side's clock runs from the second move, whose sending time is
+/// returned with the id and the first side's token.
+async fn first_clock_running(
+    s: &TestServer,
+    variant: &str,
+    opening: [&str; 2],
+) -> (String, String, Instant) {
+    let first_side = if variant == "xiangqi" { "red" } else { "sente" };
+    let (id, first, second) = s
+        .game(
+            json!({"variant": variant, "clock": {"main": 60}}),
+            first_side,
+        )
+        .await;
+    s.play(&id, &first, opening[0]).await;
+    let started = Instant::now();
+    s.play(&id, &second, opening[1]).await;
+    (id, first, started)
 }
 
 fn ms_of(view: &Value, side: &str) -> i64 {
@@ -122,14 +119,8 @@ fn ms_of(view: &Value, side: &str) -> i64 {
 
 on_both!(
     graceful_restart_charges_think_time_not_downtime,
-    |_| {},
     |s: TestServer| async move {
-        let (id, red, black) = s
-            .game(json!({"variant": "xiangqi", "clock": {"main": 60}}), "red")
-            .await;
-        s.play(&id, &red, "h2e2").await;
-        let started = Instant::now();
-        s.play(&id, &black, "h7e7").await; // Red's clock runs from here.
+        let (id, red, started) = first_clock_running(&s, "xiangqi", ["h2e2", "h7e7"]).await;
         tokio::time::sleep(Duration::from_millis(1500)).await; // Red thinks.
         let downtime = Duration::from_secs(3);
         let s = s.restart_after(downtime).await;
@@ -153,14 +144,8 @@ on_both!(
 
 on_both!(
     chained_restarts_charge_every_run_and_no_downtime,
-    |_| {},
     |s: TestServer| async move {
-        let (id, red, black) = s
-            .game(json!({"variant": "shogi", "clock": {"main": 60}}), "sente")
-            .await;
-        s.play(&id, &red, "7g7f").await;
-        let started = Instant::now();
-        s.play(&id, &black, "3c3d").await; // Sente's clock runs from here.
+        let (id, red, started) = first_clock_running(&s, "shogi", ["7g7f", "3c3d"]).await;
         // Sente thinks 1 s in each of three runs; nothing about the game is written in between.
         tokio::time::sleep(Duration::from_millis(1000)).await;
         let s = s.restart_after(Duration::from_secs(2)).await;
@@ -183,7 +168,6 @@ on_both!(
 
 on_both!(
     byoyomi_periods_used_before_a_restart_stay_used,
-    |_| {},
     |s: TestServer| async move {
         let (id, red, black) = s
             .game(
@@ -227,7 +211,6 @@ on_both!(
 
 on_both!(
     each_node_keeps_a_heartbeat_and_marks_a_clean_stop,
-    |_| {},
     |mut s: TestServer| async move {
         let url = s.config.database_url.clone();
         let (first, stopped) = node_row(&url).await;
@@ -255,21 +238,17 @@ on_both!(
 
 on_both!(
     only_games_with_a_timer_are_loaded_at_start,
-    |_| {},
     |s: TestServer| async move {
         // Untimed, both sides moved: nothing to run, loaded when asked for.
-        let (untimed, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
-        s.play(&untimed, &red, "h2e2").await;
-        s.play(&untimed, &black, "h7e7").await;
-        // Untimed, in its first-move countdown: resumed.
-        let (countdown, red2, _) = s.game(json!({"variant": "xiangqi"}), "red").await;
-        s.play(&countdown, &red2, "h2e2").await;
-        // Timed: resumed.
-        let (timed, red3, black3) = s
-            .game(json!({"variant": "shogi", "clock": {"main": 600}}), "sente")
+        let (untimed, red, _) = s
+            .game_played(json!({"variant": "xiangqi"}), "red", &["h2e2", "h7e7"])
             .await;
-        s.play(&timed, &red3, "7g7f").await;
-        s.play(&timed, &black3, "3c3d").await;
+        // Untimed, in its first-move countdown: resumed.
+        s.game_played(json!({"variant": "xiangqi"}), "red", &["h2e2"])
+            .await;
+        // Timed: resumed.
+        let timed = json!({"variant": "shogi", "clock": {"main": 600}});
+        s.game_played(timed, "sente", &["7g7f", "3c3d"]).await;
         // Waiting for an opponent: loaded when asked for.
         s.create(json!({"variant": "jieqi"})).await;
         let s = s.restart().await;
@@ -284,19 +263,19 @@ on_both!(
 
 on_both!(
     abandoned_untimed_games_end_at_start,
-    |_| {},
     |mut s: TestServer| async move {
         let url = s.config.database_url.clone();
-        let (old, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
-        s.play(&old, &red, "h2e2").await;
-        s.play(&old, &black, "h7e7").await;
-        let (fresh, red2, black2) = s.game(json!({"variant": "shogi"}), "sente").await;
-        s.play(&fresh, &red2, "7g7f").await;
-        s.play(&fresh, &black2, "3c3d").await;
+        let (old, red, _) = s
+            .game_played(json!({"variant": "xiangqi"}), "red", &["h2e2", "h7e7"])
+            .await;
+        let (fresh, ..) = s
+            .game_played(json!({"variant": "shogi"}), "sente", &["7g7f", "3c3d"])
+            .await;
         let (waiting, _, _) = s.create(json!({"variant": "xiangqi"})).await;
         // Only one side moved: the first-move countdown governs it (an abort), not this rule.
-        let (opening, red3, _) = s.game(json!({"variant": "xiangqi"}), "red").await;
-        s.play(&opening, &red3, "h2e2").await;
+        let (opening, ..) = s
+            .game_played(json!({"variant": "xiangqi"}), "red", &["h2e2"])
+            .await;
         s.shut_down().await;
         let month_ago = now_ms() - 31 * 24 * 3600 * 1000;
         for id in [&old, &waiting, &opening] {

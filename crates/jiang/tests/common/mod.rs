@@ -4,24 +4,34 @@
 #![allow(dead_code)] // each test crate uses a different subset
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
-/// Runs `jiang <args>` with `stdin`; returns its standard output.
-pub fn jiang(args: &[&str], stdin: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jiang"))
+/// Starts `jiang <args>` with standard input and output piped and standard error going to
+/// `stderr`.
+pub fn spawn_jiang(args: &[&str], stderr: Stdio) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_jiang"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(stderr)
         .spawn()
-        .expect("the jiang binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin.as_bytes())
-        .expect("stdin accepts the input");
-    let out = child.wait_with_output().expect("jiang finishes");
+        .expect("the jiang binary runs")
+}
+
+/// Runs `jiang <args>` with `stdin` bytes piped in and waits for it; returns all it wrote and
+/// its exit status (the one way every CLI test runs the built binary).
+pub fn run_jiang(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = spawn_jiang(args, Stdio::piped());
+    // A refused command line may exit before reading its input: a broken pipe is no failure.
+    if let Err(e) = child.stdin.take().expect("stdin is piped").write_all(stdin) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
+    child.wait_with_output().expect("jiang finishes")
+}
+
+/// Runs `jiang <args>` with `stdin`; returns its standard output.
+pub fn jiang(args: &[&str], stdin: &str) -> String {
+    let out = run_jiang(args, stdin.as_bytes());
     String::from_utf8(out.stdout).expect("output is UTF-8")
 }
 

@@ -11,26 +11,49 @@ use std::time::{Duration, Instant};
 use jiang_protocol::{Created, Joined};
 use serde_json::Value;
 
-/// A running `jiang serve` and the base URL it printed.
+/// A running `jiang serve` and the base URL it printed: the one way the process tests start,
+/// stop and kill the server.
 pub struct Jiang {
     child: Child,
     pub base: String,
 }
 
 impl Jiang {
-    /// Starts `jiang serve` on `database` (any port, no rate limit) and waits for it to serve.
-    pub fn start(database: &str) -> Jiang {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_jiang"))
-            .args(["serve", "--database", database, "--rate-limit", "0"])
+    /// `jiang` on any loopback port, with the environment the tests do not set cleared (no
+    /// database, public URL or SQLite sync from the caller's shell), logging at `rust_log`, its
+    /// standard output piped for [`Jiang::spawn`]; callers add arguments and environment.
+    pub fn command(rust_log: &str) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_jiang"));
+        command
             .env("JIANG_LISTEN", "127.0.0.1:0")
             .env_remove("DATABASE_URL")
             .env_remove("JIANG_PUBLIC_URL")
             .env_remove("JIANG_SQLITE_SYNC")
-            .env("RUST_LOG", "error")
+            .env("RUST_LOG", rust_log)
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("jiang starts");
+            .stderr(Stdio::inherit());
+        command
+    }
+
+    /// Starts `jiang serve` on `database` (any port, no rate limit) and waits for it to serve.
+    pub fn start(database: &str) -> Jiang {
+        Jiang::spawn(Jiang::command("error").args([
+            "serve",
+            "--database",
+            database,
+            "--rate-limit",
+            "0",
+        ]))
+    }
+
+    /// Starts `command` and waits for it to serve.
+    pub fn spawn(command: &mut Command) -> Jiang {
+        Jiang::adopt(command.spawn().expect("jiang starts"))
+    }
+
+    /// Takes over a started `jiang` whose standard output is piped: reads the first line it
+    /// prints, the address it serves on.
+    pub fn adopt(mut child: Child) -> Jiang {
         let mut line = String::new();
         BufReader::new(child.stdout.take().expect("piped"))
             .read_line(&mut line)
@@ -44,20 +67,26 @@ impl Jiang {
     }
 
     /// Sends `signal` (`TERM`, `KILL`) and waits (at most 20 s) for the exit.
-    pub fn stop(mut self, signal: &str) -> ExitStatus {
+    pub fn stop(self, signal: &str) -> ExitStatus {
+        self.stop_within(signal, Duration::from_secs(20)).0
+    }
+
+    /// Sends `signal` (`TERM`, `INT`, `KILL`) and waits (at most `deadline`) for the exit;
+    /// returns how it exited and how long that took.
+    pub fn stop_within(mut self, signal: &str, deadline: Duration) -> (ExitStatus, Duration) {
+        let started = Instant::now();
         let sent = Command::new("kill")
             .args([format!("-{signal}"), self.child.id().to_string()])
             .status()
             .expect("kill runs");
         assert!(sent.success());
-        let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             if let Some(status) = self.child.try_wait().expect("wait") {
-                return status;
+                return (status, started.elapsed());
             }
             assert!(
-                Instant::now() < deadline,
-                "jiang did not stop on SIG{signal}"
+                started.elapsed() < deadline,
+                "jiang did not stop within {deadline:?} of SIG{signal}"
             );
             std::thread::sleep(Duration::from_millis(10));
         }

@@ -14,6 +14,37 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
+/// Runs `$body(server)` on SQLite and (when configured) PostgreSQL, as two tests `sqlite` and
+/// `postgres` in a module `$name`; `$adjust` changes the server's config first. Test files take
+/// it with `#[macro_use] mod common;`.
+#[allow(unused_macros)]
+macro_rules! on_both {
+    ($name:ident, $body:expr) => {
+        on_both!($name, |_| {}, $body);
+    };
+    ($name:ident, $adjust:expr, $body:expr) => {
+        mod $name {
+            use super::*;
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                let server = TestServer::with(Backend::Sqlite, stringify!($name), $adjust).await;
+                ($body)(server).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            #[cfg_attr(
+                not(pg_tests),
+                ignore = "set JIANG_TEST_DATABASE_URL to run the PostgreSQL tests"
+            )]
+            async fn postgres() {
+                let server = TestServer::with(Backend::Postgres, stringify!($name), $adjust).await;
+                ($body)(server).await;
+            }
+        }
+    };
+}
+
 /// Which database a test server uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -158,19 +189,8 @@ impl TestServer {
     }
 
     /// Stops the server gracefully and starts a new one on the same database (a new port).
-    pub async fn restart(mut self) -> TestServer {
-        self.server
-            .take()
-            .expect("running")
-            .shutdown()
-            .await
-            .expect("clean shutdown");
-        let server = jiang_server::start(self.config.clone())
-            .await
-            .expect("server restarts");
-        self.base = format!("http://{}", server.addr());
-        self.server = Some(server);
-        self
+    pub async fn restart(self) -> TestServer {
+        self.restart_after(Duration::ZERO).await
     }
 
     /// Stops the server gracefully, waits `downtime` and starts a new one on the same database.
@@ -181,12 +201,10 @@ impl TestServer {
             .shutdown()
             .await
             .expect("clean shutdown");
-        tokio::time::sleep(downtime).await;
-        let server = jiang_server::start(self.config.clone())
-            .await
-            .expect("server restarts");
-        self.base = format!("http://{}", server.addr());
-        self.server = Some(server);
+        if !downtime.is_zero() {
+            tokio::time::sleep(downtime).await;
+        }
+        self.start_again().await;
         self
     }
 
@@ -233,9 +251,13 @@ impl TestServer {
         }
     }
 
-    /// POST `path` with `body` (JSON) and an optional bearer token.
-    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
-        let mut request = self.http.post(self.url(path)).json(&body);
+    /// Sends `request` with an optional bearer token; (status, JSON answer), the answer's
+    /// bytes and error shape checked.
+    async fn send_request(
+        &self,
+        mut request: reqwest::RequestBuilder,
+        token: Option<&str>,
+    ) -> (StatusCode, Value) {
         if let Some(token) = token {
             request = request.bearer_auth(token);
         }
@@ -244,6 +266,12 @@ impl TestServer {
         let value = json_answer(response).await;
         check_error_shape(status, &value);
         (status, value)
+    }
+
+    /// POST `path` with `body` (JSON) and an optional bearer token.
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
+        self.send_request(self.http.post(self.url(path)).json(&body), token)
+            .await
     }
 
     /// POST `body` to the game action `/api/games/{id}/{action}` (`move`, `draw`, `abort`, …).
@@ -265,32 +293,18 @@ impl TestServer {
         token: Option<&str>,
         body: Vec<u8>,
     ) -> (StatusCode, Value) {
-        let mut request = self
+        let request = self
             .http
             .post(self.url(path))
             .header("content-type", "application/json")
             .body(body);
-        if let Some(token) = token {
-            request = request.bearer_auth(token);
-        }
-        let response = request.send().await.expect("request");
-        let status = response.status();
-        let value = json_answer(response).await;
-        check_error_shape(status, &value);
-        (status, value)
+        self.send_request(request, token).await
     }
 
     /// GET `path` as JSON with an optional bearer token.
     pub async fn get(&self, path: &str, token: Option<&str>) -> (StatusCode, Value) {
-        let mut request = self.http.get(self.url(path));
-        if let Some(token) = token {
-            request = request.bearer_auth(token);
-        }
-        let response = request.send().await.expect("request");
-        let status = response.status();
-        let value = json_answer(response).await;
-        check_error_shape(status, &value);
-        (status, value)
+        self.send_request(self.http.get(self.url(path)), token)
+            .await
     }
 
     /// Creates a game; returns (id, creator's side, creator's token).
@@ -309,6 +323,33 @@ impl TestServer {
         assert_eq!(status, StatusCode::OK, "join: {v}");
         let joined: Joined = typed(&v);
         (joined.side, joined.token)
+    }
+
+    /// Joins game `id` as a browser does (`{}`, no token, no Origin); the raw answer, for its
+    /// headers (the seat cookie).
+    pub async fn join_response(&self, id: &str) -> reqwest::Response {
+        self.http
+            .post(self.url(&format!("/api/games/{id}/join")))
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// [`TestServer::game`], then `moves` played in turn, the creator's seat first: (id,
+    /// creator token, joiner token).
+    pub async fn game_played(
+        &self,
+        body: Value,
+        side: &str,
+        moves: &[&str],
+    ) -> (String, String, String) {
+        let (id, first, second) = self.game(body, side).await;
+        for (i, mv) in moves.iter().enumerate() {
+            let token = if i % 2 == 0 { &first } else { &second };
+            self.play(&id, token, mv).await;
+        }
+        (id, first, second)
     }
 
     /// Creates a game with the creator on `side` and joins it: (id, creator token, joiner token).
