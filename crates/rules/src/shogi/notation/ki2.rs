@@ -26,12 +26,10 @@ use crate::shogi::Move;
 use super::error::RecordError;
 use super::japanese::{self, Flavour};
 use super::kif::{
-    derive_result, end_words, only_end_lines, read_header, record_from_header, summary_winner,
-    write_header,
+    EndNotes, NoteLine, derive_result, end_words, only_end_lines, read_header, record_from_header,
+    summary_winner, write_header,
 };
-use super::record::{
-    ShogiRecord, decode_record_text, parse_result_comment, replay, result_comment, side_label,
-};
+use super::record::{ShogiRecord, decode_record_text, replay, result_comment, side_label};
 use super::{facts, legal_facts};
 
 /// Writes `record` as a KI2 record (UTF-8 text, `\n` line ends; save as `.ki2u`, or encode as
@@ -101,9 +99,7 @@ pub fn read_ki2(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
     let (mut record, start) = record_from_header(header)?;
     let mut pos = start;
     let mut previous: Option<Move> = None;
-    let mut summary: Option<String> = None;
-    let mut comment_result = None;
-    let mut perpetual_noted = false;
+    let mut notes = EndNotes::default();
     let mut illegal = false;
     for (i, raw) in lines.iter().enumerate().skip(first) {
         let line_no = i + 1;
@@ -111,21 +107,10 @@ pub fn read_ki2(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
         if trimmed.is_empty() || trimmed.starts_with('&') {
             continue;
         }
-        if let Some(body) = trimmed.strip_prefix('#') {
-            comment_result = parse_result_comment(body).or(comment_result);
-            continue;
-        }
-        if let Some(body) = trimmed.strip_prefix('*') {
-            perpetual_noted |= body.contains("連続王手");
-            continue;
-        }
-        if trimmed.starts_with("変化") {
-            break;
-        }
-        if let Some(rest) = trimmed.strip_prefix("まで") {
-            perpetual_noted |= rest.contains("連続王手");
-            summary = Some(rest.to_owned());
-            continue;
+        match notes.take(trimmed) {
+            NoteLine::Taken => continue,
+            NoteLine::Variations => break,
+            NoteLine::Other => {}
         }
         if !trimmed.starts_with(['▲', '△', '☗', '☖']) {
             return Err(RecordError::Syntax {
@@ -161,6 +146,11 @@ pub fn read_ki2(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
         }
     }
     let special = illegal.then(|| "反則負け".to_owned());
+    let EndNotes {
+        comment_result,
+        perpetual_noted,
+        summary,
+    } = notes;
     let (result, other) = match comment_result {
         Some(outcome) => (Some(outcome), None),
         None => derive_result(&pos, special, summary.as_deref(), perpetual_noted),

@@ -695,32 +695,17 @@ fn read_moves(
     let mut seconds = Vec::new();
     let mut all_timed = true;
     let mut special: Option<(usize, String)> = None;
-    let mut summary: Option<String> = None;
-    let mut comment_result: Option<Outcome> = None;
-    let mut perpetual_noted = false;
+    let mut notes = EndNotes::default();
     for (i, raw) in lines.iter().enumerate().skip(first_move_line) {
         let line_no = i + 1;
         let trimmed = raw.trim();
         if trimmed.is_empty() || trimmed.starts_with('&') || trimmed.starts_with("手数") {
             continue;
         }
-        if let Some(body) = trimmed.strip_prefix('#') {
-            if let Some(outcome) = parse_result_comment(body) {
-                comment_result = Some(outcome);
-            }
-            continue;
-        }
-        if let Some(body) = trimmed.strip_prefix('*') {
-            perpetual_noted |= body.contains("連続王手");
-            continue;
-        }
-        if trimmed.starts_with("変化") {
-            break;
-        }
-        if let Some(rest) = trimmed.strip_prefix("まで") {
-            perpetual_noted |= rest.contains("連続王手");
-            summary = Some(rest.to_owned());
-            continue;
+        match notes.take(trimmed) {
+            NoteLine::Taken => continue,
+            NoteLine::Variations => break,
+            NoteLine::Other => {}
         }
         let digits: String = trimmed.chars().take_while(|c| c.is_ascii_digit()).collect();
         if digits.is_empty() {
@@ -793,6 +778,11 @@ fn read_moves(
     if all_timed && seconds.iter().any(|&t| t > 0) {
         record.move_seconds = seconds;
     }
+    let EndNotes {
+        comment_result,
+        perpetual_noted,
+        summary,
+    } = notes;
     let (result, other) = match comment_result {
         Some(outcome) => (Some(outcome), None),
         None => derive_result(
@@ -840,6 +830,52 @@ fn japanese_move(
     previous: Option<Move>,
 ) -> Result<Move, NotationError> {
     super::parse_japanese(pos, text, previous)
+}
+
+/// What the KIF and KI2 readers gather from the lines around the moves: a `#` result
+/// comment, whether a `*` comment or the summary names a perpetual check (連続王手), and the
+/// `まで…` summary.
+#[derive(Default)]
+pub(crate) struct EndNotes {
+    /// The result a `#` comment states.
+    pub(crate) comment_result: Option<Outcome>,
+    /// Whether a comment or the summary names a perpetual check.
+    pub(crate) perpetual_noted: bool,
+    /// The summary after `まで`.
+    pub(crate) summary: Option<String>,
+}
+
+/// What a trimmed line of a move section is to [`EndNotes::take`].
+pub(crate) enum NoteLine {
+    /// A note, taken.
+    Taken,
+    /// The start of the variations (`変化`): the main line is over.
+    Variations,
+    /// Not a note: a move line (or something the reader judges).
+    Other,
+}
+
+impl EndNotes {
+    /// Takes `trimmed` if it is a note.
+    pub(crate) fn take(&mut self, trimmed: &str) -> NoteLine {
+        if let Some(body) = trimmed.strip_prefix('#') {
+            self.comment_result = parse_result_comment(body).or(self.comment_result);
+            return NoteLine::Taken;
+        }
+        if let Some(body) = trimmed.strip_prefix('*') {
+            self.perpetual_noted |= body.contains("連続王手");
+            return NoteLine::Taken;
+        }
+        if trimmed.starts_with("変化") {
+            return NoteLine::Variations;
+        }
+        if let Some(rest) = trimmed.strip_prefix("まで") {
+            self.perpetual_noted |= rest.contains("連続王手");
+            self.summary = Some(rest.to_owned());
+            return NoteLine::Taken;
+        }
+        NoteLine::Other
+    }
 }
 
 /// The winner a KIF summary names (`…先手の勝ち`, `…上手の反則負け`), if any.
