@@ -559,8 +559,9 @@ impl Live {
         let opponent_away = self.comforts.away_since[(!side).index()]
             .map(|since| now.saturating_duration_since(since));
         let me_present = self.subscribers.iter().any(|s| s.viewer == Some(side));
+        // Before both first moves the first-move countdown aborts the game instead.
         match opponent_away {
-            Some(away) if away >= grace && me_present => {}
+            Some(away) if away >= grace && me_present && self.ply() >= 2 => {}
             _ => {
                 return Err(ApiError::new(
                     ErrorCode::ClaimTooEarly,

@@ -579,6 +579,10 @@ impl Live {
         next.meta.started_at = Some(now_ms());
         next.first_move_deadline = Some(now + games.settings.first_move_timeout);
         self.commit(games, next, Vec::new(), now).await?;
+        // The new player's absence counts from now, not from when the game was loaded.
+        if !self.subscribers.iter().any(|s| s.viewer == Some(free)) {
+            self.comforts.away_since[free.index()] = Some(now);
+        }
         tracing::info!(game = %self.id, side = self.name(free), "seat taken");
         self.broadcast(Event::State, now);
         Ok(Joined {
