@@ -9,7 +9,9 @@ export const TRANSLATED_CODES = [
   'too_late_to_abort', 'game_not_over', 'impasse_rejected', 'impasse_not_allowed',
   'draw_not_allowed', 'rate_limited', 'too_many_sockets', 'storage_unavailable', 'unavailable',
   'cross_origin', 'wrong_token', 'missing_token', 'too_large', 'invalid_message', 'internal',
-  'game_not_found',
+  'game_not_found', 'chat_invalid', 'chat_not_allowed', 'chat_full', 'nothing_to_take_back',
+  'takeback_unfair', 'takeback_hidden', 'takeback_pending', 'no_takeback', 'premove_not_allowed',
+  'claim_too_early',
 ];
 
 /** Every `reason` of docs/api.md (Reasons), each with an `error.reason.<reason>` string. */

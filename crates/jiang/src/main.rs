@@ -114,6 +114,10 @@ struct ServeArgs {
     /// Seconds a graceful shutdown waits for open connections before dropping them.
     #[arg(long, env = "JIANG_SHUTDOWN_TIMEOUT", default_value = "10", value_parser = seconds)]
     shutdown_timeout: Duration,
+    /// The shortest grace period, in seconds, before a player may claim the win or a draw
+    /// against an opponent with no open connection (longer clocks get longer ones).
+    #[arg(long, env = "JIANG_CLAIM_GRACE_MIN", default_value = "10", value_parser = seconds)]
+    claim_grace_min: Duration,
 }
 
 /// A duration in seconds (fractions allowed), more than zero.
@@ -203,6 +207,7 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
             burst: args.rate_limit * 3.0,
         },
         durability: args.sqlite_sync.into(),
+        claim_grace_min: args.claim_grace_min,
         trusted_proxies: args.trusted_proxies,
         limits,
         ..jiang_server::Config::default()

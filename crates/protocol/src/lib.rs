@@ -10,11 +10,17 @@
 //! Side names are the variant's own (`red`/`black`, `sente`/`gote`), so they are strings here:
 //! the rules crate, not the contract, knows which names a variant has.
 
+mod comforts;
 mod error;
 mod message;
 mod request;
 mod view;
 
+pub use comforts::{
+    AwayView, ChatChannel, ChatHistoryMessage, ChatLine, ChatMessage, ChatMuteRequest, ChatMuted,
+    ClaimRequest, ClaimResult, PremoveMessage, PremoveRequest, PresenceMessage, TakebackAction,
+    TakebackMessage, TakebackNote, TakebackRequest,
+};
 pub use error::{ErrorBody, ErrorCode, ErrorDetail, ErrorReason};
 pub use message::{
     ClientMessage, ClockMessage, CountMessage, DrawOfferMessage, MoveEvent, RematchMessage,

@@ -148,6 +148,10 @@ fn parse_as(name: &str, text: &str) -> Result<(), String> {
         "GameView" => parses::<GameView>(text),
         "ServerMessage" => parses::<ServerMessage>(text),
         "ClientMessage" => parses::<ClientMessage>(text),
+        "TakebackRequest" => parses::<jiang_protocol::TakebackRequest>(text),
+        "PremoveRequest" => parses::<jiang_protocol::PremoveRequest>(text),
+        "ClaimRequest" => parses::<jiang_protocol::ClaimRequest>(text),
+        "ChatMuteRequest" => parses::<jiang_protocol::ChatMuteRequest>(text),
         other => Err(format!("no protocol type `{other}`")),
     }
 }

@@ -13,7 +13,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use axum::{Json, Router};
 use jiang_protocol::{
-    CreateGame, Created, DrawRequest, EmptyRequest, GameView, Health, MoveRequest, to_sorted_value,
+    ChatMuteRequest, ClaimRequest, CreateGame, Created, DrawRequest, EmptyRequest, GameView,
+    Health, MoveRequest, PremoveRequest, TakebackRequest, to_sorted_value,
 };
 use jiang_rules::{Side, Variant};
 use serde::de::DeserializeOwned;
@@ -68,6 +69,16 @@ pub(crate) fn router(state: AppState) -> Router {
         ("abort", action(|_: EmptyRequest| Action::Abort)),
         ("impasse", action(|_: EmptyRequest| Action::Impasse)),
         ("rematch", action(|_: EmptyRequest| Action::Rematch)),
+        (
+            "takeback",
+            action(|r: TakebackRequest| Action::Takeback(r.action)),
+        ),
+        ("premove", action(|r: PremoveRequest| Action::Premove(r.mv))),
+        ("claim", action(|r: ClaimRequest| Action::Claim(r.result))),
+        (
+            "chat_mute",
+            action(|r: ChatMuteRequest| Action::ChatMute(r.channel, r.muted)),
+        ),
     ];
     let api = actions
         .into_iter()

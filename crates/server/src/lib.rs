@@ -61,6 +61,9 @@ pub struct Config {
     pub abandon_after: Duration,
     /// Connection and WebSocket limits.
     pub limits: Limits,
+    /// The shortest grace period before a player may claim against an absent opponent (10 s;
+    /// longer clocks get longer ones, see [`game::claim_grace`]).
+    pub claim_grace_min: Duration,
 }
 
 /// Limits on connections and WebSockets: what keeps one client (or a crowd of idle ones) from
@@ -114,6 +117,7 @@ impl Default for Config {
             node: "main".into(),
             abandon_after: Duration::from_secs(30 * 24 * 3600),
             limits: Limits::default(),
+            claim_grace_min: Duration::from_secs(10),
         }
     }
 }
@@ -233,6 +237,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
             public_url: public_url.clone(),
             idle_timeout: config.idle_timeout,
             abandon_after: config.abandon_after,
+            claim_grace_min: config.claim_grace_min,
         },
         shutdown_rx.clone(),
         alive_tx,

@@ -345,6 +345,27 @@ async fn handle_message(
         ClientMessage::Abort {} => Action::Abort,
         ClientMessage::Impasse {} => Action::Impasse,
         ClientMessage::Rematch {} => Action::Rematch,
+        ClientMessage::Takeback { action } => Action::Takeback(action),
+        ClientMessage::Premove { mv } => Action::Premove(mv),
+        ClientMessage::Claim { result } => Action::Claim(result),
+        ClientMessage::ChatMute { channel, muted } => Action::ChatMute(channel, muted),
+        ClientMessage::Chat { channel, text } => {
+            // Spectators chat too: the line is the subscriber's, not a seat's action.
+            if !state.limiter.check(client) {
+                return Err(ApiError::rate_limited());
+            }
+            return state
+                .games
+                .ask(id, |reply| Command::Chat {
+                    sub,
+                    client,
+                    channel,
+                    text: text.clone(),
+                    reply,
+                })
+                .await
+                .map(|()| None);
+        }
     };
     // Actions may write to the database: they share the address's budget with its other
     // sockets and its HTTP requests.

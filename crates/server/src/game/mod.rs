@@ -25,11 +25,14 @@ use crate::error::{ApiError, ErrorCode};
 use crate::seat;
 use crate::store::{GameRow, MoveRow, Store, StoreError, StoredGame, Write};
 use crate::table::{self, NotationStyle, RecordFormat, RecordInfo, Setup, Table};
+mod comforts;
 mod registry;
 mod rows;
 mod state;
 mod view;
 
+use comforts::Comforts;
+pub use comforts::claim_grace;
 pub(crate) use registry::{Games, Preloaded};
 
 pub(crate) use rows::NewGame;
@@ -37,6 +40,7 @@ use rows::{Load, Meta, abandoned_result, duration_ms, load_live, side_of_index};
 use state::State;
 use view::Event;
 
+use jiang_protocol::{ChatChannel, ClaimResult, TakebackAction};
 use jiang_protocol::{
     ClockMessage, ClockView, CountMessage, DrawOfferMessage, GameResult, GameState, GameView,
     MoveEvent, RematchMessage, RematchView, ServerMessage, SideClock, to_sorted_json,
@@ -81,6 +85,14 @@ pub enum Action {
     Impasse,
     /// Ask for a rematch.
     Rematch,
+    /// Request, cancel, accept or decline a takeback.
+    Takeback(TakebackAction),
+    /// Queue a move for the next turn (`None` cancels it).
+    Premove(Option<String>),
+    /// Claim the win or a draw against an absent opponent.
+    Claim(ClaimResult),
+    /// Turn a chat channel off (`true`) or on for oneself.
+    ChatMute(ChatChannel, bool),
 }
 
 pub use jiang_protocol::{DrawAction, Joined};
@@ -130,6 +142,13 @@ pub(crate) enum Command {
     ClockSync {
         sub: u64,
     },
+    Chat {
+        sub: u64,
+        client: std::net::IpAddr,
+        channel: ChatChannel,
+        text: String,
+        reply: Reply<()>,
+    },
 }
 
 /// Server-wide settings the actors need.
@@ -143,6 +162,9 @@ pub struct GameSettings {
     pub idle_timeout: Duration,
     /// An untimed game in progress unchanged for this long ends as `abandoned`.
     pub abandon_after: Duration,
+    /// The shortest grace period before a claim against an absent player (see
+    /// [`claim_grace`]).
+    pub claim_grace_min: Duration,
 }
 
 struct Subscriber {
@@ -171,6 +193,10 @@ struct Live {
     timer_retry_at: Option<Instant>,
     /// Spectator counts sent, debounced (a crowd joining must not cost its square).
     spectators: Debounce,
+    /// Chat, takeback log, premoves and presence.
+    comforts: Comforts,
+    /// How long a player must be away before the opponent may claim.
+    grace: Duration,
 }
 
 /// The most often a game sends `spectators` messages: joins and leaves within this interval
@@ -288,7 +314,22 @@ fn fail(cmd: Command, error: ApiError) {
         Command::Subscribe { reply, .. } => {
             let _ = reply.send(Err(error));
         }
+        Command::Chat { reply, .. } => {
+            let _ = reply.send(Err(error));
+        }
         Command::Unsubscribe { .. } | Command::ClockSync { .. } => {}
+    }
+}
+
+/// The API error for a failed store write (logged): nothing was changed.
+fn store_error(game: &str, e: StoreError) -> ApiError {
+    tracing::error!(game = %game, error = %e, "store write failed; change dropped");
+    match e {
+        StoreError::Closed => ApiError::unavailable(),
+        StoreError::Rejected(_) => {
+            ApiError::internal("The change could not be stored; nothing was changed.")
+        }
+        _ => ApiError::storage_unavailable(),
     }
 }
 
@@ -354,22 +395,13 @@ impl Live {
         now: Instant,
     ) -> Result<(), ApiError> {
         unit.push(Write::UpdateGame(self.row(&next, now)));
-        match games.store.write(unit).await {
-            Ok(()) => {
-                self.state = next;
-                Ok(())
-            }
-            Err(e) => {
-                tracing::error!(game = %self.id, error = %e, "store write failed; change dropped");
-                Err(match e {
-                    StoreError::Closed => ApiError::unavailable(),
-                    StoreError::Rejected(_) => {
-                        ApiError::internal("The change could not be stored; nothing was changed.")
-                    }
-                    _ => ApiError::storage_unavailable(),
-                })
-            }
-        }
+        games
+            .store
+            .write(unit)
+            .await
+            .map_err(|e| store_error(&self.id, e))?;
+        self.state = next;
+        Ok(())
     }
 
     // ----- views -----
@@ -377,25 +409,35 @@ impl Live {
     /// Sends `event` to every subscriber, each with its own view; drops the ones that are gone
     /// or too slow to keep up (they reconnect and get a fresh state).
     fn broadcast(&mut self, event: Event, now: Instant) {
-        let mut texts: [Option<Arc<str>>; 3] = [None, None, None];
+        let mut texts: [Option<Option<Arc<str>>>; 3] = [None, None, None];
         let mut dropped_spectator = false;
+        let mut dropped_players = Vec::new();
         let mut i = 0;
         while i < self.subscribers.len() {
             let viewer = self.subscribers[i].viewer;
             let slot = viewer.map_or(2, Side::index);
             if texts[slot].is_none() {
-                texts[slot] = Some(self.event_text(&event, viewer, now).into());
+                texts[slot] = Some(self.event_text(&event, viewer, now).map(Into::into));
             }
-            let text = texts[slot].clone().expect("just built");
+            let Some(text) = texts[slot].clone().expect("just built") else {
+                i += 1;
+                continue;
+            };
             if self.subscribers[i].tx.try_send(text).is_err() {
                 let gone = self.subscribers.swap_remove(i);
-                dropped_spectator |= gone.viewer.is_none();
+                match gone.viewer {
+                    None => dropped_spectator = true,
+                    Some(side) => dropped_players.push(side),
+                }
             } else {
                 i += 1;
             }
         }
         if dropped_spectator {
             self.spectators_changed(now);
+        }
+        for side in dropped_players {
+            self.presence_changed(side, now);
         }
     }
 
@@ -470,11 +512,14 @@ impl Live {
             Command::Subscribe { token, tx, reply } => match self.seat_of(token.as_deref()) {
                 Ok(viewer) => {
                     let id = games.new_subscriber_id();
-                    let text: Arc<str> = self.event_text(&Event::State, viewer, now).into();
-                    if tx.try_send(text).is_ok() {
+                    let text: Arc<str> = self.view_text(viewer, now).into();
+                    let history =
+                        to_sorted_json(&ServerMessage::ChatHistory(self.chat_history(viewer)));
+                    if tx.try_send(text).is_ok() && tx.try_send(history.into()).is_ok() {
                         self.subscribers.push(Subscriber { id, viewer, tx });
-                        if viewer.is_none() {
-                            self.spectators_changed(now);
+                        match viewer {
+                            None => self.spectators_changed(now),
+                            Some(side) => self.presence_changed(side, now),
                         }
                     }
                     let _ = reply.send(Ok(id));
@@ -486,8 +531,9 @@ impl Live {
             Command::Unsubscribe { sub } => {
                 if let Some(pos) = self.subscribers.iter().position(|s| s.id == sub) {
                     let gone = self.subscribers.swap_remove(pos);
-                    if gone.viewer.is_none() {
-                        self.spectators_changed(now);
+                    match gone.viewer {
+                        None => self.spectators_changed(now),
+                        Some(side) => self.presence_changed(side, now),
                     }
                 }
             }
@@ -499,6 +545,16 @@ impl Live {
                     });
                     let _ = s.tx.try_send(to_sorted_json(&message).into());
                 }
+            }
+            Command::Chat {
+                sub,
+                client,
+                channel,
+                text,
+                reply,
+            } => {
+                let answer = self.chat(games, sub, client, channel, text, now).await;
+                let _ = reply.send(answer);
             }
         }
     }
@@ -523,6 +579,10 @@ impl Live {
         next.meta.started_at = Some(now_ms());
         next.first_move_deadline = Some(now + games.settings.first_move_timeout);
         self.commit(games, next, Vec::new(), now).await?;
+        // The new player's absence counts from now, not from when the game was loaded.
+        if !self.subscribers.iter().any(|s| s.viewer == Some(free)) {
+            self.comforts.away_since[free.index()] = Some(now);
+        }
         tracing::info!(game = %self.id, side = self.name(free), "seat taken");
         self.broadcast(Event::State, now);
         Ok(Joined {
@@ -603,7 +663,11 @@ impl Live {
         now: Instant,
     ) -> Result<(), ApiError> {
         match action {
-            Action::Move(text) => self.play(games, side, &text, now).await,
+            Action::Move(text) => {
+                self.play_one(games, side, &text, now).await?;
+                self.play_premove(games, side, now).await;
+                Ok(())
+            }
             Action::Resign => {
                 self.ensure_playing()?;
                 self.settle_flag(games, now).await?;
@@ -655,10 +719,17 @@ impl Live {
                 }
             }
             Action::Rematch => self.rematch(games, side, now).await,
+            Action::Takeback(what) => self.takeback(games, side, what, now).await,
+            Action::Premove(text) => self.premove(side, text, now),
+            Action::Claim(result) => self.claim(games, side, result, now).await,
+            Action::ChatMute(channel, muted) => {
+                self.chat_mute(games, side, channel, muted, now).await
+            }
         }
     }
 
-    async fn play(
+    /// Plays `side`'s move `text`, stores it and tells everyone.
+    async fn play_one(
         &mut self,
         games: &Games,
         side: Side,
@@ -700,6 +771,8 @@ impl Live {
             // Moving instead of answering declines the opponent's offer.
             next.meta.draw_offer = None;
         }
+        // A move answers any takeback request: the opponent's is declined, one's own lapses.
+        next.meta.takeback = None;
         let at_ms = now_ms();
         next.move_at_ms.push(at_ms);
         let append = Write::AppendMove(MoveRow {
@@ -820,6 +893,7 @@ impl Live {
         let mut next = self.state.clone();
         next.apply_end(outcome, now);
         self.commit(games, next, unit, now).await?;
+        self.comforts.premoves = [None, None];
         self.broadcast(Event::End, now);
         self.log_end();
         Ok(())

@@ -29,6 +29,12 @@ pub(super) struct Meta {
     /// time in the records starts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) started_at: Option<i64>,
+    /// The side (index) whose takeback request stands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) takeback: Option<usize>,
+    /// Each side's (by index) chat settings in this game.
+    #[serde(default)]
+    pub(super) chat_muted: [jiang_protocol::ChatMuted; 2],
 }
 
 /// A result as persisted.
@@ -118,6 +124,7 @@ pub(super) fn load_live(
         Ok(m) => m,
         Err(e) => return Load::Broken(format!("meta: {e}")),
     };
+    let grace = claim_grace(meta.control.as_ref(), settings.claim_grace_min);
     let move_at_ms: Vec<i64> = stored.moves.iter().map(|m| m.at_ms).collect();
     let moves: Vec<String> = stored.moves.into_iter().map(|m| m.text).collect();
     let mut table = match table::open(variant, &setup, &moves) {
@@ -179,6 +186,8 @@ pub(super) fn load_live(
         subscribers: Vec::new(),
         timer_retry_at: None,
         spectators: Debounce::default(),
+        comforts: Comforts::loaded(stored.log, now),
+        grace,
     }))
 }
 

@@ -93,6 +93,12 @@ fn end_word(outcome: &Outcome, to_move: Side) -> String {
         Reason::MoveLimit => "%JISHOGI".into(),
         Reason::InsufficientMaterial | Reason::Agreement => "%HIKIWAKE".into(),
         Reason::Aborted | Reason::Abandoned => "%CHUDAN".into(),
+        // The player who left loses, named like a resignation out of turn (with a `'切断`
+        // comment); a draw claimed against an absent player is an interruption.
+        Reason::Disconnection => match outcome.winner {
+            Some(winner) => format!("%{}ILLEGAL_ACTION", sign(!winner)),
+            None => "%CHUDAN".into(),
+        },
     }
 }
 
@@ -182,6 +188,9 @@ pub fn write_csa(record: &ShogiRecord) -> Result<String, RecordError> {
         let word = end_word(outcome, replay.end.turn());
         if outcome.reason == Reason::Resignation && word != "%TORYO" {
             out.push_str("'投了\n");
+        }
+        if outcome.reason == Reason::Disconnection {
+            out.push_str("'切断\n");
         }
         out.push_str(&word);
         out.push('\n');
