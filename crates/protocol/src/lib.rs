@@ -11,11 +11,16 @@
 //! the rules crate, not the contract, knows which names a variant has.
 
 mod error;
+mod lobby;
 mod message;
 mod request;
 mod view;
 
 pub use error::{ErrorBody, ErrorCode, ErrorDetail, ErrorReason};
+pub use lobby::{
+    GameSummary, HeldSeat, LiveGame, LobbyClientMessage, LobbyCounts, LobbyServerMessage,
+    LobbySnapshot, LobbyUpdate, PairRequest, Paired, Seek, Summaries, SummariesRequest,
+};
 pub use message::{
     ClientMessage, ClockMessage, CountMessage, DrawOfferMessage, MoveEvent, RematchMessage,
     ServerMessage,

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 
 use jiang_protocol::{
     ClientMessage, CreateGame, Created, DrawRequest, ErrorBody, ErrorCode, ErrorReason, GameView,
-    Health, ImportedGame, Joined, MoveRequest, NotationList, ServerMessage,
+    Health, ImportedGame, Joined, LobbyClientMessage, LobbyServerMessage, LobbySnapshot,
+    MoveRequest, NotationList, PairRequest, Paired, ServerMessage, Summaries, SummariesRequest,
 };
 use serde::de::DeserializeOwned;
 
@@ -148,6 +149,13 @@ fn parse_as(name: &str, text: &str) -> Result<(), String> {
         "GameView" => parses::<GameView>(text),
         "ServerMessage" => parses::<ServerMessage>(text),
         "ClientMessage" => parses::<ClientMessage>(text),
+        "PairRequest" => parses::<PairRequest>(text),
+        "Paired" => parses::<Paired>(text),
+        "LobbySnapshot" => parses::<LobbySnapshot>(text),
+        "LobbyServerMessage" => parses::<LobbyServerMessage>(text),
+        "LobbyClientMessage" => parses::<LobbyClientMessage>(text),
+        "SummariesRequest" => parses::<SummariesRequest>(text),
+        "Summaries" => parses::<Summaries>(text),
         other => Err(format!("no protocol type `{other}`")),
     }
 }

@@ -25,11 +25,13 @@ use crate::error::{ApiError, ErrorCode};
 use crate::seat;
 use crate::store::{GameRow, MoveRow, Store, StoreError, StoredGame, Write};
 use crate::table::{self, NotationStyle, RecordFormat, RecordInfo, Setup, Table};
+mod listing;
 mod registry;
 mod rows;
 mod state;
 mod view;
 
+pub(crate) use listing::summary;
 pub(crate) use registry::{Games, Preloaded};
 
 pub(crate) use rows::NewGame;
@@ -171,6 +173,8 @@ struct Live {
     timer_retry_at: Option<Instant>,
     /// Spectator counts sent, debounced (a crowd joining must not cost its square).
     spectators: Debounce,
+    /// What the lobby was last told of this game (see `listing`).
+    lobby_told: Option<crate::lobby::Listing>,
 }
 
 /// The most often a game sends `spectators` messages: joins and leaves within this interval
@@ -228,6 +232,7 @@ async fn run_actor(
     live.expire_if_abandoned(&games, Instant::now()).await;
     let mut idle_since = Instant::now();
     loop {
+        live.sync_lobby(&games);
         let deadline = live.next_deadline();
         // Nothing to wait for and nobody watching: everything is stored, so the actor can stop
         // and be reloaded on the next request.
@@ -262,6 +267,7 @@ async fn run_actor(
     }
     // Dropping the subscribers' senders closes their sockets.
     live.subscribers.clear();
+    games.lobby.unloaded(&id);
 }
 
 async fn sleep_until_opt(at: Option<Instant>) {
@@ -800,6 +806,8 @@ impl Live {
                 setup,
                 control: next.meta.control,
                 tokens: hashes,
+                open: false,
+                unlisted: next.meta.unlisted,
             };
             unit.push(Write::SaveGame(new_game.row(&next_id)));
             next.meta.next = Some(next_id);

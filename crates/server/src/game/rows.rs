@@ -29,6 +29,16 @@ pub(super) struct Meta {
     /// time in the records starts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) started_at: Option<i64>,
+    /// Created open to anyone (an open seek while it waited).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub(super) open: bool,
+    /// Kept out of the lobby's "Watch" list.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub(super) unlisted: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A result as persisted.
@@ -63,6 +73,10 @@ pub(crate) struct NewGame {
     pub control: Option<TimeControl>,
     /// Token hashes per side; `None` for a free seat.
     pub tokens: [Option<String>; 2],
+    /// Open to anyone (an open seek).
+    pub open: bool,
+    /// Kept out of the lobby's "Watch" list.
+    pub unlisted: bool,
 }
 
 impl NewGame {
@@ -81,6 +95,8 @@ impl NewGame {
             clock: None,
             meta: serde_json::to_string(&Meta {
                 control: self.control,
+                open: self.open,
+                unlisted: self.unlisted,
                 ..Meta::default()
             })
             .expect("meta serialises"),
@@ -179,6 +195,7 @@ pub(super) fn load_live(
         subscribers: Vec::new(),
         timer_retry_at: None,
         spectators: Debounce::default(),
+        lobby_told: None,
     }))
 }
 
