@@ -12,6 +12,7 @@ export const TRANSLATED_CODES = [
   'game_not_found', 'chat_invalid', 'chat_not_allowed', 'chat_full', 'nothing_to_take_back',
   'takeback_unfair', 'takeback_hidden', 'takeback_pending', 'no_takeback', 'premove_not_allowed',
   'claim_too_early',
+  'too_many_seeks', 'seek_rate_limited',
 ];
 
 /** Every `reason` of docs/api.md (Reasons), each with an `error.reason.<reason>` string. */

@@ -241,7 +241,7 @@ export function gamePage(main, id) {
       try {
         const res = await api(`/api/games/${id}/join`, { method: 'POST', body: {} });
         token = res.token;
-        saveToken(id, token);
+        saveToken(id, token, res.side);
         disconnect();
         await refresh();
         connect();
@@ -580,7 +580,7 @@ export function gamePage(main, id) {
     }
     const rm = view.rematch || {};
     const asked = rm.requested || [];
-    if (rm.id && rm.token) saveToken(rm.id, rm.token);
+    if (rm.id && rm.token) saveToken(rm.id, rm.token, rm.side);
     if (you && (view.status === 'ended' || view.status === 'aborted') && !rm.id) {
       if (asked.includes(you)) btn('rematch', t('action.rematchSent'), false);
       else btn('rematch', asked.length ? t('action.acceptRematch') : t('action.rematch'), true, 'primary');

@@ -5,6 +5,7 @@ import { errorText } from './errors.js';
 import { pieceSvg } from './board.js';
 import { familyOf, sidesOf } from './position.js';
 import { navigate } from './main.js';
+import { mountLobby } from './lobby.js';
 
 const VARIANTS = ['xiangqi', 'jieqi', 'shogi', 'minishogi'];
 /** Clock presets per family: label and API clock (seconds). */
@@ -48,6 +49,9 @@ export function homePage(main) {
   let variant = localStorage.getItem('jiang.home.variant') || 'xiangqi';
   if (!VARIANTS.includes(variant)) variant = 'xiangqi';
   let clockChoice = localStorage.getItem('jiang.home.clock') || '1';
+  // The lobby keeps its socket and lists across the form's redraws.
+  const lobbyRoot = document.createElement('div');
+  const lobby = mountLobby(lobbyRoot);
 
   function render() {
     const fam = familyOf(variant);
@@ -61,6 +65,7 @@ export function homePage(main) {
     <h1>${t('home.title')}</h1>
     <p class="lead">${t('tagline')}</p>
   </div>
+  <div class="lobby-slot"></div>
   <form class="create" novalidate>
     <fieldset class="variants">
       <legend>${t('home.game')}</legend>
@@ -109,12 +114,19 @@ export function homePage(main) {
       </select></label>
       <p class="hint">${t('home.handicapHint')}</p>
     </fieldset>` : ''}
+    <fieldset class="listing-choice">
+      <legend>${t('home.listing')}</legend>
+      <label class="check"><input type="checkbox" name="open"> ${t('home.open')}</label>
+      <label class="check"><input type="checkbox" name="unlisted"> ${t('home.unlisted')}</label>
+    </fieldset>
     <div class="create-row">
       <button class="primary big" type="submit">${t('home.create')}</button>
       <p class="error" role="alert" hidden></p>
     </div>
   </form>
 </section>`;
+    main.querySelector('.lobby-slot').replaceWith(lobbyRoot);
+    lobby.rerender();
     const form = main.querySelector('form');
     form.addEventListener('change', (e) => {
       if (e.target.name === 'variant') {
@@ -152,11 +164,13 @@ export function homePage(main) {
       } else if (clockChoice !== 'none') body.clock = presets[Number(clockChoice)][1];
       body.side = data.get('side') || 'random';
       if (data.get('handicap')) body.handicap = data.get('handicap');
+      if (data.get('open')) body.open = true;
+      if (data.get('unlisted')) body.unlisted = true;
       const button = form.querySelector('button[type=submit]');
       button.disabled = true;
       try {
         const res = await api('/api/games', { method: 'POST', body });
-        saveToken(res.id, res.token);
+        saveToken(res.id, res.token, res.side);
         localStorage.setItem(`jiang.variant.${res.id}`, variant);
         navigate(`/g/${res.id}`);
       } catch (ex) {
@@ -168,7 +182,7 @@ export function homePage(main) {
   }
   render();
   document.title = `Jiang — ${t('home.title')}`;
-  return { rerender: render };
+  return { rerender: render, destroy: lobby.destroy };
 }
 
 export { fmtClock };

@@ -118,6 +118,16 @@ struct ServeArgs {
     /// against an opponent with no open connection (longer clocks get longer ones).
     #[arg(long, env = "JIANG_CLAIM_GRACE_MIN", default_value = "10", value_parser = seconds)]
     claim_grace_min: Duration,
+    /// Open seeks per client address at once (0: no cap).
+    #[arg(long, env = "JIANG_MAX_SEEKS_PER_ADDRESS", default_value_t = 3)]
+    max_seeks_per_address: u32,
+    /// Open seeks a client address may create per minute, in bursts of up to half as many
+    /// (seek churn; 0: no limit).
+    #[arg(long, env = "JIANG_SEEKS_PER_MINUTE", default_value_t = 10.0)]
+    seeks_per_minute: f64,
+    /// Seconds an open seek stays listed after its creator's page is gone.
+    #[arg(long, env = "JIANG_SEEK_TIMEOUT", default_value = "30", value_parser = seconds)]
+    seek_timeout: Duration,
 }
 
 /// A duration in seconds (fractions allowed), more than zero.
@@ -210,6 +220,18 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
         claim_grace_min: args.claim_grace_min,
         trusted_proxies: args.trusted_proxies,
         limits,
+        lobby: jiang_server::LobbySettings {
+            seek_timeout: args.seek_timeout,
+            max_seeks_per_address: per_address(args.max_seeks_per_address),
+            seek_rate: if args.rate_limit > 0.0 && args.seeks_per_minute > 0.0 {
+                jiang_server::Rate {
+                    per_second: args.seeks_per_minute / 60.0,
+                    burst: (args.seeks_per_minute / 2.0).max(1.0),
+                }
+            } else {
+                jiang_server::Rate::UNLIMITED
+            },
+        },
         ..jiang_server::Config::default()
     };
     let runtime = tokio::runtime::Runtime::new()

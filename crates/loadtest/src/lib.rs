@@ -41,6 +41,12 @@
 //!
 //! The server limits API requests per client address, and all of this load comes from one:
 //! start it with `jiang serve --rate-limit 0` for a load test.
+//!
+//! With `--lobby-clients`, it loads the lobby instead (see [`lobby`]).
+
+mod lobby;
+
+pub use lobby::LobbyReport;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -94,6 +100,13 @@ pub struct Args {
     /// The variant to play: xiangqi, jieqi, shogi or minishogi.
     #[arg(long, default_value = "xiangqi")]
     pub variant: Variant,
+    /// Lobby mode: this many lobby WebSocket clients watch while seeks are created and taken
+    /// (`--games` and `--rate` do not apply).
+    #[arg(long)]
+    pub lobby_clients: Option<usize>,
+    /// Lobby mode: open seeks created (and each taken half a second later) per second.
+    #[arg(long, default_value_t = 100.0)]
+    pub seeks_per_second: f64,
 }
 
 /// Why the load test could not run at all.
@@ -229,6 +242,24 @@ impl fmt::Display for Report {
 
 /// Runs `jiang loadtest` and prints the report; the exit status is documented above.
 pub fn main(args: Args) -> ExitCode {
+    if args.lobby_clients.is_some() {
+        return match run_lobby(&args) {
+            Ok(report) => {
+                let mut out = std::io::stdout().lock();
+                let _ = write!(out, "{report}");
+                let _ = out.flush();
+                if !report.latencies.is_empty() && report.errors == 0 {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                }
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     match run(&args) {
         Ok(report) => {
             let mut out = std::io::stdout().lock();
@@ -247,8 +278,36 @@ pub fn main(args: Args) -> ExitCode {
     }
 }
 
-/// Validates the arguments, raises the open-file limit and runs the test.
-pub fn run(args: &Args) -> Result<Report, LoadtestError> {
+/// The lobby mode (`--lobby-clients`): validates its arguments and runs it.
+pub fn run_lobby(args: &Args) -> Result<LobbyReport, LoadtestError> {
+    let clients = args.lobby_clients.unwrap_or(0);
+    if clients == 0 {
+        return Err(LoadtestError::BadArgument(
+            "--lobby-clients must be at least 1",
+        ));
+    }
+    if !(args.seeks_per_second.is_finite() && args.seeks_per_second > 0.0) {
+        return Err(LoadtestError::BadArgument(
+            "--seeks-per-second must be a number of seeks per second, more than 0",
+        ));
+    }
+    if args.seconds == 0 {
+        return Err(LoadtestError::BadArgument("--seconds must be at least 1"));
+    }
+    let (runtime, target) = setup(args, clients / 2)?;
+    runtime.block_on(lobby::drive(
+        target,
+        clients,
+        args.seeks_per_second,
+        Duration::from_secs(args.seconds),
+    ))
+}
+
+/// The target's URLs and HTTP client, and a runtime, for `sockets / 2` games' worth of sockets.
+fn setup(
+    args: &Args,
+    games: usize,
+) -> Result<(tokio::runtime::Runtime, Arc<Target>), LoadtestError> {
     let base = args.url.trim_end_matches('/').to_owned();
     let ws_base = if let Some(rest) = base.strip_prefix("http://") {
         format!("ws://{rest}")
@@ -261,21 +320,7 @@ pub fn run(args: &Args) -> Result<Report, LoadtestError> {
             url: args.url.clone(),
         });
     };
-    if args.games == 0 {
-        return Err(LoadtestError::BadArgument("--games must be at least 1"));
-    }
-    if args.seconds == 0 {
-        return Err(LoadtestError::BadArgument("--seconds must be at least 1"));
-    }
-    let rate = args
-        .rate
-        .unwrap_or(DEFAULT_RATE_PER_GAME * args.games as f64);
-    if !(rate.is_finite() && rate >= 0.0) {
-        return Err(LoadtestError::BadArgument(
-            "--rate must be a number of moves per second, 0 or more",
-        ));
-    }
-    raise_open_file_limit(args.games);
+    raise_open_file_limit(games);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -292,6 +337,26 @@ pub fn run(args: &Args) -> Result<Report, LoadtestError> {
         ws_base,
         variant: args.variant,
     });
+    Ok((runtime, target))
+}
+
+/// Validates the arguments, raises the open-file limit and runs the test.
+pub fn run(args: &Args) -> Result<Report, LoadtestError> {
+    let (runtime, target) = setup(args, args.games)?;
+    if args.games == 0 {
+        return Err(LoadtestError::BadArgument("--games must be at least 1"));
+    }
+    if args.seconds == 0 {
+        return Err(LoadtestError::BadArgument("--seconds must be at least 1"));
+    }
+    let rate = args
+        .rate
+        .unwrap_or(DEFAULT_RATE_PER_GAME * args.games as f64);
+    if !(rate.is_finite() && rate >= 0.0) {
+        return Err(LoadtestError::BadArgument(
+            "--rate must be a number of moves per second, 0 or more",
+        ));
+    }
     let mean_think = if rate > 0.0 {
         Duration::from_secs_f64(args.games as f64 / rate)
     } else {
@@ -375,6 +440,22 @@ impl Tally {
     }
 }
 
+/// Checks that the server answers `GET /healthz`.
+async fn check_health(target: &Target) -> Result<(), LoadtestError> {
+    let health = format!("{}/healthz", target.base);
+    match target.http.get(&health).send().await {
+        Ok(r) if r.status().is_success() => Ok(()),
+        Ok(r) => Err(LoadtestError::Unreachable {
+            url: health,
+            reason: format!("status {}", r.status()),
+        }),
+        Err(e) => Err(LoadtestError::Unreachable {
+            url: health,
+            reason: e.to_string(),
+        }),
+    }
+}
+
 /// Sets up every game, then plays them all for `window`.
 async fn drive(
     target: Arc<Target>,
@@ -382,22 +463,7 @@ async fn drive(
     window: Duration,
     mean_think: Duration,
 ) -> Result<Report, LoadtestError> {
-    let health = format!("{}/healthz", target.base);
-    match target.http.get(&health).send().await {
-        Ok(r) if r.status().is_success() => {}
-        Ok(r) => {
-            return Err(LoadtestError::Unreachable {
-                url: health,
-                reason: format!("status {}", r.status()),
-            });
-        }
-        Err(e) => {
-            return Err(LoadtestError::Unreachable {
-                url: health,
-                reason: e.to_string(),
-            });
-        }
-    }
+    check_health(&target).await?;
 
     let setup_started = Instant::now();
     let limit = Arc::new(Semaphore::new(SETUP_CONCURRENCY));
@@ -766,6 +832,8 @@ mod tests {
             seconds,
             rate,
             variant: Variant::Xiangqi,
+            lobby_clients: None,
+            seeks_per_second: 100.0,
         };
         assert!(matches!(
             run(&args("ftp://x", 1, 1, None)),

@@ -148,6 +148,10 @@ error_codes! {
     RateLimited = (429, "rate_limited"),
     /// Too many WebSockets open from this address.
     TooManySockets = (429, "too_many_sockets"),
+    /// An open seek over the address's cap of seeks open at once.
+    TooManySeeks = (429, "too_many_seeks"),
+    /// Open seeks created too fast from this address (seek churn).
+    SeekRateLimited = (429, "seek_rate_limited"),
     /// The database refused the write itself (a bug): nothing was applied.
     Internal = (500, "internal"),
     /// The database cannot store anything right now: nothing was changed.

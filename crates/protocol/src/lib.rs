@@ -12,6 +12,7 @@
 
 mod comforts;
 mod error;
+mod lobby;
 mod message;
 mod request;
 mod view;
@@ -22,6 +23,10 @@ pub use comforts::{
     TakebackMessage, TakebackNote, TakebackRequest,
 };
 pub use error::{ErrorBody, ErrorCode, ErrorDetail, ErrorReason};
+pub use lobby::{
+    GameSummary, HeldSeat, LiveGame, LobbyClientMessage, LobbyCounts, LobbyServerMessage,
+    LobbySnapshot, LobbyUpdate, PairRequest, Paired, Seek, Summaries, SummariesRequest,
+};
 pub use message::{
     ClientMessage, ClockMessage, CountMessage, DrawOfferMessage, MoveEvent, RematchMessage,
     ServerMessage,

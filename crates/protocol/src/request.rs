@@ -20,6 +20,17 @@ pub struct CreateGame {
     /// A custom start (FEN or SFEN; not for Jieqi).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fen: Option<String>,
+    /// Open to anyone: listed in the lobby's seeks until someone joins, it is cancelled
+    /// (abort) or the creator's page has been gone for the seek timeout.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub open: bool,
+    /// Kept out of the lobby's "Watch" list (and its rematches too).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unlisted: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// The JSON form of a time control, in seconds:

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 
 use jiang_protocol::{
     ClientMessage, CreateGame, Created, DrawRequest, ErrorBody, ErrorCode, ErrorReason, GameView,
-    Health, ImportedGame, Joined, MoveRequest, NotationList, ServerMessage,
+    Health, ImportedGame, Joined, LobbyClientMessage, LobbyServerMessage, LobbySnapshot,
+    MoveRequest, NotationList, PairRequest, Paired, ServerMessage, Summaries, SummariesRequest,
 };
 use serde::de::DeserializeOwned;
 
@@ -152,6 +153,13 @@ fn parse_as(name: &str, text: &str) -> Result<(), String> {
         "PremoveRequest" => parses::<jiang_protocol::PremoveRequest>(text),
         "ClaimRequest" => parses::<jiang_protocol::ClaimRequest>(text),
         "ChatMuteRequest" => parses::<jiang_protocol::ChatMuteRequest>(text),
+        "PairRequest" => parses::<PairRequest>(text),
+        "Paired" => parses::<Paired>(text),
+        "LobbySnapshot" => parses::<LobbySnapshot>(text),
+        "LobbyServerMessage" => parses::<LobbyServerMessage>(text),
+        "LobbyClientMessage" => parses::<LobbyClientMessage>(text),
+        "SummariesRequest" => parses::<SummariesRequest>(text),
+        "Summaries" => parses::<Summaries>(text),
         other => Err(format!("no protocol type `{other}`")),
     }
 }

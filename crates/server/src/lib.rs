@@ -12,6 +12,7 @@ mod heartbeat;
 pub mod hints;
 mod http;
 mod import;
+pub mod lobby;
 pub mod origin;
 pub mod pages;
 pub mod ratelimit;
@@ -29,6 +30,7 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
 
+pub use lobby::LobbySettings;
 pub use ratelimit::Rate;
 pub use store::Durability;
 
@@ -64,6 +66,8 @@ pub struct Config {
     /// The shortest grace period before a player may claim against an absent opponent (10 s;
     /// longer clocks get longer ones, see [`game::claim_grace`]).
     pub claim_grace_min: Duration,
+    /// The lobby's seek timeout and abuse limits.
+    pub lobby: LobbySettings,
 }
 
 /// Limits on connections and WebSockets: what keeps one client (or a crowd of idle ones) from
@@ -118,6 +122,7 @@ impl Default for Config {
             abandon_after: Duration::from_secs(30 * 24 * 3600),
             limits: Limits::default(),
             claim_grace_min: Duration::from_secs(10),
+            lobby: LobbySettings::default(),
         }
     }
 }
@@ -230,6 +235,9 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     let abort_writes = store.abort_handle();
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
+    let sockets = slots::Slots::new(0, config.limits.max_sockets_per_address);
+    let lobby = lobby::Lobby::new(config.lobby.clone(), sockets.clone(), shutdown_rx.clone());
+    lobby.spawn_flusher();
     let games = game::Games::new(
         store,
         game::GameSettings {
@@ -247,6 +255,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
                 alive_at: run.alive_at,
             })
             .collect(),
+        lobby.clone(),
     );
     let (resumed, started_at) = games.resume_all(&config.node).await?;
     let (heartbeat_stop, heartbeat) = heartbeat::spawn(
@@ -265,7 +274,8 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         limiter: Arc::new(ratelimit::Limiter::new(config.rate_limit)),
         trusted_proxies: trusted_proxies.clone(),
         origin: Arc::new(origin::OriginPolicy::new(&public_url)?),
-        sockets: slots::Slots::new(0, limits.max_sockets_per_address),
+        sockets,
+        lobby,
         ws_idle_timeout: limits.ws_idle_timeout,
         hard_stop: hard_stop_rx,
     });

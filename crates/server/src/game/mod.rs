@@ -26,6 +26,7 @@ use crate::seat;
 use crate::store::{GameRow, MoveRow, Store, StoreError, StoredGame, Write};
 use crate::table::{self, NotationStyle, RecordFormat, RecordInfo, Setup, Table};
 mod comforts;
+mod listing;
 mod registry;
 mod rows;
 mod state;
@@ -33,6 +34,7 @@ mod view;
 
 use comforts::Comforts;
 pub use comforts::claim_grace;
+pub(crate) use listing::summary;
 pub(crate) use registry::{Games, Preloaded};
 
 pub(crate) use rows::NewGame;
@@ -197,6 +199,8 @@ struct Live {
     comforts: Comforts,
     /// How long a player must be away before the opponent may claim.
     grace: Duration,
+    /// What the lobby was last told of this game (see `listing`).
+    lobby_told: Option<crate::lobby::Listing>,
 }
 
 /// The most often a game sends `spectators` messages: joins and leaves within this interval
@@ -254,6 +258,7 @@ async fn run_actor(
     live.expire_if_abandoned(&games, Instant::now()).await;
     let mut idle_since = Instant::now();
     loop {
+        live.sync_lobby(&games);
         let deadline = live.next_deadline();
         // Nothing to wait for and nobody watching: everything is stored, so the actor can stop
         // and be reloaded on the next request.
@@ -288,6 +293,7 @@ async fn run_actor(
     }
     // Dropping the subscribers' senders closes their sockets.
     live.subscribers.clear();
+    games.lobby.unloaded(&id);
 }
 
 async fn sleep_until_opt(at: Option<Instant>) {
@@ -873,6 +879,8 @@ impl Live {
                 setup,
                 control: next.meta.control,
                 tokens: hashes,
+                open: false,
+                unlisted: next.meta.unlisted,
             };
             unit.push(Write::SaveGame(new_game.row(&next_id)));
             next.meta.next = Some(next_id);

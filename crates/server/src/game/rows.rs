@@ -35,6 +35,16 @@ pub(super) struct Meta {
     /// Each side's (by index) chat settings in this game.
     #[serde(default)]
     pub(super) chat_muted: [jiang_protocol::ChatMuted; 2],
+    /// Created open to anyone (an open seek while it waited).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub(super) open: bool,
+    /// Kept out of the lobby's "Watch" list.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub(super) unlisted: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A result as persisted.
@@ -69,6 +79,10 @@ pub(crate) struct NewGame {
     pub control: Option<TimeControl>,
     /// Token hashes per side; `None` for a free seat.
     pub tokens: [Option<String>; 2],
+    /// Open to anyone (an open seek).
+    pub open: bool,
+    /// Kept out of the lobby's "Watch" list.
+    pub unlisted: bool,
 }
 
 impl NewGame {
@@ -87,6 +101,8 @@ impl NewGame {
             clock: None,
             meta: serde_json::to_string(&Meta {
                 control: self.control,
+                open: self.open,
+                unlisted: self.unlisted,
                 ..Meta::default()
             })
             .expect("meta serialises"),
@@ -188,6 +204,7 @@ pub(super) fn load_live(
         spectators: Debounce::default(),
         comforts: Comforts::loaded(stored.log, now),
         grace,
+        lobby_told: None,
     }))
 }
 

@@ -51,11 +51,9 @@ impl Live {
     }
 
     fn result_view(&self) -> Option<GameResult> {
-        self.state.result.map(|r| GameResult {
-            winner: r.winner.map(|s| self.name(s).to_owned()),
-            reason: r.reason.name().to_owned(),
-            result: r.result().to_owned(),
-        })
+        self.state
+            .result
+            .map(|r| super::listing::game_result(self.variant, r))
     }
 
     pub(super) fn spectator_count(&self) -> usize {
