@@ -2,11 +2,15 @@
 //! commands to it, resumes timed games after a restart and sweeps abandoned ones.
 
 use super::*;
+use crate::engine_pool::EnginePool;
 
 /// The registry of live actors, shared by the HTTP handlers.
 pub(crate) struct Games {
     pub(super) actors: Mutex<HashMap<String, mpsc::Sender<Command>>>,
     pub(super) store: Store,
+    /// The engine threads (computer opponents; analysis).
+    #[allow(dead_code)] // Read by the computer opponent and analysis, which come next.
+    pub(super) engines: EnginePool,
     pub(super) settings: GameSettings,
     pub(super) shutdown: watch::Receiver<bool>,
     pub(super) alive: mpsc::Sender<()>,
@@ -19,6 +23,7 @@ pub(crate) struct Games {
 impl Games {
     pub(crate) fn new(
         store: Store,
+        engines: EnginePool,
         settings: GameSettings,
         shutdown: watch::Receiver<bool>,
         alive: mpsc::Sender<()>,
@@ -27,6 +32,7 @@ impl Games {
         Arc::new(Games {
             actors: Mutex::new(HashMap::new()),
             store,
+            engines,
             settings,
             shutdown,
             alive,
@@ -37,6 +43,12 @@ impl Games {
 
     pub(crate) fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The server's engine pool (shared by computer opponents and analysis).
+    #[allow(dead_code)] // Used by the computer opponent and analysis, which come next.
+    pub(crate) fn engines(&self) -> &EnginePool {
+        &self.engines
     }
 
     pub(crate) fn settings(&self) -> &GameSettings {
