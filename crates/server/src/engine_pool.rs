@@ -135,10 +135,19 @@ impl JobHandle {
 
     /// The engine's answer.
     pub async fn result(mut self) -> Result<Thought, PoolError> {
-        match self.result.take() {
-            Some(rx) => rx.await.unwrap_or(Err(PoolError::Closed)),
-            None => Err(PoolError::Closed),
-        }
+        self.wait().await
+    }
+
+    /// The engine's answer, without giving up the handle: cancel-safe (in `select!`, a
+    /// `wait` dropped before the answer came can be called again). After the answer, the
+    /// handle answers [`PoolError::Closed`].
+    pub async fn wait(&mut self) -> Result<Thought, PoolError> {
+        let Some(rx) = self.result.as_mut() else {
+            return Err(PoolError::Closed);
+        };
+        let answer = rx.await.unwrap_or(Err(PoolError::Closed));
+        self.result = None;
+        answer
     }
 }
 

@@ -9,7 +9,6 @@ pub(crate) struct Games {
     pub(super) actors: Mutex<HashMap<String, mpsc::Sender<Command>>>,
     pub(super) store: Store,
     /// The engine threads (computer opponents; analysis).
-    #[allow(dead_code)] // Read by the computer opponent and analysis, which come next.
     pub(super) engines: EnginePool,
     pub(super) settings: GameSettings,
     pub(super) shutdown: watch::Receiver<bool>,
@@ -46,7 +45,6 @@ impl Games {
     }
 
     /// The server's engine pool (shared by computer opponents and analysis).
-    #[allow(dead_code)] // Used by the computer opponent and analysis, which come next.
     pub(crate) fn engines(&self) -> &EnginePool {
         &self.engines
     }
@@ -203,6 +201,12 @@ impl Games {
         }
         rx.close();
         true
+    }
+
+    /// Starts game `id`'s actor if it is not running (a new game against the computer, which
+    /// may have to move first).
+    pub(crate) fn wake(self: &Arc<Self>, id: &str) {
+        self.spawn(id.to_owned(), None);
     }
 
     /// Sends a command without waiting (unsubscribe, clock sync).
