@@ -328,7 +328,7 @@ impl Live {
             return None;
         }
         let flag = self.state.clock.as_ref().and_then(Clock::flag_at);
-        let due = match (flag, self.state.first_move_deadline) {
+        let due = match (flag, self.first_move_countdown()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
@@ -898,7 +898,7 @@ impl Live {
         }
         let stored = if let Some(side) = self.state.clock.as_ref().and_then(|c| c.flagged(now)) {
             self.end_on_time(games, side, now).await
-        } else if self.state.first_move_deadline.is_some_and(|d| d <= now) {
+        } else if self.first_move_countdown().is_some_and(|d| d <= now) {
             // clocks-and-games.md: no first move within 30 s of the game being ready → abort.
             self.finish(games, Outcome::draw(Reason::Aborted), Vec::new(), now)
                 .await

@@ -95,8 +95,7 @@ impl Live {
                 })
                 .collect(),
             first_move_ms: self
-                .state
-                .first_move_deadline
+                .first_move_countdown()
                 .filter(|_| playing)
                 .map(|d| d.saturating_duration_since(now).as_millis() as u64),
             handicap: self.setup.handicap.clone(),
