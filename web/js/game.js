@@ -435,7 +435,8 @@ export function gamePage(main, id) {
       const clock = view.clock?.[side];
       // An absent player: the mark beside its clock (the server says within a moment).
       const away = view.status === 'playing' && view.away?.[side] ? `<span class="away-mark" title="${t('presence.awayOf', { side: sn(side) })}">${t('presence.away')}</span>` : '';
-      el.innerHTML = `<span class="who"><span class="dot ${side}" aria-hidden="true"></span>${sn(side)}${you ? ` <em>(${t('game.you')})</em>` : ''}${away}</span>` +
+      const computer = view.computer?.side === side ? ` <span class="computer-name">${t('game.computer', { level: view.computer.level })}</span>` : '';
+      el.innerHTML = `<span class="who"><span class="dot ${side}" aria-hidden="true"></span>${sn(side)}${you ? ` <em>(${t('game.you')})</em>` : ''}${computer}${away}</span>` +
         (clock ? `<span class="clock" data-side="${side}" role="timer" aria-label="${t('game.clockOf', { side: sn(side) })}"><span class="time"></span><span class="periods"></span></span>` : '');
     }
     updateClocks();
@@ -561,7 +562,8 @@ export function gamePage(main, id) {
     const acts = [];
     const btn = (action, text, enabled = true, cls = '') => acts.push(`<button type="button" data-action="${action}" class="${cls}"${enabled ? '' : ' disabled'}>${text}</button>`);
     if (you && playing) btn('resign', t('action.resign'), true, 'danger');
-    if (you && playing && fam() === 'xiangqi' && !view.draw_offer) btn('draw-offer', t('action.offerDraw'));
+    // The computer declines every draw offer (docs/api.md): no button for it.
+    if (you && playing && fam() === 'xiangqi' && !view.draw_offer && !view.computer) btn('draw-offer', t('action.offerDraw'));
     if (you && playing && !view.takeback) btn('takeback-request', t('takeback.request'));
     if (you && playing && view.premove) btn('premove-cancel', t('premove.cancel', { move: view.premove }));
     const myMoves = you ? view.moves.filter((_, i) => (i % 2 === 0) === (seatOf(you) === parse(view.variant, view.initial_fen).toMove)).length : 0;

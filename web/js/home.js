@@ -1,4 +1,5 @@
-// Home page: pick a game, a clock, a side (and a shogi handicap), create it, go to its page.
+// Home page: pick a game, a clock, a side (and a shogi handicap), create it (or play the
+// computer at a level), go to its page.
 import { t } from './i18n.js';
 import { api, saveToken, ApiError } from './api.js';
 import { errorText } from './errors.js';
@@ -52,6 +53,7 @@ export function homePage(main) {
   // The lobby keeps its socket and lists across the form's redraws.
   const lobbyRoot = document.createElement('div');
   const lobby = mountLobby(lobbyRoot);
+  let level = Number(localStorage.getItem('jiang.home.level')) || 3;
 
   function render() {
     const fam = familyOf(variant);
@@ -121,6 +123,14 @@ export function homePage(main) {
     </fieldset>
     <div class="create-row">
       <button class="primary big" type="submit">${t('home.create')}</button>
+      <div class="computer-choice">
+        <label>${t('home.level')}
+        <select name="level" aria-describedby="level-hint">
+          ${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<option value="${n}"${n === level ? ' selected' : ''}>${n}</option>`).join('')}
+        </select></label>
+        <button class="big play-computer" type="button">${t('home.playComputer')}</button>
+        <p class="hint" id="level-hint">${t('home.levelHint')}</p>
+      </div>
       <p class="error" role="alert" hidden></p>
     </div>
   </form>
@@ -128,12 +138,21 @@ export function homePage(main) {
     main.querySelector('.lobby-slot').replaceWith(lobbyRoot);
     lobby.rerender();
     const form = main.querySelector('form');
+    // "Play with the computer" submits the same form with an opponent.
+    let vsComputer = false;
+    form.querySelector('.play-computer').addEventListener('click', () => {
+      vsComputer = true;
+      form.requestSubmit();
+    });
     form.addEventListener('change', (e) => {
       if (e.target.name === 'variant') {
         variant = e.target.value;
         localStorage.setItem('jiang.home.variant', variant);
         render();
         main.querySelector(`input[name=variant][value=${variant}]`)?.focus();
+      } else if (e.target.name === 'level') {
+        level = Number(e.target.value);
+        localStorage.setItem('jiang.home.level', String(level));
       } else if (e.target.name === 'clock') {
         clockChoice = e.target.value;
         localStorage.setItem('jiang.home.clock', clockChoice);
@@ -142,6 +161,8 @@ export function homePage(main) {
     });
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
+      const computer = vsComputer;
+      vsComputer = false;
       const err = form.querySelector('.error');
       err.hidden = true;
       const body = { variant };
@@ -164,9 +185,11 @@ export function homePage(main) {
       } else if (clockChoice !== 'none') body.clock = presets[Number(clockChoice)][1];
       body.side = data.get('side') || 'random';
       if (data.get('handicap')) body.handicap = data.get('handicap');
-      if (data.get('open')) body.open = true;
+      // The computer takes the other seat at once: such a game is never an open seek.
+      if (data.get('open') && !computer) body.open = true;
       if (data.get('unlisted')) body.unlisted = true;
-      const button = form.querySelector('button[type=submit]');
+      const button = computer ? form.querySelector('.play-computer') : form.querySelector('button[type=submit]');
+      if (computer) body.opponent = { computer: Number(data.get('level')) || level };
       button.disabled = true;
       try {
         const res = await api('/api/games', { method: 'POST', body });

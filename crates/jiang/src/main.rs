@@ -128,6 +128,10 @@ struct ServeArgs {
     /// Seconds an open seek stays listed after its creator's page is gone.
     #[arg(long, env = "JIANG_SEEK_TIMEOUT", default_value = "30", value_parser = seconds)]
     seek_timeout: Duration,
+    /// Threads that run engine searches (computer opponents); default: half the cores, at
+    /// least 1.
+    #[arg(long, env = "JIANG_ENGINE_THREADS", value_parser = clap::value_parser!(u32).range(1..=256))]
+    engine_threads: Option<u32>,
 }
 
 /// A duration in seconds (fractions allowed), more than zero.
@@ -232,6 +236,9 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
                 jiang_server::Rate::UNLIMITED
             },
         },
+        engine_threads: args
+            .engine_threads
+            .map_or_else(jiang_server::engine_pool::default_threads, |n| n as usize),
         ..jiang_server::Config::default()
     };
     let runtime = tokio::runtime::Runtime::new()

@@ -61,6 +61,50 @@ async fn loadtest_plays_games_against_a_real_server() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loadtest_plays_beside_games_against_the_computer() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = Config {
+        listen: "127.0.0.1:0".into(),
+        database_url: format!("sqlite://{}/jiang.db", dir.path().display()),
+        rate_limit: Rate::UNLIMITED,
+        engine_threads: 1,
+        ..Config::default()
+    };
+    let server = jiang_server::start(config).await.expect("server starts");
+    let url = format!("http://{}", server.addr());
+    let output = tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_jiang"))
+            .args(["loadtest", "--url", &url, "--games", "2", "--seconds", "3"])
+            .args(["--computer", "2", "--computer-level", "1"])
+            .output()
+            .expect("jiang runs")
+    })
+    .await
+    .expect("joined");
+    server.shutdown().await.expect("clean shutdown");
+    let report = String::from_utf8(output.stdout).expect("UTF-8 report");
+    let details = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{report}\n{details}");
+    assert_eq!(
+        report.lines().count(),
+        7,
+        "the report is unchanged:\n{report}"
+    );
+    assert_eq!(field(&report, "games"), "2", "human games only");
+    assert_eq!(field(&report, "errors"), "0", "{details}");
+    let line = details
+        .lines()
+        .find_map(|l| l.strip_prefix("computer games: 2 kept at once, "))
+        .unwrap_or_else(|| panic!("no computer line:\n{details}"));
+    let computer_moves: u64 = line
+        .split(", ")
+        .find_map(|part| part.strip_suffix(" computer moves"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no move count in `{line}`"));
+    assert!(computer_moves > 0, "the computers moved: {line}");
+}
+
 #[test]
 fn loadtest_says_clearly_when_the_server_is_unreachable() {
     // Port 1 on loopback: nothing listens there.

@@ -112,9 +112,22 @@ pub struct GameState {
     /// are present.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub away: BTreeMap<String, crate::AwayView>,
+    /// In a game against the computer: its side and level (absent in games between people).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computer: Option<ComputerSeat>,
     /// What only some variants show.
     #[serde(flatten)]
     pub variant_fields: VariantFields,
+}
+
+/// The computer's seat in a game against it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ComputerSeat {
+    /// The side it plays.
+    pub side: String,
+    /// Its level, 1–8.
+    pub level: u8,
 }
 
 /// The clock at one instant, under the variant's side names, plus `running`.

@@ -333,6 +333,14 @@ pub(crate) async fn create(
     request: CreateGame,
     client: IpAddr,
 ) -> Result<Created, ApiError> {
+    let computer = crate::game::requested_level(request.opponent)?;
+    if computer.is_some() && request.open {
+        // The computer holds the other seat at once: there is nothing to seek.
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            "Invalid request: a game against the computer cannot be an open seek.",
+        ));
+    }
     let control = request
         .clock
         .map(TimeControl::try_from)
@@ -392,6 +400,7 @@ pub(crate) async fn create(
         tokens,
         open: request.open,
         unlisted: request.unlisted,
+        computer,
     };
     let stored = state
         .games
@@ -416,7 +425,11 @@ pub(crate) async fn create(
         let hash = first.or(second).expect("the creator's seat is taken");
         state.lobby.add_seek(&id, info, client, hash);
     }
-    tracing::info!(game = %id, %variant, open = request.open, "game created");
+    tracing::info!(game = %id, %variant, open = request.open, computer = ?computer, "game created");
+    if computer.is_some() {
+        // The computer may have the first move: its actor starts now.
+        state.games.wake(&id);
+    }
     let url = format!("{}/g/{id}", state.games.settings().public_url);
     Ok(Created {
         id,

@@ -6,6 +6,7 @@
 //! downtime: see `heartbeat`), and serves until [`Server::shutdown`].
 
 pub mod clock;
+pub mod engine_pool;
 pub mod error;
 pub mod game;
 mod heartbeat;
@@ -68,6 +69,9 @@ pub struct Config {
     pub claim_grace_min: Duration,
     /// The lobby's seek timeout and abuse limits.
     pub lobby: LobbySettings,
+    /// Threads of the engine pool (computer opponents, analysis): at least 1; the default is
+    /// [`engine_pool::default_threads`].
+    pub engine_threads: usize,
 }
 
 /// Limits on connections and WebSockets: what keeps one client (or a crowd of idle ones) from
@@ -123,6 +127,7 @@ impl Default for Config {
             limits: Limits::default(),
             claim_grace_min: Duration::from_secs(10),
             lobby: LobbySettings::default(),
+            engine_threads: engine_pool::default_threads(),
         }
     }
 }
@@ -238,8 +243,10 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     let sockets = slots::Slots::new(0, config.limits.max_sockets_per_address);
     let lobby = lobby::Lobby::new(config.lobby.clone(), sockets.clone(), shutdown_rx.clone());
     lobby.spawn_flusher();
+    let engines = engine_pool::EnginePool::new(config.engine_threads);
     let games = game::Games::new(
         store,
+        engines.clone(),
         game::GameSettings {
             first_move_timeout: config.first_move_timeout,
             public_url: public_url.clone(),
@@ -305,6 +312,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         // Every actor has finished (its last write included) once all `alive` senders are gone.
         while alive_rx.recv().await.is_some() {}
         tracing::debug!("game actors stopped");
+        engines.shutdown().await;
         // The last beat says when the clocks stopped (after the last game write).
         let _ = heartbeat_stop.send(());
         let _ = heartbeat.await;

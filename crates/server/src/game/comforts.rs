@@ -372,6 +372,11 @@ impl Live {
                         "Your opponent asked for a takeback: answer it first.",
                     ));
                 }
+                if self.computer.is_some_and(|c| c.side == !side) {
+                    // The computer agrees to every fair takeback at once (docs/api.md); a
+                    // search under way for the position taken back is dropped by the actor.
+                    return self.take_back(games, side, now).await;
+                }
                 self.takeback_refusal(side, now)?;
                 next.meta.takeback = Some(side.index());
             }
@@ -555,6 +560,13 @@ impl Live {
             ));
         }
         self.settle_flag(games, now).await?;
+        if self.computer.is_some_and(|c| c.side == !side) {
+            // The computer never leaves its seat: there is no one to claim against.
+            return Err(ApiError::new(
+                ErrorCode::ClaimTooEarly,
+                "The computer is always here: there is nothing to claim.",
+            ));
+        }
         let grace = self.grace;
         let opponent_away = self.comforts.away_since[(!side).index()]
             .map(|since| now.saturating_duration_since(since));
