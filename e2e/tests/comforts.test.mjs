@@ -40,11 +40,17 @@ async function api(path, body, token) {
 /** A browser (context) holding `token`'s seat in game `id`, on the game page. */
 async function player(id, token) {
   const ctx = await newContext(browser);
-  await ctx.addInitScript(([k, v]) => localStorage.setItem(k, v), [`jiang.token.${id}`, token]);
+  await ctx.addInitScript(([k, v]) => {
+    try {
+      localStorage.setItem(k, v);
+    } catch {
+      /* about:blank has no storage */
+    }
+  }, [`jiang.token.${id}`, token]);
   const page = await ctx.newPage();
   await page.goto(`${server.url}/g/${id}`);
   await page.locator('svg.board [data-piece]').first().waitFor();
-  await page.locator('.chat .chat-log').waitFor();
+  await page.locator('.chat #chat-input').waitFor();
   return { ctx, page };
 }
 

@@ -118,7 +118,8 @@ export function takebackBox(view, sideName) {
   const you = view.you;
   if (!you || view.status !== 'playing' || !view.takeback) return '';
   if (view.takeback === you)
-    return `<p>${t('takeback.requested')}</p><div class="row"><button type="button" data-action="takeback-cancel">${t('takeback.cancel')}</button></div>`;
+    return `<p>${t('takeback.requested')}</p><div class="row"><button type="button" data-action="takeback-cancel">${t('takeback.cancel')}</button></div>` +
+      `<p class="hint">${t('takeback.rule')}</p>`;
   return `<p>${t('takeback.requestedBy', { side: sideName(view.takeback) })}</p>` +
     `<div class="row"><button type="button" data-action="takeback-accept" class="primary">${t('takeback.accept')}</button><button type="button" data-action="takeback-decline">${t('takeback.decline')}</button></div>` +
     `<p class="hint">${t('takeback.rule')}</p>`;

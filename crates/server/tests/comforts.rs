@@ -330,6 +330,14 @@ async fn takeback_case(server: TestServer, variant: &str) -> TestServer {
         }),
         "{record}"
     );
+    // The takeback is noted where the format has room: a PGN tag, a KIF header comment.
+    let note = format!("takeback by {first_side}: {} (from ply 3)", moves[2]);
+    let noted = if variant.ends_with("shogi") {
+        format!("#{note}")
+    } else {
+        format!("[Takebacks \"{note}\"]")
+    };
+    assert!(record.contains(&noted), "{record}");
     // Play on; after a restart the game goes on where the takeback left it, history kept.
     server.play(&id, &first, moves[2]).await;
     server.play(&id, &second, moves[3]).await;

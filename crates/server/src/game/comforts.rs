@@ -168,6 +168,22 @@ impl Live {
         }
     }
 
+    /// The takebacks as the records note them, one line each.
+    pub(super) fn takeback_notes(&self) -> Vec<String> {
+        self.chat_history(None)
+            .takebacks
+            .iter()
+            .map(|t| {
+                format!(
+                    "takeback by {}: {} (from ply {})",
+                    t.by,
+                    t.moves.join(" "),
+                    t.ply + 1
+                )
+            })
+            .collect()
+    }
+
     /// A chat line for `viewer`, if it may see it.
     pub(super) fn chat_for(&self, viewer: Option<Side>, line: &ChatLine) -> bool {
         self.sees(viewer, line.channel)

@@ -647,6 +647,7 @@ impl Live {
             move_ms,
             created_at: self.created_at,
             result: self.state.result,
+            takebacks: self.takeback_notes(),
         };
         let text = self
             .state

@@ -110,6 +110,9 @@ pub fn write_csa(record: &ShogiRecord) -> Result<String, RecordError> {
     // V3.0 readers take a file without this line to be Shift_JIS; V2.2 readers skip it as a
     // comment.
     let mut out = String::from("'CSA encoding=UTF-8\nV2.2\n");
+    for note in &record.notes {
+        out.push_str(&format!("'{}\n", one_line(note)));
+    }
     if let Some(name) = &record.sente_name {
         out.push_str(&format!("N+{}\n", one_line(name)));
     }

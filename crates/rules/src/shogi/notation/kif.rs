@@ -292,6 +292,9 @@ pub fn write_kif(record: &ShogiRecord) -> Result<String, RecordError> {
 /// The header lines shared by KIF and KI2: date, 手合割 (a handicap by its name, never as a
 /// diagram), players, 持ち時間, and a board diagram only for a start that has no name.
 pub(crate) fn write_header(record: &ShogiRecord, start: &Position, out: &mut String) {
+    for note in &record.notes {
+        out.push_str(&format!("#{}\n", one_line(note)));
+    }
     let handicap = record.effective_handicap();
     let labelled = handicap.is_some();
     let standard = *start == Position::startpos(record.variant);
