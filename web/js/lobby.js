@@ -46,6 +46,10 @@ export function mountLobby(root) {
   let busy = false;
   let mine = [];
   let error = '';
+  // A redraw between a button's press and its release would swallow the click: while a
+  // pointer is down in the lobby, redraws wait for its release.
+  let pressing = false;
+  let pending = false;
 
   const own = () => [...seeks.keys()].filter((id) => tokenFor(id));
 
@@ -163,6 +167,11 @@ export function mountLobby(root) {
   }
 
   function render() {
+    if (pressing) {
+      pending = true;
+      return;
+    }
+    pending = false;
     // Keep the keyboard focus on the same control across a redraw.
     const focused = root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
     const live = sock && sock.readyState === 1;
@@ -214,6 +223,15 @@ export function mountLobby(root) {
     if (focused) root.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
   }
 
+  root.addEventListener('pointerdown', () => (pressing = true));
+  const released = () => {
+    if (!pressing) return;
+    pressing = false;
+    // After the click event of this press.
+    if (pending) setTimeout(render);
+  };
+  document.addEventListener('pointerup', released);
+  document.addEventListener('pointercancel', released);
   root.addEventListener('click', (e) => {
     const b = e.target.closest('button');
     if (!b) return;
@@ -235,6 +253,8 @@ export function mountLobby(root) {
     destroy() {
       closed = true;
       clearInterval(ticker);
+      document.removeEventListener('pointerup', released);
+      document.removeEventListener('pointercancel', released);
       sock?.close();
     },
   };

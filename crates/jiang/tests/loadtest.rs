@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use jiang_server::{Config, Rate};
+use jiang_server::{Config, LobbySettings, Rate};
 
 /// The value of the report line starting with `key ` (see `loadtest.rs` for the format).
 fn field<'a>(report: &'a str, key: &str) -> &'a str {
@@ -103,6 +103,52 @@ async fn loadtest_plays_beside_games_against_the_computer() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no move count in `{line}`"));
     assert!(computer_moves > 0, "the computers moved: {line}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loadtest_lobby_mode_creates_and_takes_seeks_that_every_client_sees() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = Config {
+        listen: "127.0.0.1:0".into(),
+        database_url: format!("sqlite://{}/jiang.db", dir.path().display()),
+        rate_limit: Rate::UNLIMITED,
+        // As `jiang serve --rate-limit 0`: no per-address seek limits either.
+        lobby: LobbySettings {
+            max_seeks_per_address: 0,
+            seek_rate: Rate::UNLIMITED,
+            ..LobbySettings::default()
+        },
+        ..Config::default()
+    };
+    let server = jiang_server::start(config).await.expect("server starts");
+    let url = format!("http://{}", server.addr());
+    let output = tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_jiang"))
+            .args(["loadtest", "--url", &url, "--lobby-clients", "4"])
+            .args(["--seeks-per-second", "5", "--seconds", "2"])
+            .output()
+            .expect("jiang runs")
+    })
+    .await
+    .expect("joined");
+    server.shutdown().await.expect("clean shutdown");
+    let report = String::from_utf8(output.stdout).expect("UTF-8 report");
+    let details = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "exit {:?}\n{report}\n{details}",
+        output.status
+    );
+    assert_eq!(report.lines().count(), 9, "exactly nine lines:\n{report}");
+    assert_eq!(field(&report, "lobby clients"), "4");
+    assert_eq!(field(&report, "seeks"), "10");
+    assert_eq!(field(&report, "taken"), "10");
+    assert_eq!(field(&report, "errors"), "0", "{details}");
+    // Sightings: at most every client saw every seek once (a seek taken before a flush on a
+    // very slow machine is seen by none, so fewer is possible).
+    let seen: u64 = field(&report, "seen").parse().expect("a count");
+    assert!((1..=40).contains(&seen), "{report}");
+    assert!(field(&report, "seen p99").ends_with(" ms"));
 }
 
 #[test]
