@@ -23,7 +23,7 @@ mod western;
 pub use csa::{read_csa, write_csa};
 pub use error::{NotationError, RecordError};
 pub use ki2::{read_ki2, write_ki2};
-pub use kif::{read_kif, write_kif, write_kif_shift_jis};
+pub use kif::{read_kif, write_kif, write_kif_shift_jis, write_kif_with_variations};
 pub use record::{ShogiRecord, decode_record_text};
 pub use western::WesternStyle;
 
