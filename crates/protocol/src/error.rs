@@ -119,6 +119,8 @@ error_codes! {
     TooLateToAbort = (409, "too_late_to_abort"),
     /// Rematch before the end.
     GameNotOver = (409, "game_not_over"),
+    /// Analysis of a game still being played (or waiting for its second player).
+    GameInProgress = (409, "game_in_progress"),
     /// A body or WebSocket message over the limit.
     TooLarge = (413, "too_large"),
     /// A browser request whose `Content-Type` is not `application/json`.

@@ -10,11 +10,16 @@
 //! Side names are the variant's own (`red`/`black`, `sente`/`gote`), so they are strings here:
 //! the rules crate, not the contract, knows which names a variant has.
 
+mod analysis;
 mod error;
 mod message;
 mod request;
 mod view;
 
+pub use analysis::{
+    AnalysedGame, AnalysisAnswer, AnalysisPosition, AnalysisRequest, ExportRequest, ExportedRecord,
+    Knowledge, TreeMove,
+};
 pub use error::{ErrorBody, ErrorCode, ErrorDetail, ErrorReason};
 pub use message::{
     ClientMessage, ClockMessage, CountMessage, DrawOfferMessage, MoveEvent, RematchMessage,

@@ -4,8 +4,9 @@
 use std::collections::HashMap;
 
 use jiang_protocol::{
-    ClientMessage, CreateGame, Created, DrawRequest, ErrorBody, ErrorCode, ErrorReason, GameView,
-    Health, ImportedGame, Joined, MoveRequest, NotationList, ServerMessage,
+    AnalysisAnswer, AnalysisRequest, ClientMessage, CreateGame, Created, DrawRequest, ErrorBody,
+    ErrorCode, ErrorReason, ExportRequest, ExportedRecord, GameView, Health, ImportedGame, Joined,
+    MoveRequest, NotationList, ServerMessage,
 };
 use serde::de::DeserializeOwned;
 
@@ -144,6 +145,10 @@ fn parse_as(name: &str, text: &str) -> Result<(), String> {
         "NotationList" => parses::<NotationList>(text),
         "ImportedGame" => parses::<ImportedGame>(text),
         "Health" => parses::<Health>(text),
+        "AnalysisRequest" => parses::<AnalysisRequest>(text),
+        "AnalysisAnswer" => parses::<AnalysisAnswer>(text),
+        "ExportRequest" => parses::<ExportRequest>(text),
+        "ExportedRecord" => parses::<ExportedRecord>(text),
         "ErrorBody" => parses::<ErrorBody>(text),
         "GameView" => parses::<GameView>(text),
         "ServerMessage" => parses::<ServerMessage>(text),

@@ -42,7 +42,9 @@ fn pgn_variations_are_numbered_in_parentheses_and_the_main_line_reads_back() {
         assert_eq!(main, ["h2e2", "h9g7", "h0g2", "i9h9"], "{text}");
         if format == MoveFormat::Iccs {
             assert!(
-                text.contains("1. h2e2 h9g7 (1... b9c7 2. b2c2 (2. h0g2) 2... b7b3) 2. h0g2 i9h9 *"),
+                text.contains(
+                    "1. h2e2 h9g7 (1... b9c7 2. b2c2 (2. h0g2) 2... b7b3) 2. h0g2 i9h9 *"
+                ),
                 "{text}"
             );
         }
@@ -62,10 +64,7 @@ fn kif_variations_follow_the_main_line_latest_branch_first_and_the_main_line_rea
     let text = write_kif_with_variations(&record, &tree).unwrap();
     let read = read_kif(text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(read.moves, record.moves, "{text}");
-    let blocks: Vec<&str> = text
-        .lines()
-        .filter(|l| l.starts_with("変化"))
-        .collect();
+    let blocks: Vec<&str> = text.lines().filter(|l| l.starts_with("変化")).collect();
     // The branch at ply 4 (and its nested branch at ply 5) before the branch at ply 2.
     assert_eq!(blocks, ["変化：4手", "変化：5手", "変化：2手"], "{text}");
     assert!(text.contains("変化：4手\n   4 ３二金(41)"), "{text}");

@@ -80,6 +80,8 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/notation", get(notation))
         .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route("/api/analysis", post(crate::analysis::analyse))
+        .route("/api/analysis/export", post(crate::analysis::export))
         .route(
             "/api/import",
             post(crate::import::handler).layer(DefaultBodyLimit::max(crate::import::MAX_IMPORT)),
@@ -195,7 +197,9 @@ async fn rate_limit(
 }
 
 /// Parses a JSON body, naming what is wrong (unknown field, missing field, bad value).
-fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+pub(crate) fn parse_body<T: DeserializeOwned>(
+    body: Result<Bytes, BytesRejection>,
+) -> Result<T, ApiError> {
     let bytes = body.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::too_large(MAX_BODY)
@@ -381,7 +385,7 @@ async fn create_game(
     Ok(response)
 }
 
-fn setup_error(e: SetupError) -> ApiError {
+pub(crate) fn setup_error(e: SetupError) -> ApiError {
     let code = match e {
         SetupError::BadFen(_) => ErrorCode::InvalidFen,
         SetupError::BadHandicap(_) => ErrorCode::InvalidHandicap,

@@ -5,6 +5,7 @@
 //! progress that has a timer to run (charging the think time up to the last stop, not the
 //! downtime: see `heartbeat`), and serves until [`Server::shutdown`].
 
+mod analysis;
 pub mod clock;
 pub mod error;
 pub mod game;

@@ -126,6 +126,36 @@ pub fn legal_move_names(pos: &Position, previous: Option<Move>) -> Vec<(Move, Ve
         .collect()
 }
 
+/// Every legal move of `pos` with its text in one notation, in generation order, in one pass
+/// over the legal moves: Japanese (with 同 when `previous`, the move played just before, ended
+/// on the same square) when `western` is `None`, else Western in that square style. What an
+/// analysis board lists.
+pub fn legal_move_notation(
+    pos: &Position,
+    previous: Option<Move>,
+    western: Option<WesternStyle>,
+) -> Vec<(Move, String)> {
+    let (moves, legal) = legal_facts(pos);
+    let previous_to = previous.map(Move::to);
+    moves
+        .iter()
+        .zip(&legal)
+        .map(|(&mv, facts)| {
+            let text = match western {
+                None => japanese::write(
+                    &legal,
+                    facts,
+                    pos.size(),
+                    previous_to,
+                    japanese::Flavour::Display,
+                ),
+                Some(style) => western::write(&legal, facts, pos.size(), style),
+            };
+            (mv, text)
+        })
+        .collect()
+}
+
 /// Reads Japanese move text (with or without the side mark; digits in any script; `竜` or
 /// `龍`; optional KIF origin `(77)`) as a legal move of `pos`. `previous` is the move played
 /// just before, needed for 同.
