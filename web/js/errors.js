@@ -9,7 +9,7 @@ export const TRANSLATED_CODES = [
   'too_late_to_abort', 'game_not_over', 'impasse_rejected', 'impasse_not_allowed',
   'draw_not_allowed', 'rate_limited', 'too_many_sockets', 'storage_unavailable', 'unavailable',
   'cross_origin', 'wrong_token', 'missing_token', 'too_large', 'invalid_message', 'internal',
-  'game_not_found',
+  'game_not_found', 'game_in_progress',
 ];
 
 /** Every `reason` of docs/api.md (Reasons), each with an `error.reason.<reason>` string. */
