@@ -462,6 +462,9 @@ pub trait Table: Send + Sync {
         tree: &[Node<String>],
         format: RecordFormat,
     ) -> Result<String, TreeExportError>;
+    /// What an engine playing `seat` may know of the game, as the engine's input: the public
+    /// game, and in Jieqi that seat's view (built from [`JieqiGame::view`], never the deal).
+    fn engine_input(&self, seat: Side) -> Result<jiang_engine::Input, jiang_engine::InputError>;
 }
 
 /// Why a move tree could not be written as a record.
@@ -719,6 +722,10 @@ impl Table for JieqiTable {
     fn declare_impasse(&mut self) -> Result<Outcome, PlayError> {
         Err(PlayError::NoImpasse(Variant::Jieqi))
     }
+    fn engine_input(&self, seat: Side) -> Result<jiang_engine::Input, jiang_engine::InputError> {
+        // The seat's view is all the engine gets: the deal never leaves `self.game`.
+        jiang_engine::Input::from_view(&self.game.view(Observer::from(Some(seat))))
+    }
     fn variant_fields(&self, viewer: Option<Side>) -> VariantFields {
         let view = self.game.view(Observer::from(viewer));
         let name = |side: Side| Variant::Jieqi.side_name(side).to_owned();
@@ -955,6 +962,11 @@ impl<G: OpenGame> Table for OpenTable<G> {
     }
     fn declare_impasse(&mut self) -> Result<Outcome, PlayError> {
         self.game.declare_impasse()
+    }
+    fn engine_input(&self, _seat: Side) -> Result<jiang_engine::Input, jiang_engine::InputError> {
+        // Nothing is hidden: the public game is what both seats know.
+        let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
+        jiang_engine::Input::from_text(self.variant(), &self.initial_fen(), &moves)
     }
     fn variant_fields(&self, _viewer: Option<Side>) -> VariantFields {
         self.game.variant_fields()
