@@ -165,3 +165,116 @@ pub struct ExportedRecord {
     /// The record (UTF-8).
     pub text: String,
 }
+
+/// `GET /api/analysis/ws`, client → server: start or stop the engine on a position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum EngineClientMessage {
+    /// Analyse the position a line leads to (the fields of [`AnalysisRequest`]), replacing
+    /// any search of this socket.
+    Start {
+        /// As in [`AnalysisRequest::variant`].
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        variant: Option<String>,
+        /// As in [`AnalysisRequest::game`] (a finished game only).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<String>,
+        /// As in [`AnalysisRequest::fen`].
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fen: Option<String>,
+        /// As in [`AnalysisRequest::knowledge`].
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        knowledge: Option<Knowledge>,
+        /// The line from the start to the position to analyse.
+        #[serde(default)]
+        moves: Vec<String>,
+        /// The notation of the lines' texts.
+        style: String,
+        /// How many lines (MultiPV), 1–3 (default 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lines: Option<u8>,
+    },
+    /// Stop the search (a `done` follows with what it found).
+    Stop {},
+    /// Keep-alive; answered by `pong`.
+    Ping {},
+}
+
+/// `GET /api/analysis/ws`, server → client.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EngineServerMessage {
+    /// A `start` was accepted: the search waits for a thread of the engine pool.
+    Queued {
+        /// The search's number on this socket (1, 2, …); later messages carry it.
+        search: u64,
+        /// The ply of the analysed position.
+        ply: u64,
+    },
+    /// The search's latest lines, after each completed iteration.
+    Info(EngineInfo),
+    /// The search ended (its time budget, a `stop`, a new `start`, or the game is over there).
+    Done {
+        /// The search's number.
+        search: u64,
+        /// The deepest completed iteration.
+        depth: u32,
+        /// Nodes searched.
+        nodes: u64,
+    },
+    /// Answer to `ping`.
+    Pong {},
+    /// A message was refused.
+    Error {
+        /// The code, as in HTTP errors.
+        code: crate::ErrorCode,
+        /// A sentence for a person.
+        message: String,
+        /// `illegal_move` only: which rule refused the line's move.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<crate::ErrorReason>,
+    },
+}
+
+/// An `info` message: the engine's current lines on the analysed position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineInfo {
+    /// The search's number.
+    pub search: u64,
+    /// The iteration's depth.
+    pub depth: u32,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Milliseconds so far.
+    pub ms: u64,
+    /// The best lines, best first (MultiPV).
+    pub lines: Vec<EngineLine>,
+}
+
+/// One engine line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineLine {
+    /// 1-based rank.
+    pub multipv: u32,
+    /// The evaluation from the side to move's point of view.
+    pub score: EngineScore,
+    /// The same from Red's (Sente's) point of view.
+    pub score_first: EngineScore,
+    /// The principal variation in machine notation.
+    pub pv: Vec<String>,
+    /// As far as it can be written, the same in the request's style (Jieqi: a covered piece
+    /// whose identity is not known ends it).
+    pub pv_notation: Vec<String>,
+}
+
+/// An evaluation: centipawns, or mate in `mate` moves (negative: being mated).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineScore {
+    /// Centipawns, `null` for a mate.
+    pub cp: Option<i32>,
+    /// Moves to mate, `null` for a centipawn score.
+    pub mate: Option<i32>,
+}

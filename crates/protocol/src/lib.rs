@@ -17,7 +17,8 @@ mod request;
 mod view;
 
 pub use analysis::{
-    AnalysedGame, AnalysisAnswer, AnalysisPosition, AnalysisRequest, ExportRequest, ExportedRecord,
+    AnalysedGame, AnalysisAnswer, AnalysisPosition, AnalysisRequest, EngineClientMessage,
+    EngineInfo, EngineLine, EngineScore, EngineServerMessage, ExportRequest, ExportedRecord,
     Knowledge, TreeMove,
 };
 pub use error::{ErrorBody, ErrorCode, ErrorDetail, ErrorReason};

@@ -169,6 +169,76 @@ fn position_of(
     })
 }
 
+/// Whether the board shows the deal: a finished Jieqi game analysed "as it was".
+fn shows_deal(
+    table: &dyn Table,
+    game: Option<&AnalysedGame>,
+    knowledge: Option<Knowledge>,
+) -> bool {
+    game.is_some()
+        && table.variant() == Variant::Jieqi
+        && matches!(knowledge, None | Some(Knowledge::All))
+}
+
+/// Plays `moves` on `table`, calling `after` with the ply and the table after each; the first
+/// move the rules refuse is `illegal_move`, naming its number.
+fn play_line(
+    table: &mut Box<dyn Table>,
+    moves: &[String],
+    with_deal: bool,
+    mut after: impl FnMut(usize, &dyn Table) -> Result<(), ApiError>,
+) -> Result<(), ApiError> {
+    for (i, mv) in moves.iter().enumerate() {
+        // With the deal, a move may come back as the board recorded it (`h2e2R`): the deal
+        // must agree with its letter.
+        let played = if with_deal && mv.len() == 5 {
+            table.replay(mv)
+        } else {
+            table.play(mv).map(|_| ())
+        };
+        played.map_err(|e| {
+            ApiError::new(
+                ErrorCode::IllegalMove,
+                format!("Move {} `{mv}` is not legal there: {e}.", i + 1),
+            )
+            .with_reason(e.reason())
+        })?;
+        after(i + 1, table.as_ref())?;
+    }
+    Ok(())
+}
+
+/// The table at the end of `moves` from `source`'s start, for the engine.
+pub(crate) async fn position_for_engine(
+    state: &AppState,
+    variant: Option<&str>,
+    game: Option<&str>,
+    fen: Option<&str>,
+    knowledge: Option<Knowledge>,
+    moves: &[String],
+) -> Result<Box<dyn Table>, ApiError> {
+    let Board { mut table, game } = open(
+        state,
+        Source {
+            variant,
+            game,
+            fen,
+            knowledge,
+        },
+    )
+    .await?;
+    let with_deal = shows_deal(table.as_ref(), game.as_ref(), knowledge);
+    play_line(&mut table, moves, with_deal, |_, _| Ok(()))?;
+    Ok(table)
+}
+
+/// `style` by name, checked against the variant's family.
+pub(crate) fn style_for(table: &dyn Table, name: &str) -> Result<NotationStyle, ApiError> {
+    let style = style_named(name)?;
+    table.legal_notation(style).map_err(wrong_family)?;
+    Ok(style)
+}
+
 /// `POST /api/analysis`.
 pub(crate) async fn analyse(
     State(state): State<AppState>,
@@ -196,33 +266,17 @@ pub(crate) async fn analyse(
             ),
         ));
     }
-    // The deal is shown only for a finished Jieqi game analysed "as it was".
-    let with_deal = game.is_some()
-        && table.variant() == Variant::Jieqi
-        && matches!(request.knowledge, None | Some(Knowledge::All));
+    let with_deal = shows_deal(table.as_ref(), game.as_ref(), request.knowledge);
     let mut positions = Vec::new();
     if from == 0 {
         positions.push(position_of(table.as_ref(), style, with_deal)?);
     }
-    for (i, mv) in request.moves.iter().enumerate() {
-        // With the deal, a move may come back as the board recorded it (`h2e2R`): the deal
-        // must agree with its letter.
-        let played = if with_deal && mv.len() == 5 {
-            table.replay(mv)
-        } else {
-            table.play(mv).map(|_| ())
-        };
-        played.map_err(|e| {
-            ApiError::new(
-                ErrorCode::IllegalMove,
-                format!("Move {} `{mv}` is not legal there: {e}.", i + 1),
-            )
-            .with_reason(e.reason())
-        })?;
-        if i as u64 + 1 >= from {
-            positions.push(position_of(table.as_ref(), style, with_deal)?);
+    play_line(&mut table, &request.moves, with_deal, |ply, table| {
+        if ply as u64 >= from {
+            positions.push(position_of(table, style, with_deal)?);
         }
-    }
+        Ok(())
+    })?;
     let notation = table.notation(style).map_err(wrong_family)?;
     let (_, notes) = table.positions(style);
     let answer = AnalysisAnswer {

@@ -49,6 +49,8 @@ pub(crate) struct AppState {
     pub sockets: Arc<Slots>,
     /// A WebSocket silent for this long is closed.
     pub ws_idle_timeout: Duration,
+    /// The longest one analysis search may run.
+    pub analysis_seconds: Duration,
     /// Becomes `true` when the shutdown deadline has passed: WebSockets end at once.
     pub hard_stop: watch::Receiver<bool>,
 }
@@ -82,6 +84,7 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .route("/api/analysis", post(crate::analysis::analyse))
         .route("/api/analysis/export", post(crate::analysis::export))
+        .route("/api/analysis/ws", get(crate::analysis_engine::upgrade))
         .route(
             "/api/import",
             post(crate::import::handler).layer(DefaultBodyLimit::max(crate::import::MAX_IMPORT)),

@@ -6,6 +6,7 @@
 //! downtime: see `heartbeat`), and serves until [`Server::shutdown`].
 
 mod analysis;
+mod analysis_engine;
 pub mod clock;
 pub mod engine_pool;
 pub mod error;
@@ -66,6 +67,8 @@ pub struct Config {
     /// Threads of the engine pool (computer opponents, analysis): at least 1; the default is
     /// [`engine_pool::default_threads`].
     pub engine_threads: usize,
+    /// The longest one analysis-board search may run (`--analysis-seconds`, 30 s).
+    pub analysis_seconds: Duration,
 }
 
 /// Limits on connections and WebSockets: what keeps one client (or a crowd of idle ones) from
@@ -120,6 +123,7 @@ impl Default for Config {
             abandon_after: Duration::from_secs(30 * 24 * 3600),
             limits: Limits::default(),
             engine_threads: engine_pool::default_threads(),
+            analysis_seconds: analysis_engine::DEFAULT_SECONDS,
         }
     }
 }
@@ -270,6 +274,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         origin: Arc::new(origin::OriginPolicy::new(&public_url)?),
         sockets: slots::Slots::new(0, limits.max_sockets_per_address),
         ws_idle_timeout: limits.ws_idle_timeout,
+        analysis_seconds: config.analysis_seconds,
         hard_stop: hard_stop_rx,
     });
     // Shutdown must finish even when the database cannot commit: past the deadline the writer

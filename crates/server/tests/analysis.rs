@@ -410,3 +410,139 @@ on_both!(
         assert_eq!(code, "bad_moves");
     }
 );
+
+/// The next engine message (within 10 s), checked against the protocol type.
+async fn next_engine(socket: &mut Socket) -> Value {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    loop {
+        let message = tokio::time::timeout(std::time::Duration::from_secs(10), socket.next())
+            .await
+            .expect("a message within 10 s")
+            .expect("socket open")
+            .expect("no socket error");
+        if let Message::Text(text) = message {
+            let value: Value = serde_json::from_str(&text).unwrap();
+            typed::<jiang_protocol::EngineServerMessage>(&value);
+            return value;
+        }
+    }
+}
+
+async fn engine_socket(server: &TestServer) -> Socket {
+    connect(&format!(
+        "{}/api/analysis/ws",
+        server.base.replacen("http", "ws", 1)
+    ))
+    .await
+}
+
+on_both!(
+    the_engine_streams_lines_until_stopped,
+    |server: TestServer| async move {
+        let mut socket = engine_socket(&server).await;
+        send(
+        &mut socket,
+        json!({"type": "start", "variant": "xiangqi", "moves": ["h2e2"], "style": "wxf", "lines": 2}),
+    )
+    .await;
+        let queued = next_engine(&mut socket).await;
+        assert_eq!(queued, json!({"type": "queued", "search": 1, "ply": 1}));
+        // Lines arrive as the search deepens: two of them, black to move.
+        let info = loop {
+            let v = next_engine(&mut socket).await;
+            assert_eq!(v["type"], "info", "{v}");
+            if v["lines"].as_array().unwrap().len() == 2 {
+                break v;
+            }
+        };
+        let best = &info["lines"][0];
+        assert_eq!(best["multipv"], 1);
+        assert!(!best["pv"].as_array().unwrap().is_empty());
+        assert_eq!(
+            best["pv"].as_array().unwrap().len(),
+            best["pv_notation"].as_array().unwrap().len()
+        );
+        // Black to move: Red's point of view is the opposite.
+        if let Some(cp) = best["score"]["cp"].as_i64() {
+            assert_eq!(best["score_first"]["cp"].as_i64(), Some(-cp));
+        }
+        send(&mut socket, json!({"type": "stop"})).await;
+        let done = loop {
+            let v = next_engine(&mut socket).await;
+            if v["type"] == "done" {
+                break v;
+            }
+        };
+        assert_eq!(done["search"], 1);
+
+        // Refusals: a bad message, too many lines, a live game, a line with an illegal move.
+        send(&mut socket, json!({"type": "go"})).await;
+        assert_eq!(next_engine(&mut socket).await["code"], "invalid_message");
+        send(
+            &mut socket,
+            json!({"type": "start", "variant": "shogi", "style": "usi", "lines": 4}),
+        )
+        .await;
+        assert_eq!(next_engine(&mut socket).await["code"], "invalid_message");
+        let (live, _, _) = server.game(json!({"variant": "shogi"}), "sente").await;
+        send(
+            &mut socket,
+            json!({"type": "start", "game": live, "style": "usi"}),
+        )
+        .await;
+        assert_eq!(next_engine(&mut socket).await["code"], "game_in_progress");
+        send(
+            &mut socket,
+            json!({"type": "start", "variant": "shogi", "style": "usi", "moves": ["7g7e"]}),
+        )
+        .await;
+        let e = next_engine(&mut socket).await;
+        assert_eq!(
+            (e["code"].as_str(), e["reason"].as_str()),
+            (Some("illegal_move"), Some("not_legal"))
+        );
+        // A position where the game is over: nothing to search.
+        send(
+        &mut socket,
+        json!({"type": "start", "variant": "xiangqi", "fen": "4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1", "moves": ["b0b9"], "style": "iccs"}),
+    )
+    .await;
+        assert_eq!(
+            next_engine(&mut socket).await,
+            json!({"type": "done", "search": 2, "depth": 0, "nodes": 0})
+        );
+        send(&mut socket, json!({"type": "ping"})).await;
+        assert_eq!(next_engine(&mut socket).await["type"], "pong");
+    }
+);
+
+on_both!(
+    a_search_ends_by_itself_at_its_budget,
+    |config: &mut jiang_server::Config| config.analysis_seconds =
+        std::time::Duration::from_millis(300),
+    |server: TestServer| async move {
+        let mut socket = engine_socket(&server).await;
+        send(
+            &mut socket,
+            json!({"type": "start", "variant": "minishogi", "style": "western"}),
+        )
+        .await;
+        assert_eq!(next_engine(&mut socket).await["type"], "queued");
+        loop {
+            let v = next_engine(&mut socket).await;
+            if v["type"] == "done" {
+                assert!(v["depth"].as_u64().unwrap() >= 1, "{v}");
+                break;
+            }
+            assert_eq!(v["type"], "info");
+            assert!(
+                v["lines"][0]["pv_notation"][0]
+                    .as_str()
+                    .unwrap()
+                    .contains('-'),
+                "{v}"
+            );
+        }
+    }
+);
