@@ -1,7 +1,8 @@
 // The analysis board (issue 13) in Chromium against the real server: a finished game opened
 // with "Analyse" (never offered while a game is played), the moves walked with the keyboard,
 // a variation added on the board, the tree exported with its variations and kept across a
-// reload; every variant from its start; a record imported and opened; a non-English locale.
+// reload, with the engine's lines; every variant from its start; a record imported and opened;
+// a non-English locale.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../lib/server.mjs';
@@ -92,6 +93,15 @@ test('no Analyse button while a game is played; a finished game opens, walks, br
   await page.click('[data-act=promote]');
   assert.deepEqual((await page.locator('.tree > .tree-move').allInnerTexts()).slice(0, 2), ['1.C2.5', 'H2+3']);
 
+  // The engine: lines arrive live for the current position, with the bar and the number.
+  await page.selectOption('select[name=lines]', '2');
+  await page.click('[data-act=engine]');
+  await page.waitForFunction(() => document.querySelectorAll('.engine-lines li').length === 2, null, { timeout: 20000 });
+  assert.match(await page.locator('.engine-lines li').first().innerText(), /^[+-]?\d+\.\d\d|#/);
+  assert.match(await page.locator('.eval-bar').getAttribute('aria-label'), /Red/);
+  await page.click('[data-act=engine]');
+  assert.equal(await page.locator('[data-act=engine]').getAttribute('aria-pressed'), 'false');
+
   // Export with variations.
   await page.click('[data-export=pgn][data-moves=wxf]');
   await page.waitForSelector('.export-text:not([hidden])');
@@ -111,7 +121,7 @@ test('no Analyse button while a game is played; a finished game opens, walks, br
   await ctx.close();
 });
 
-test('every variant opens from its start and plays a move on the board', async () => {
+test('every variant opens from its start, plays a move on the board and gets the engine\'s line', async () => {
   const ctx = await newContext(browser);
   const page = await ctx.newPage();
   for (const [variant, from, to, text] of [
@@ -132,6 +142,10 @@ test('every variant opens from its start and plays a move on the board', async (
     await page.waitForSelector('.tree .tree-move');
     const got = await page.locator('.tree .tree-move').first().innerText();
     assert.ok(got.includes(text), `${variant}: ${got}`);
+    // The engine's best line for the position after it.
+    await page.click('[data-act=engine]');
+    await page.waitForSelector('.engine-lines li', { timeout: 20000 });
+    await page.click('[data-act=engine]');
   }
   await ctx.close();
 });

@@ -322,6 +322,91 @@ export function analysisPage(main, variantParam) {
     if (el) el.hidden = true;
   }
 
+  // The engine: one WebSocket, one search at a time for the current node.
+  let engineOn = false;
+  let socket = null;
+  let search = 0; // the number of the search whose lines are shown
+  let engineFor = null; // the node the search is for
+
+  function engineSocket() {
+    if (socket && socket.readyState <= 1) return socket;
+    socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/analysis/ws`);
+    socket.addEventListener('message', (e) => onEngine(JSON.parse(e.data)));
+    socket.addEventListener('close', () => {
+      socket = null;
+      if (engineOn && !destroyed) {
+        engineOn = false;
+        renderEngine();
+      }
+    });
+    return socket;
+  }
+
+  function engineStart() {
+    const ws = engineSocket();
+    const msg = JSON.stringify({ type: 'start', ...source(), moves: movesTo(), style: style(), lines: Number(store.get('engine.lines', '1')) });
+    engineFor = current;
+    $('.engine-lines').innerHTML = '';
+    $('.engine-status').textContent = t('engine.thinking');
+    if (ws.readyState === 1) ws.send(msg);
+    else ws.addEventListener('open', () => ws.send(msg), { once: true });
+  }
+
+  function toggleEngine() {
+    engineOn = !engineOn;
+    if (engineOn) engineStart();
+    else if (socket?.readyState === 1) socket.send(JSON.stringify({ type: 'stop' }));
+    renderEngine();
+  }
+
+  /** Red's (Sente's) score as a fraction of the bar, and the number shown. */
+  function scoreText(score) {
+    if (score.mate != null) return score.mate > 0 ? `#${score.mate}` : `#-${-score.mate}`;
+    const pawns = score.cp / 100;
+    return (pawns > 0 ? '+' : '') + pawns.toFixed(2);
+  }
+  function barShare(score) {
+    if (score.mate != null) return score.mate > 0 ? 1 : 0;
+    return 1 / (1 + Math.exp(-score.cp / 250));
+  }
+
+  function onEngine(m) {
+    if (destroyed) return;
+    if (m.type === 'queued') search = m.search;
+    else if (m.type === 'error') {
+      showError(m);
+      $('.engine-status').textContent = '';
+    } else if (m.type === 'info' && m.search === search) {
+      const sides = sidesOf(variant);
+      const toMove = nodes.get(engineFor)?.pos?.to_move;
+      const best = m.lines[0];
+      if (best) {
+        const share = barShare(best.score_first);
+        $('.eval-fill').style.width = `${(share * 100).toFixed(1)}%`;
+        $('.eval-bar').setAttribute('aria-label', t('engine.barValue', { side: sn(sides[0]), score: scoreText(best.score_first) }));
+      }
+      $('.engine-status').textContent = t('engine.depth', { depth: m.depth, nodes: m.nodes.toLocaleString() });
+      $('.engine-lines').innerHTML = m.lines
+        .map((l) => `<li><span class="score" title="${sn(toMove)}">${scoreText(l.score)}</span> <span class="score-first" title="${sn(sides[0])}">(${sn(sides[0])} ${scoreText(l.score_first)})</span> <span class="pv">${(l.pv_notation.length ? l.pv_notation : l.pv).join(' ')}</span></li>`)
+        .join('');
+    } else if (m.type === 'done' && m.search === search) {
+      const el = $('.engine-status');
+      el.textContent = m.depth ? `${el.textContent} · ${t('engine.done')}` : t('engine.nothing');
+      if (engineOn && engineFor === current) {
+        engineOn = false;
+        renderEngine();
+      }
+    }
+  }
+
+  function renderEngine() {
+    const btn = $('[data-act=engine]');
+    if (!btn) return;
+    btn.textContent = engineOn ? t('engine.stop') : t('engine.start');
+    btn.setAttribute('aria-pressed', String(engineOn));
+    $('[name=lines]').value = store.get('engine.lines', '1');
+  }
+
   const label = (sq, p) => (p ? `${sq} ${p}` : sq);
 
   function build() {
@@ -347,6 +432,16 @@ export function analysisPage(main, variantParam) {
         <button type="button" data-step="End" aria-label="${t('game.last')}">»</button>
       </div>
     </nav>
+    <section class="engine" aria-labelledby="engine-title">
+      <h2 id="engine-title">${t('engine.title')}</h2>
+      <div class="engine-controls">
+        <button type="button" class="primary" data-act="engine" aria-pressed="false">${t('engine.start')}</button>
+        <label>${t('engine.lines')} <select name="lines">${[1, 2, 3].map((n) => `<option value="${n}">${n}</option>`).join('')}</select></label>
+      </div>
+      <div class="eval-bar" role="img" aria-label="${t('engine.bar')}"><div class="eval-fill"></div></div>
+      <p class="engine-status" aria-live="polite"></p>
+      <ol class="engine-lines"></ol>
+    </section>
     <div class="actions">
       <button type="button" data-act="promote">${t('analysis.promote')}</button>
       <button type="button" data-act="delete" class="danger">${t('analysis.delete')}</button>
@@ -391,7 +486,8 @@ export function analysisPage(main, variantParam) {
     if (el.dataset.step) return step(el.dataset.step);
     if (el.dataset.export) return exportTree(el.dataset.export, el.dataset.moves);
     const act = el.dataset.act;
-    if (act === 'promote') promote();
+    if (act === 'engine') toggleEngine();
+    else if (act === 'promote') promote();
     else if (act === 'delete') remove();
     else if (act === 'flip') {
       flipped = !flipped;
@@ -406,7 +502,10 @@ export function analysisPage(main, variantParam) {
   }
 
   function onChange(e) {
-    if (e.target.name === 'notation') {
+    if (e.target.name === 'lines') {
+      store.set('engine.lines', e.target.value);
+      if (engineOn) engineStart();
+    } else if (e.target.name === 'notation') {
       store.set('notation.' + fam, e.target.value);
       refreshTexts();
     } else if (e.target.name === 'knowledge') {
@@ -519,6 +618,8 @@ export function analysisPage(main, variantParam) {
     const html = treeHtml();
     if (treeEl.innerHTML !== html) treeEl.innerHTML = html;
     treeEl.querySelector('[aria-current]')?.scrollIntoView({ block: 'nearest' });
+    if (engineOn && engineFor !== current) engineStart();
+    renderEngine();
     $('[data-act=promote]').disabled = node.parent === null;
     $('[data-act=delete]').disabled = node.parent === null;
   }
@@ -551,6 +652,7 @@ export function analysisPage(main, variantParam) {
       destroyed = true;
       main.removeEventListener('click', onClick);
       main.removeEventListener('change', onChange);
+      socket?.close();
       document.removeEventListener('keydown', onKey);
     },
     rerender() {
