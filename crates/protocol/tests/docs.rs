@@ -4,9 +4,10 @@
 use std::collections::HashMap;
 
 use jiang_protocol::{
-    AnalysisAnswer, AnalysisRequest, ClientMessage, CreateGame, Created, DrawRequest, ErrorBody,
-    ErrorCode, ErrorReason, ExportRequest, ExportedRecord, GameView, Health, ImportedGame, Joined,
-    MoveRequest, NotationList, ServerMessage,
+    AnalysisAnswer, AnalysisRequest, ClientMessage, CreateGame, Created, DrawRequest,
+    EngineClientMessage, EngineServerMessage, ErrorBody, ErrorCode, ErrorReason, ExportRequest,
+    ExportedRecord, GameView, Health, ImportedGame, Joined, MoveRequest, NotationList,
+    ServerMessage,
 };
 use serde::de::DeserializeOwned;
 
@@ -149,6 +150,8 @@ fn parse_as(name: &str, text: &str) -> Result<(), String> {
         "AnalysisAnswer" => parses::<AnalysisAnswer>(text),
         "ExportRequest" => parses::<ExportRequest>(text),
         "ExportedRecord" => parses::<ExportedRecord>(text),
+        "EngineClientMessage" => parses::<EngineClientMessage>(text),
+        "EngineServerMessage" => parses::<EngineServerMessage>(text),
         "ErrorBody" => parses::<ErrorBody>(text),
         "GameView" => parses::<GameView>(text),
         "ServerMessage" => parses::<ServerMessage>(text),
