@@ -122,6 +122,9 @@ struct ServeArgs {
     /// at a time, in the engine pool's fair queue).
     #[arg(long, env = "JIANG_ANALYSIS_SECONDS", default_value = "30", value_parser = seconds)]
     analysis_seconds: Duration,
+    /// Nodes the engine searches per position of a computer review (the fixed budget).
+    #[arg(long, env = "JIANG_REVIEW_NODES", default_value_t = 40_000, value_parser = clap::value_parser!(u64).range(1..))]
+    review_nodes: u64,
 }
 
 /// A duration in seconds (fractions allowed), more than zero.
@@ -217,6 +220,7 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
             .engine_threads
             .map_or_else(jiang_server::engine_pool::default_threads, |n| n as usize),
         analysis_seconds: args.analysis_seconds,
+        review_nodes: args.review_nodes,
         ..jiang_server::Config::default()
     };
     let runtime = tokio::runtime::Runtime::new()

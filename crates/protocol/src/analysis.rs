@@ -278,3 +278,72 @@ pub struct EngineScore {
     /// Moves to mate, `null` for a centipawn score.
     pub mate: Option<i32>,
 }
+
+/// `POST /api/analysis/review`: a computer review of a finished game (or of a line), every
+/// position evaluated at the same fixed budget.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewRequest {
+    /// As in [`AnalysisRequest::variant`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    /// As in [`AnalysisRequest::game`]: a finished game; without `moves`, its own moves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    /// As in [`AnalysisRequest::fen`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fen: Option<String>,
+    /// As in [`AnalysisRequest::knowledge`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub knowledge: Option<Knowledge>,
+    /// The line to review; absent with `game`: the game's moves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Vec<String>>,
+    /// The notation of the better moves' texts.
+    pub style: String,
+}
+
+/// How bad a move was, by the evaluation it lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Judgement {
+    /// Lost at least 50 centipawns.
+    Inaccuracy,
+    /// Lost at least 100.
+    Mistake,
+    /// Lost at least 300.
+    Blunder,
+}
+
+/// The answer to `POST /api/analysis/review`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewAnswer {
+    /// The reviewed moves as recorded.
+    pub moves: Vec<String>,
+    /// The engine's budget per position, in nodes.
+    pub nodes_per_position: u64,
+    /// Per position (the start and after each move): the evaluation from Red's (Sente's)
+    /// point of view, `null` where the game is over.
+    pub evals: Vec<Option<EngineScore>>,
+    /// Per move: what the review says of it.
+    pub verdicts: Vec<MoveVerdict>,
+    /// Per side name: the accuracy of its moves, 0–100.
+    pub accuracy: BTreeMap<String, f64>,
+}
+
+/// What the review says of one move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveVerdict {
+    /// 1-based ply.
+    pub ply: u64,
+    /// Centipawns the move lost against the engine's best, from the mover's view (0 or more).
+    pub loss: i32,
+    /// `null` for a good move.
+    pub judgement: Option<Judgement>,
+    /// The engine's move there in machine notation, when it differs from the move played.
+    pub better: Option<String>,
+    /// The same in the request's style.
+    pub better_notation: Option<String>,
+}

@@ -19,7 +19,7 @@ mod view;
 pub use analysis::{
     AnalysedGame, AnalysisAnswer, AnalysisPosition, AnalysisRequest, EngineClientMessage,
     EngineInfo, EngineLine, EngineScore, EngineServerMessage, ExportRequest, ExportedRecord,
-    Knowledge, TreeMove,
+    Judgement, Knowledge, MoveVerdict, ReviewAnswer, ReviewRequest, TreeMove,
 };
 pub use error::{ErrorBody, ErrorCode, ErrorDetail, ErrorReason};
 pub use message::{

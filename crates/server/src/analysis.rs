@@ -182,7 +182,7 @@ fn shows_deal(
 
 /// Plays `moves` on `table`, calling `after` with the ply and the table after each; the first
 /// move the rules refuse is `illegal_move`, naming its number.
-fn play_line(
+pub(crate) fn play_line(
     table: &mut Box<dyn Table>,
     moves: &[String],
     with_deal: bool,
@@ -208,16 +208,16 @@ fn play_line(
     Ok(())
 }
 
-/// The table at the end of `moves` from `source`'s start, for the engine.
-pub(crate) async fn position_for_engine(
+/// A board at its start for the engine's requests: the table, the finished game it belongs
+/// to, and whether it shows the deal.
+pub(crate) async fn start_board(
     state: &AppState,
     variant: Option<&str>,
     game: Option<&str>,
     fen: Option<&str>,
     knowledge: Option<Knowledge>,
-    moves: &[String],
-) -> Result<Box<dyn Table>, ApiError> {
-    let Board { mut table, game } = open(
+) -> Result<(Box<dyn Table>, Option<AnalysedGame>, bool), ApiError> {
+    let Board { table, game } = open(
         state,
         Source {
             variant,
@@ -228,6 +228,19 @@ pub(crate) async fn position_for_engine(
     )
     .await?;
     let with_deal = shows_deal(table.as_ref(), game.as_ref(), knowledge);
+    Ok((table, game, with_deal))
+}
+
+/// The table at the end of `moves` from a start, for the engine.
+pub(crate) async fn position_for_engine(
+    state: &AppState,
+    variant: Option<&str>,
+    game: Option<&str>,
+    fen: Option<&str>,
+    knowledge: Option<Knowledge>,
+    moves: &[String],
+) -> Result<Box<dyn Table>, ApiError> {
+    let (mut table, _, with_deal) = start_board(state, variant, game, fen, knowledge).await?;
     play_line(&mut table, moves, with_deal, |_, _| Ok(()))?;
     Ok(table)
 }

@@ -305,3 +305,202 @@ fn info_message(search: &mut Search, info: &Info) -> Option<EngineServerMessage>
 
 /// The default of `--analysis-seconds`.
 pub const DEFAULT_SECONDS: Duration = Duration::from_secs(30);
+
+/// The longest line a review takes (plies).
+pub const MAX_REVIEW_PLIES: usize = 600;
+
+/// Evaluations are capped here when moves are compared, so that a mate found a move late
+/// does not count as thousands of centipawns lost.
+const CAP: i32 = 1_000;
+
+/// A position's value for the side to move, in centipawns capped at [`CAP`]: the engine's
+/// score, or the rules' verdict where the game is over.
+fn capped(score: i32) -> i32 {
+    score.clamp(-CAP, CAP)
+}
+
+/// The winning chance (0–100) of a capped evaluation, for the accuracy figure.
+fn winning_chance(cp: i32) -> f64 {
+    50.0 + 50.0 * (2.0 / (1.0 + (-0.004 * f64::from(cp)).exp()) - 1.0)
+}
+
+/// The judgement of a move that lost `loss` centipawns.
+fn judgement(loss: i32) -> Option<jiang_protocol::Judgement> {
+    use jiang_protocol::Judgement as J;
+    match loss {
+        l if l >= 300 => Some(J::Blunder),
+        l if l >= 100 => Some(J::Mistake),
+        l if l >= 50 => Some(J::Inaccuracy),
+        _ => None,
+    }
+}
+
+/// `POST /api/analysis/review`: every position of the line evaluated on the engine pool at
+/// the same fixed budget (`--review-nodes`), the moves judged by what they lost against the
+/// engine's best, and each side's accuracy.
+pub(crate) async fn review(
+    State(state): State<AppState>,
+    Extension(ClientAddress(client)): Extension<ClientAddress>,
+    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<axum::Json<serde_json::Value>, ApiError> {
+    use jiang_protocol::{MoveVerdict, ReviewAnswer, ReviewRequest};
+    let request: ReviewRequest = crate::http::parse_body(body)?;
+    let (mut table, game, with_deal) = crate::analysis::start_board(
+        &state,
+        request.variant.as_deref(),
+        request.game.as_deref(),
+        request.fen.as_deref(),
+        request.knowledge,
+    )
+    .await?;
+    let style = crate::analysis::style_for(table.as_ref(), &request.style)?;
+    let moves = match (request.moves, game) {
+        (Some(moves), _) => moves,
+        (None, Some(game)) => game.moves,
+        (None, None) => Vec::new(),
+    };
+    if moves.len() > MAX_REVIEW_PLIES {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "Invalid request: a review takes at most {MAX_REVIEW_PLIES} plies, not {}.",
+                moves.len()
+            ),
+        ));
+    }
+    let mut tables = vec![table.boxed_clone()];
+    crate::analysis::play_line(&mut table, &moves, with_deal, |_, t| {
+        tables.push(t.boxed_clone());
+        Ok(())
+    })?;
+    // One job per position, all queued at once under this client's review key: the pool's
+    // round-robin serves other clients and computer games between them.
+    let key = ClientKey(format!("review:{client}"));
+    let mut handles = Vec::with_capacity(tables.len());
+    for (i, t) in tables.iter().enumerate() {
+        if t.outcome().is_some() || t.legal_moves().is_empty() {
+            handles.push(None);
+            continue;
+        }
+        let input = t.engine_input(t.to_move()).map_err(|e| {
+            ApiError::new(
+                ErrorCode::InvalidRequest,
+                format!("The engine cannot read position {i}: {e}."),
+            )
+        })?;
+        handles.push(Some(state.games.engines().submit(Job {
+            client: key.clone(),
+            input,
+            go: Go {
+                nodes: Some(state.review_nodes),
+                clock: jiang_engine::Clock {
+                    movetime: Some(state.analysis_seconds),
+                    ..jiang_engine::Clock::default()
+                },
+                ..Go::default()
+            },
+            multi_pv: 1,
+            level: 8,
+            seed: i as u64,
+            on_info: None,
+        })));
+    }
+    // The value of each position for its side to move, and the engine's move there.
+    let mut values = Vec::with_capacity(tables.len());
+    let mut best = Vec::with_capacity(tables.len());
+    for (t, handle) in tables.iter().zip(handles) {
+        match handle {
+            None => {
+                let outcome = t.outcome();
+                let value = match outcome.and_then(|o| o.winner) {
+                    Some(w) if w == t.to_move() => jiang_engine::score::MATE,
+                    Some(_) => -jiang_engine::score::MATE,
+                    None => 0,
+                };
+                values.push((value, true));
+                best.push(None);
+            }
+            Some(handle) => {
+                let thought = handle.result().await.map_err(|e| {
+                    ApiError::new(
+                        ErrorCode::Unavailable,
+                        format!("The engine did not answer: {e}."),
+                    )
+                })?;
+                values.push((thought.score, false));
+                best.push(match thought.decision {
+                    jiang_engine::Decision::Move(mv) => Some(mv),
+                    _ => None,
+                });
+            }
+        }
+    }
+    let variant = tables[0].variant();
+    let evals = tables
+        .iter()
+        .zip(&values)
+        .map(|(t, &(value, over))| {
+            (!over).then(|| {
+                if t.to_move() == Side::First {
+                    score_of(value)
+                } else {
+                    score_of(-value)
+                }
+            })
+        })
+        .collect();
+    let mut verdicts = Vec::with_capacity(moves.len());
+    let mut accuracy_sum = [0.0f64; 2];
+    let mut counted = [0u32; 2];
+    for i in 0..moves.len() {
+        let mover = tables[i].to_move();
+        let before = capped(values[i].0);
+        let after = -capped(values[i + 1].0);
+        let loss = (before - after).max(0);
+        let played = tables[i + 1].moves()[i].clone();
+        let better = best[i]
+            .clone()
+            .filter(|b| !played.starts_with(b.as_str()) && loss > 0);
+        let better_notation = better.as_ref().and_then(|b| {
+            let mut line = tables[i].boxed_clone();
+            line.play(b).ok()?;
+            line.notation(style).ok()?.pop()
+        });
+        let drop = (winning_chance(before) - winning_chance(after)).max(0.0);
+        accuracy_sum[mover.index()] +=
+            (103.1668 * (-0.04354 * drop).exp() - 3.1669).clamp(0.0, 100.0);
+        counted[mover.index()] += 1;
+        verdicts.push(MoveVerdict {
+            ply: i as u64 + 1,
+            loss,
+            judgement: judgement(loss),
+            better,
+            better_notation,
+        });
+    }
+    let accuracy = Side::BOTH
+        .into_iter()
+        .filter(|s| counted[s.index()] > 0)
+        .map(|s| {
+            let mean = accuracy_sum[s.index()] / f64::from(counted[s.index()]);
+            (
+                variant.side_name(s).to_owned(),
+                (mean * 10.0).round() / 10.0,
+            )
+        })
+        .collect();
+    let answer = ReviewAnswer {
+        moves: tables
+            .last()
+            .map(|t| t.moves().to_vec())
+            .unwrap_or_default(),
+        nodes_per_position: state.review_nodes,
+        evals,
+        verdicts,
+        accuracy,
+    };
+    Ok(axum::Json(jiang_protocol::to_sorted_value(&answer)))
+}
+
+/// The default of `--review-nodes`.
+pub const DEFAULT_REVIEW_NODES: u64 = 40_000;

@@ -51,6 +51,8 @@ pub(crate) struct AppState {
     pub ws_idle_timeout: Duration,
     /// The longest one analysis search may run.
     pub analysis_seconds: Duration,
+    /// The engine's nodes per position of a computer review.
+    pub review_nodes: u64,
     /// Becomes `true` when the shutdown deadline has passed: WebSockets end at once.
     pub hard_stop: watch::Receiver<bool>,
 }
@@ -85,6 +87,7 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/analysis", post(crate::analysis::analyse))
         .route("/api/analysis/export", post(crate::analysis::export))
         .route("/api/analysis/ws", get(crate::analysis_engine::upgrade))
+        .route("/api/analysis/review", post(crate::analysis_engine::review))
         .route(
             "/api/import",
             post(crate::import::handler).layer(DefaultBodyLimit::max(crate::import::MAX_IMPORT)),

@@ -69,6 +69,8 @@ pub struct Config {
     pub engine_threads: usize,
     /// The longest one analysis-board search may run (`--analysis-seconds`, 30 s).
     pub analysis_seconds: Duration,
+    /// The engine's budget per position of a computer review, in nodes (`--review-nodes`).
+    pub review_nodes: u64,
 }
 
 /// Limits on connections and WebSockets: what keeps one client (or a crowd of idle ones) from
@@ -124,6 +126,7 @@ impl Default for Config {
             limits: Limits::default(),
             engine_threads: engine_pool::default_threads(),
             analysis_seconds: analysis_engine::DEFAULT_SECONDS,
+            review_nodes: analysis_engine::DEFAULT_REVIEW_NODES,
         }
     }
 }
@@ -275,6 +278,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         sockets: slots::Slots::new(0, limits.max_sockets_per_address),
         ws_idle_timeout: limits.ws_idle_timeout,
         analysis_seconds: config.analysis_seconds,
+        review_nodes: config.review_nodes,
         hard_stop: hard_stop_rx,
     });
     // Shutdown must finish even when the database cannot commit: past the deadline the writer

@@ -546,3 +546,71 @@ on_both!(
         }
     }
 );
+
+on_both!(
+    a_review_marks_the_blunder_and_rates_both_sides,
+    |server: TestServer| async move {
+        // Red's chariot goes to a5, where Black's chariot on i5 takes it.
+        let fen = "3k5/9/9/9/8r/9/9/9/9/R3K4 w - - 0 1";
+        let (status, v) = server
+        .post(
+            "/api/analysis/review",
+            None,
+            json!({"variant": "xiangqi", "fen": fen, "moves": ["a0a5", "i5a5"], "style": "wxf"}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let review: jiang_protocol::ReviewAnswer = typed(&v);
+        assert_eq!(review.evals.len(), 3);
+        assert_eq!(review.verdicts.len(), 2);
+        let blunder = &review.verdicts[0];
+        assert_eq!(
+            blunder.judgement,
+            Some(jiang_protocol::Judgement::Blunder),
+            "{v}"
+        );
+        assert!(
+            blunder.better.is_some() && blunder.better_notation.is_some(),
+            "{v}"
+        );
+        assert_eq!(
+            review.verdicts[1].judgement, None,
+            "taking the chariot is right: {v}"
+        );
+        assert!(review.accuracy["red"] < review.accuracy["black"], "{v}");
+        for a in review.accuracy.values() {
+            assert!((0.0..=100.0).contains(a));
+        }
+        // After the blunder Black (Red's point of view: negative) is far ahead.
+        let after = review.evals[2].unwrap();
+        assert!(after.mate.is_some() || after.cp.unwrap() < -300, "{v}");
+
+        // A game still being played is not reviewed; a finished one is, by id, with its moves.
+        let (id, red, _) = server
+            .game_played(json!({"variant": "minishogi"}), "sente", &["5d5c", "1b1c"])
+            .await;
+        let (status, v) = server
+            .post(
+                "/api/analysis/review",
+                None,
+                json!({"game": id, "style": "usi"}),
+            )
+            .await;
+        assert_eq!(
+            (status, v["error"]["code"].as_str()),
+            (StatusCode::CONFLICT, Some("game_in_progress"))
+        );
+        server.action(&id, "resign", Some(&red), json!({})).await;
+        let (status, v) = server
+            .post(
+                "/api/analysis/review",
+                None,
+                json!({"game": id, "style": "western"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let review: jiang_protocol::ReviewAnswer = typed(&v);
+        assert_eq!(review.moves, ["5d5c", "1b1c"]);
+        assert_eq!(review.verdicts.len(), 2);
+    }
+);
