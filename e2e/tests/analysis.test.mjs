@@ -177,3 +177,30 @@ test('the analysis board in Japanese: shogi moves in Japanese notation after a f
   assert.match(await page.locator('.export-text').inputValue(), /７六歩\(77\)/);
   await ctx.close();
 });
+
+test('a computer review draws the evaluation graph, marks the blunder with the better move and rates both sides', async () => {
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  await page.goto(`${server.url}/`);
+  // Red's chariot goes to a5, where Black's chariot takes it.
+  const created = await post(page, '/api/games', { variant: 'xiangqi', side: 'red', fen: '3k5/9/9/9/8r/9/9/9/9/R3K4 w - - 0 1' });
+  const id = created.body.id;
+  const joined = await post(page, `/api/games/${id}/join`, {});
+  await post(page, `/api/games/${id}/move`, { move: 'a0a5' }, created.body.token);
+  await post(page, `/api/games/${id}/move`, { move: 'i5a5' }, joined.body.token);
+  await post(page, `/api/games/${id}/resign`, {}, created.body.token);
+  await page.goto(`${server.url}/g/${id}`);
+  await page.locator('a.analyse').click();
+  await ready(page);
+  await page.click('[data-act=review]');
+  await page.waitForSelector('.eval-graph:not([hidden]), .analysis-error:not([hidden])', { timeout: 60000 });
+  assert.equal(await page.locator('.analysis-error').isVisible(), false, await page.locator('.analysis-error').innerText());
+  const blunder = page.locator('.tree .tree-move.blunder');
+  assert.equal(await blunder.count(), 1);
+  assert.match(await blunder.innerText(), /\?\?$/);
+  assert.match(await blunder.getAttribute('title'), /Blunder · better: /);
+  assert.equal(await page.locator('.accuracy li').count(), 2);
+  assert.equal(await page.locator('.eval-graph .mark.blunder').count(), 1);
+  await page.screenshot({ path: path.join(artifacts, 'analysis-review.png') });
+  await ctx.close();
+});

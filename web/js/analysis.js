@@ -407,6 +407,68 @@ export function analysisPage(main, variantParam) {
     $('[name=lines]').value = store.get('engine.lines', '1');
   }
 
+  // The computer review of the main line: verdicts per main-line node, the graph, accuracy.
+  let review = null; // {ids: [node ids of the main line], verdicts, evals, accuracy}
+
+  function mainLine() {
+    const ids = [];
+    for (let n = nodes.get(0); n.children.length; ) {
+      n = nodes.get(n.children[0]);
+      ids.push(n.id);
+    }
+    return ids;
+  }
+
+  async function runReview() {
+    const ids = mainLine();
+    const btn = $('[data-act=review]');
+    btn.disabled = true;
+    $('.review-status').textContent = t('review.running', { n: ids.length + 1 });
+    try {
+      const res = await api('/api/analysis/review', { method: 'POST', body: { ...source(), moves: ids.map((id) => nodes.get(id).move), style: style() } });
+      if (destroyed) return;
+      review = { ids, verdicts: res.verdicts, evals: res.evals, accuracy: res.accuracy };
+      $('.review-status').textContent = t('review.done', { nodes: res.nodes_per_position.toLocaleString() });
+      render();
+    } catch (e) {
+      $('.review-status').textContent = '';
+      showError(e);
+    } finally {
+      btn.disabled = false;
+    }
+  }
+
+  /** The verdict of a node, if the review judged it. */
+  function verdictOf(id) {
+    const i = review?.ids.indexOf(id) ?? -1;
+    return i >= 0 ? review.verdicts[i] : null;
+  }
+
+  function renderReview() {
+    const graph = $('.eval-graph');
+    const acc = $('.accuracy');
+    if (!review) {
+      graph.toggleAttribute('hidden', true);
+      acc.innerHTML = '';
+      return;
+    }
+    // Red's (Sente's) winning chance over the game: 0 at the bottom, 100 at the top.
+    const share = (e) => (e == null ? null : e.mate != null ? (e.mate > 0 ? 1 : 0) : 1 / (1 + Math.exp(-e.cp / 250)));
+    const n = Math.max(1, review.evals.length - 1);
+    const pts = review.evals.map((e, i) => [(i / n) * 300, 80 - (share(e) ?? 0.5) * 80]);
+    const at = review.ids.indexOf(current) + 1;
+    const marks = review.verdicts
+      .map((v, i) => (v.judgement ? `<circle class="mark ${v.judgement}" cx="${pts[i + 1][0]}" cy="${pts[i + 1][1]}" r="3"/>` : ''))
+      .join('');
+    graph.innerHTML = `<line class="mid" x1="0" y1="40" x2="300" y2="40"/><polygon class="area" points="0,80 ${pts.map((p) => p.join(',')).join(' ')} 300,80"/>${marks}${at > 0 || current === 0 ? `<line class="now" x1="${pts[at][0]}" y1="0" x2="${pts[at][0]}" y2="80"/>` : ''}`;
+    graph.toggleAttribute('hidden', false);
+    const moverOf = (i) => nodes.get(i === 0 ? 0 : review.ids[i - 1])?.pos?.to_move;
+    const count = (side, j) => review.verdicts.filter((v, i) => v.judgement === j && moverOf(i) === side).length;
+    acc.innerHTML = Object.entries(review.accuracy)
+      .map(([side, a]) => `<li><strong>${sn(side)}</strong>: ${t('review.accuracy', { n: a })} · ${t('review.counts', { inaccuracies: count(side, 'inaccuracy'), mistakes: count(side, 'mistake'), blunders: count(side, 'blunder') })}</li>`)
+      .join('');
+  }
+
   const label = (sq, p) => (p ? `${sq} ${p}` : sq);
 
   function build() {
@@ -441,6 +503,13 @@ export function analysisPage(main, variantParam) {
       <div class="eval-bar" role="img" aria-label="${t('engine.bar')}"><div class="eval-fill"></div></div>
       <p class="engine-status" aria-live="polite"></p>
       <ol class="engine-lines"></ol>
+    </section>
+    <section class="review" aria-labelledby="review-title">
+      <h2 id="review-title">${t('review.title')}</h2>
+      <button type="button" data-act="review">${t('review.start')}</button>
+      <p class="review-status" aria-live="polite"></p>
+      <svg class="eval-graph" viewBox="0 0 300 80" preserveAspectRatio="none" role="img" aria-label="${t('review.graph')}" hidden></svg>
+      <ul class="accuracy"></ul>
     </section>
     <div class="actions">
       <button type="button" data-act="promote">${t('analysis.promote')}</button>
@@ -487,6 +556,7 @@ export function analysisPage(main, variantParam) {
     if (el.dataset.export) return exportTree(el.dataset.export, el.dataset.moves);
     const act = el.dataset.act;
     if (act === 'engine') toggleEngine();
+    else if (act === 'review') runReview();
     else if (act === 'promote') promote();
     else if (act === 'delete') remove();
     else if (act === 'flip') {
@@ -554,7 +624,13 @@ export function analysisPage(main, variantParam) {
       const ply = path(n.id).length;
       return shogi ? `${ply}.` : ply % 2 === 1 ? `${(ply + 1) / 2}.` : `${ply / 2}…`;
     };
-    const moveBtn = (n, numbered) => `<button type="button" class="tree-move" data-node="${n.id}"${n.id === current ? ' aria-current="step"' : ''}>${numbered ? `<span class="num">${num(n)}</span>` : ''}${n.text}</button>`;
+    const symbol = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+    const moveBtn = (n, numbered) => {
+      const v = verdictOf(n.id);
+      const j = v?.judgement;
+      const title = j ? ` title="${t('review.' + j)}${v.better_notation ? ' · ' + t('review.better', { move: v.better_notation }) : ''}"` : '';
+      return `<button type="button" class="tree-move${j ? ' ' + j : ''}" data-node="${n.id}"${n.id === current ? ' aria-current="step"' : ''}${title}>${numbered ? `<span class="num">${num(n)}</span>` : ''}${n.text}${j ? `<span class="judgement" aria-label="${t('review.' + j)}">${symbol[j]}</span>` : ''}</button>`;
+    };
     const line = (first, alts) => {
       let html = moveBtn(first, true);
       for (const a of alts) html += ` <span class="variation">(${line(a, [])})</span>`;
@@ -618,6 +694,9 @@ export function analysisPage(main, variantParam) {
     const html = treeHtml();
     if (treeEl.innerHTML !== html) treeEl.innerHTML = html;
     treeEl.querySelector('[aria-current]')?.scrollIntoView({ block: 'nearest' });
+    renderReview();
+    const v = verdictOf(current);
+    if (v?.judgement) status.textContent += ` · ${t('review.' + v.judgement)}${v.better_notation ? ` (${t('review.better', { move: v.better_notation })})` : ''}`;
     if (engineOn && engineFor !== current) engineStart();
     renderEngine();
     $('[data-act=promote]').disabled = node.parent === null;
