@@ -13,6 +13,7 @@ export const TRANSLATED_CODES = [
   'takeback_unfair', 'takeback_hidden', 'takeback_pending', 'no_takeback', 'premove_not_allowed',
   'claim_too_early',
   'too_many_seeks', 'seek_rate_limited',
+  'game_in_progress',
 ];
 
 /** Every `reason` of docs/api.md (Reasons), each with an `error.reason.<reason>` string. */

@@ -587,6 +587,8 @@ export function gamePage(main, id) {
       if (asked.includes(you)) btn('rematch', t('action.rematchSent'), false);
       else btn('rematch', asked.length ? t('action.acceptRematch') : t('action.rematch'), true, 'primary');
     }
+    // Analysis only once the game is over, for everyone (never while it is played).
+    if (view.status === 'ended' || view.status === 'aborted') acts.push(`<a class="button analyse" href="/analysis/${view.variant}?game=${id}">${t('action.analyse')}</a>`);
     btn('flip', t('action.flip'));
     btn('copy-fen', t(fam() === 'shogi' ? 'action.copySfen' : 'action.copyFen'));
     // [query, label]: the record formats of docs/api.md (PGN also with WXF moves, not for Jieqi).

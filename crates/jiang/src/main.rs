@@ -132,6 +132,13 @@ struct ServeArgs {
     /// least 1.
     #[arg(long, env = "JIANG_ENGINE_THREADS", value_parser = clap::value_parser!(u32).range(1..=256))]
     engine_threads: Option<u32>,
+    /// Seconds one analysis-board engine search may run at most (each socket runs one search
+    /// at a time, in the engine pool's fair queue).
+    #[arg(long, env = "JIANG_ANALYSIS_SECONDS", default_value = "30", value_parser = seconds)]
+    analysis_seconds: Duration,
+    /// Nodes the engine searches per position of a computer review (the fixed budget).
+    #[arg(long, env = "JIANG_REVIEW_NODES", default_value_t = 40_000, value_parser = clap::value_parser!(u64).range(1..))]
+    review_nodes: u64,
 }
 
 /// A duration in seconds (fractions allowed), more than zero.
@@ -239,6 +246,8 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
         engine_threads: args
             .engine_threads
             .map_or_else(jiang_server::engine_pool::default_threads, |n| n as usize),
+        analysis_seconds: args.analysis_seconds,
+        review_nodes: args.review_nodes,
         ..jiang_server::Config::default()
     };
     let runtime = tokio::runtime::Runtime::new()

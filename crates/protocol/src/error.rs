@@ -142,6 +142,8 @@ error_codes! {
     /// Claim while the opponent is present, before the grace period is over, or while you are
     /// away yourself.
     ClaimTooEarly = (409, "claim_too_early"),
+    /// Analysis of a game still being played (or waiting for its second player).
+    GameInProgress = (409, "game_in_progress"),
     /// A body or WebSocket message over the limit.
     TooLarge = (413, "too_large"),
     /// A browser request whose `Content-Type` is not `application/json`.

@@ -10,6 +10,7 @@
 //! Side names are the variant's own (`red`/`black`, `sente`/`gote`), so they are strings here:
 //! the rules crate, not the contract, knows which names a variant has.
 
+mod analysis;
 mod comforts;
 mod error;
 mod lobby;
@@ -17,6 +18,11 @@ mod message;
 mod request;
 mod view;
 
+pub use analysis::{
+    AnalysedGame, AnalysisAnswer, AnalysisPosition, AnalysisRequest, EngineClientMessage,
+    EngineInfo, EngineLine, EngineScore, EngineServerMessage, ExportRequest, ExportedRecord,
+    Judgement, Knowledge, MoveVerdict, ReviewAnswer, ReviewRequest, TreeMove,
+};
 pub use comforts::{
     AwayView, ChatChannel, ChatHistoryMessage, ChatLine, ChatMessage, ChatMuteRequest, ChatMuted,
     ClaimRequest, ClaimResult, PremoveMessage, PremoveRequest, PresenceMessage, TakebackAction,

@@ -4,9 +4,11 @@
 use std::collections::HashMap;
 
 use jiang_protocol::{
-    ClientMessage, CreateGame, Created, DrawRequest, ErrorBody, ErrorCode, ErrorReason, GameView,
-    Health, ImportedGame, Joined, LobbyClientMessage, LobbyServerMessage, LobbySnapshot,
-    MoveRequest, NotationList, PairRequest, Paired, ServerMessage, Summaries, SummariesRequest,
+    AnalysisAnswer, AnalysisRequest, ClientMessage, CreateGame, Created, DrawRequest,
+    EngineClientMessage, EngineServerMessage, ErrorBody, ErrorCode, ErrorReason, ExportRequest,
+    ExportedRecord, GameView, Health, ImportedGame, Joined, LobbyClientMessage, LobbyServerMessage,
+    LobbySnapshot, MoveRequest, NotationList, PairRequest, Paired, ServerMessage, Summaries,
+    SummariesRequest,
 };
 use serde::de::DeserializeOwned;
 
@@ -145,6 +147,12 @@ fn parse_as(name: &str, text: &str) -> Result<(), String> {
         "NotationList" => parses::<NotationList>(text),
         "ImportedGame" => parses::<ImportedGame>(text),
         "Health" => parses::<Health>(text),
+        "AnalysisRequest" => parses::<AnalysisRequest>(text),
+        "AnalysisAnswer" => parses::<AnalysisAnswer>(text),
+        "ExportRequest" => parses::<ExportRequest>(text),
+        "ExportedRecord" => parses::<ExportedRecord>(text),
+        "EngineClientMessage" => parses::<EngineClientMessage>(text),
+        "EngineServerMessage" => parses::<EngineServerMessage>(text),
         "ErrorBody" => parses::<ErrorBody>(text),
         "GameView" => parses::<GameView>(text),
         "ServerMessage" => parses::<ServerMessage>(text),

@@ -16,6 +16,7 @@ mod record_clock;
 pub mod shogi;
 mod side;
 mod variant;
+pub mod variation;
 pub mod xiangqi;
 
 pub use game::{Game, Position};

@@ -52,6 +52,10 @@ pub(crate) struct AppState {
     pub lobby: Arc<crate::lobby::Lobby>,
     /// A WebSocket silent for this long is closed.
     pub ws_idle_timeout: Duration,
+    /// The longest one analysis search may run.
+    pub analysis_seconds: Duration,
+    /// The engine's nodes per position of a computer review.
+    pub review_nodes: u64,
     /// Becomes `true` when the shutdown deadline has passed: WebSockets end at once.
     pub hard_stop: watch::Receiver<bool>,
 }
@@ -97,6 +101,10 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/lobby/ws", get(lobby::upgrade))
         .route("/api/lobby/pair", post(lobby::pair))
         .route("/api/summaries", post(lobby::summaries))
+        .route("/api/analysis", post(crate::analysis::analyse))
+        .route("/api/analysis/export", post(crate::analysis::export))
+        .route("/api/analysis/ws", get(crate::analysis_engine::upgrade))
+        .route("/api/analysis/review", post(crate::analysis_engine::review))
         .route(
             "/api/import",
             post(crate::import::handler).layer(DefaultBodyLimit::max(crate::import::MAX_IMPORT)),
@@ -439,7 +447,7 @@ pub(crate) async fn create(
     })
 }
 
-fn setup_error(e: SetupError) -> ApiError {
+pub(crate) fn setup_error(e: SetupError) -> ApiError {
     let code = match e {
         SetupError::BadFen(_) => ErrorCode::InvalidFen,
         SetupError::BadHandicap(_) => ErrorCode::InvalidHandicap,

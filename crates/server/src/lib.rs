@@ -5,6 +5,8 @@
 //! progress that has a timer to run (charging the think time up to the last stop, not the
 //! downtime: see `heartbeat`), and serves until [`Server::shutdown`].
 
+mod analysis;
+mod analysis_engine;
 pub mod clock;
 pub mod engine_pool;
 pub mod error;
@@ -72,6 +74,10 @@ pub struct Config {
     /// Threads of the engine pool (computer opponents, analysis): at least 1; the default is
     /// [`engine_pool::default_threads`].
     pub engine_threads: usize,
+    /// The longest one analysis-board search may run (`--analysis-seconds`, 30 s).
+    pub analysis_seconds: Duration,
+    /// The engine's budget per position of a computer review, in nodes (`--review-nodes`).
+    pub review_nodes: u64,
 }
 
 /// Limits on connections and WebSockets: what keeps one client (or a crowd of idle ones) from
@@ -128,6 +134,8 @@ impl Default for Config {
             claim_grace_min: Duration::from_secs(10),
             lobby: LobbySettings::default(),
             engine_threads: engine_pool::default_threads(),
+            analysis_seconds: analysis_engine::DEFAULT_SECONDS,
+            review_nodes: analysis_engine::DEFAULT_REVIEW_NODES,
         }
     }
 }
@@ -284,6 +292,8 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         sockets,
         lobby,
         ws_idle_timeout: limits.ws_idle_timeout,
+        analysis_seconds: config.analysis_seconds,
+        review_nodes: config.review_nodes,
         hard_stop: hard_stop_rx,
     });
     // Shutdown must finish even when the database cannot commit: past the deadline the writer

@@ -9,8 +9,10 @@
 use jiang_rules::jieqi::{Deal, JieqiError, JieqiGame, Observer, Salt};
 use jiang_rules::shogi::notation::{
     RecordError as ShogiRecordError, ShogiRecord, write_csa, write_ki2, write_kif,
+    write_kif_with_variations,
 };
 use jiang_rules::shogi::notation::{WesternStyle, japanese_line, western};
+use jiang_rules::variation::{Node, TreeError, main_line, parse_tree};
 use jiang_rules::xiangqi::notation::{
     MoveFormat, Record, Script, Style as XiangqiStyle, move_list,
 };
@@ -438,9 +440,131 @@ pub trait Table: Send + Sync {
     /// The start and every position after it as [`History::positions`] shows them, and for
     /// Jieqi the reveal notes of the moves in `style`.
     fn positions(&self, style: NotationStyle) -> (Vec<hints::ShownPosition>, Option<Vec<String>>);
+    /// A new table at this one's start with the same set-up (Jieqi: the same deal), for the
+    /// analysis board.
+    fn restart(&self) -> Box<dyn Table>;
+    /// A table at this one's start that knows public information only: for Jieqi the public
+    /// game (covered pieces stay covered and a covered piece's move must name the identity
+    /// supposed for it, `h2e2R`); for the other variants the same as [`Table::restart`].
+    fn public_restart(&self) -> Box<dyn Table>;
+    /// One text per move of [`Table::legal_moves`], in the same order, written in `style`.
+    fn legal_notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily>;
+    /// Jieqi: per side name, the identities not yet turned over in this game (public).
+    fn pool(&self) -> Option<BTreeMap<String, String>> {
+        None
+    }
+    /// Jieqi with the deal: square → FEN letter of every piece still face down. Only for the
+    /// analysis of a finished game, whose deal is public.
+    fn covered_pieces(&self) -> Option<BTreeMap<String, String>> {
+        None
+    }
+    /// The move tree `tree` played from this table's start, written as a record with its
+    /// variations (PGN `(…)` for the xiangqi family, KIF `変化` blocks for shogi).
+    fn write_tree(
+        &self,
+        tree: &[Node<String>],
+        format: RecordFormat,
+    ) -> Result<String, TreeExportError>;
     /// What an engine playing `seat` may know of the game, as the engine's input: the public
     /// game, and in Jieqi that seat's view (built from [`JieqiGame::view`], never the deal).
     fn engine_input(&self, seat: Side) -> Result<jiang_engine::Input, jiang_engine::InputError>;
+}
+
+/// Why a move tree could not be written as a record.
+#[derive(Debug, thiserror::Error)]
+pub enum TreeExportError {
+    /// The format does not fit the variant (or has no variations: CSA, KI2, FEN).
+    #[error("A {variant} analysis cannot be exported as {}: use {}.", .format.extension(), if .variant.family() == Family::Xiangqi { "pgn" } else { "kif" })]
+    WrongFormat {
+        /// The variant.
+        variant: Variant,
+        /// The format asked for.
+        format: RecordFormat,
+    },
+    /// A move of the tree is not legal where it stands.
+    #[error("The tree has an illegal move at {0}.")]
+    Tree(#[from] TreeError),
+    /// The record writer refused the tree.
+    #[error("The record cannot be written: {0}.")]
+    Unwritable(#[from] ShogiRecordError),
+}
+
+/// A board for the analysis of a position that belongs to no game: `fen` (or the variant's
+/// start). Jieqi: the public game from a position with covered pieces (and an optional pool);
+/// a covered piece's move names the identity supposed for it.
+pub fn open_analysis(variant: Variant, fen: Option<&str>) -> Result<Box<dyn Table>, SetupError> {
+    match (variant, fen) {
+        (Variant::Jieqi, fen) => {
+            let start = match fen {
+                Some(text) => xiangqi::Position::from_fen(variant, text)
+                    .map_err(|e| SetupError::BadFen(e.to_string()))?,
+                None => xiangqi::Position::start(variant),
+            };
+            Ok(Box::new(OpenTable::new(xiangqi::Game::new(start))))
+        }
+        _ => open(variant, &create(variant, fen, None)?, &[]),
+    }
+}
+
+/// The xiangqi-family texts of `position`'s legal moves (ICCS without reveals, sorted and
+/// deduplicated as [`Table::legal_moves`] lists them) in `style`.
+fn xiangqi_legal_notation(
+    variant: Variant,
+    position: &xiangqi::Position,
+    style: NotationStyle,
+) -> Result<Vec<String>, WrongFamily> {
+    let spell: fn(&xiangqi::Position, xiangqi::Move) -> String = match style {
+        NotationStyle::Iccs => |_, mv| mv.iccs(),
+        NotationStyle::Wxf => xiangqi::notation::wxf,
+        NotationStyle::Chinese => |p, mv| xiangqi::notation::chinese(p, mv, Script::Simplified),
+        NotationStyle::ChineseTraditional => {
+            |p, mv| xiangqi::notation::chinese(p, mv, Script::Traditional)
+        }
+        _ => return Err(WrongFamily { variant, style }),
+    };
+    let mut named: Vec<(String, String)> = position
+        .legal_moves_unrevealed()
+        .into_iter()
+        .map(|mv| (mv.iccs(), spell(position, mv)))
+        .collect();
+    named.sort();
+    named.dedup_by(|a, b| a.0 == b.0);
+    Ok(named.into_iter().map(|(_, text)| text).collect())
+}
+
+/// Jieqi: the note shown after each move of the public `game` in `style` for its reveal.
+fn jieqi_notes(game: &xiangqi::Game, style: NotationStyle) -> Vec<String> {
+    let style = match style {
+        NotationStyle::Wxf => XiangqiStyle::Wxf,
+        NotationStyle::Chinese => XiangqiStyle::Chinese(Script::Simplified),
+        NotationStyle::ChineseTraditional => XiangqiStyle::Chinese(Script::Traditional),
+        _ => XiangqiStyle::Iccs,
+    };
+    game.moves()
+        .iter()
+        .map(|&mv| xiangqi::notation::reveal_note(mv, style))
+        .collect()
+}
+
+/// Jieqi: per side name, the identities not yet turned over in `position` (public).
+fn jieqi_pool(position: &xiangqi::Position) -> BTreeMap<String, String> {
+    per_side(Variant::Jieqi, |side| position.pool(side).fen_text(side))
+}
+
+/// The xiangqi-family PGN of `tree` from `start` (public: Jieqi moves with their reveals).
+fn xiangqi_tree_record(
+    start: &xiangqi::Position,
+    tree: &[Node<String>],
+    format: RecordFormat,
+) -> Result<String, TreeExportError> {
+    let moves = format.move_format().ok_or(TreeExportError::WrongFormat {
+        variant: start.variant(),
+        format,
+    })?;
+    let tree = parse_tree(start, tree)?;
+    let mut record = Record::new(start.clone());
+    record.set_tag("Event", "Jiang analysis");
+    Ok(record.to_text_with_variations(moves, &tree))
 }
 
 /// Creates a new game's set-up: the start from `fen`, a `handicap` name or the variant's
@@ -670,18 +794,53 @@ impl Table for JieqiTable {
     fn positions(&self, style: NotationStyle) -> (Vec<hints::ShownPosition>, Option<Vec<String>>) {
         let game = self.game.public_game();
         let positions = game.positions().map(|p| hints::xiangqi_shown(&p)).collect();
-        let style = match style {
-            NotationStyle::Wxf => XiangqiStyle::Wxf,
-            NotationStyle::Chinese => XiangqiStyle::Chinese(Script::Simplified),
-            NotationStyle::ChineseTraditional => XiangqiStyle::Chinese(Script::Traditional),
-            _ => XiangqiStyle::Iccs,
-        };
-        let notes = game
-            .moves()
-            .iter()
-            .map(|&mv| xiangqi::notation::reveal_note(mv, style))
-            .collect();
-        (positions, Some(notes))
+        (positions, Some(jieqi_notes(game, style)))
+    }
+    fn restart(&self) -> Box<dyn Table> {
+        Box::new(JieqiTable {
+            game: JieqiGame::with_deal(*self.game.deal(), *self.game.salt()),
+            moves: Vec::new(),
+        })
+    }
+    fn public_restart(&self) -> Box<dyn Table> {
+        let start = self.game.public_game().start().clone();
+        Box::new(OpenTable::new(xiangqi::Game::new(start)))
+    }
+    fn legal_notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
+        if self.game.is_over() {
+            return Ok(Vec::new());
+        }
+        xiangqi_legal_notation(Variant::Jieqi, self.game.position(), style)
+    }
+    fn pool(&self) -> Option<BTreeMap<String, String>> {
+        Some(jieqi_pool(self.game.position()))
+    }
+    fn covered_pieces(&self) -> Option<BTreeMap<String, String>> {
+        let deal = self.game.deal();
+        Some(
+            self.game
+                .position()
+                .occupants()
+                .filter_map(|(square, occupant)| match occupant {
+                    xiangqi::Occupant::Covered(side) => {
+                        deal.identity_at(side, square).map(|kind| {
+                            (
+                                square.to_string(),
+                                xiangqi::Piece::new(side, kind).fen_letter().to_string(),
+                            )
+                        })
+                    }
+                    xiangqi::Occupant::Piece(_) => None,
+                })
+                .collect(),
+        )
+    }
+    fn write_tree(
+        &self,
+        tree: &[Node<String>],
+        format: RecordFormat,
+    ) -> Result<String, TreeExportError> {
+        xiangqi_tree_record(self.game.public_game().start(), tree, format)
     }
 }
 
@@ -734,6 +893,24 @@ trait OpenGame: jiang_rules::Game + Clone {
     fn can_declare_impasse(&self) -> Option<bool>;
     /// See [`Table::positions`] (no notes: nothing is revealed outside Jieqi).
     fn shown_positions(&self) -> Vec<hints::ShownPosition>;
+    /// Jieqi's public game: the reveal notes of [`Table::positions`]; `None` elsewhere.
+    fn reveal_notes(&self, _style: NotationStyle) -> Option<Vec<String>> {
+        None
+    }
+    /// A new game at this one's start (same handicap).
+    fn fresh(&self) -> Self;
+    /// See [`Table::legal_notation`].
+    fn legal_notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily>;
+    /// See [`Table::pool`].
+    fn pool(&self) -> Option<BTreeMap<String, String>> {
+        None
+    }
+    /// See [`Table::write_tree`].
+    fn write_tree(
+        &self,
+        tree: &[Node<String>],
+        format: RecordFormat,
+    ) -> Result<String, TreeExportError>;
 }
 
 impl<G: OpenGame> Table for OpenTable<G> {
@@ -820,8 +997,31 @@ impl<G: OpenGame> Table for OpenTable<G> {
             .map(|can| can && !legal_moves.is_empty());
         hints::hints(self.game.check(), legal_moves, names, can_declare)
     }
-    fn positions(&self, _style: NotationStyle) -> (Vec<hints::ShownPosition>, Option<Vec<String>>) {
-        (self.game.shown_positions(), None)
+    fn positions(&self, style: NotationStyle) -> (Vec<hints::ShownPosition>, Option<Vec<String>>) {
+        (self.game.shown_positions(), self.game.reveal_notes(style))
+    }
+    fn restart(&self) -> Box<dyn Table> {
+        Box::new(OpenTable::new(self.game.fresh()))
+    }
+    fn public_restart(&self) -> Box<dyn Table> {
+        self.restart()
+    }
+    fn legal_notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
+        if self.outcome().is_some() {
+            // Checked like the moves: a style of the other family is refused even here.
+            return self.game.legal_notation(style).map(|_| Vec::new());
+        }
+        self.game.legal_notation(style)
+    }
+    fn pool(&self) -> Option<BTreeMap<String, String>> {
+        self.game.pool()
+    }
+    fn write_tree(
+        &self,
+        tree: &[Node<String>],
+        format: RecordFormat,
+    ) -> Result<String, TreeExportError> {
+        self.game.write_tree(tree, format)
     }
 }
 
@@ -875,6 +1075,27 @@ impl OpenGame for xiangqi::Game {
     }
     fn shown_positions(&self) -> Vec<hints::ShownPosition> {
         self.positions().map(|p| hints::xiangqi_shown(&p)).collect()
+    }
+    fn reveal_notes(&self, style: NotationStyle) -> Option<Vec<String>> {
+        (self.position().variant() == Variant::Jieqi).then(|| jieqi_notes(self, style))
+    }
+    fn fresh(&self) -> Self {
+        xiangqi::Game::new(self.start().clone())
+    }
+    fn legal_notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
+        let position = self.position();
+        xiangqi_legal_notation(position.variant(), position, style)
+    }
+    fn pool(&self) -> Option<BTreeMap<String, String>> {
+        let position = self.position();
+        (position.variant() == Variant::Jieqi).then(|| jieqi_pool(position))
+    }
+    fn write_tree(
+        &self,
+        tree: &[Node<String>],
+        format: RecordFormat,
+    ) -> Result<String, TreeExportError> {
+        xiangqi_tree_record(self.start(), tree, format)
     }
 }
 
@@ -980,6 +1201,48 @@ impl OpenGame for shogi::Game {
     }
     fn shown_positions(&self) -> Vec<hints::ShownPosition> {
         self.positions().map(|p| hints::shogi_shown(&p)).collect()
+    }
+    fn fresh(&self) -> Self {
+        shogi::Game::with_handicap(self.start().clone(), self.handicap())
+    }
+    fn legal_notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
+        let western = match style {
+            NotationStyle::Usi => return Ok(self.position().legal_move_texts()),
+            NotationStyle::Japanese => None,
+            NotationStyle::Western => Some(WesternStyle::Numeric),
+            NotationStyle::WesternLetters => Some(WesternStyle::Letters),
+            _ => {
+                return Err(WrongFamily {
+                    variant: self.position().variant(),
+                    style,
+                });
+            }
+        };
+        let position = self.position();
+        let mut named: Vec<(String, String)> =
+            shogi::notation::legal_move_notation(position, self.moves().last().copied(), western)
+                .into_iter()
+                .map(|(mv, text)| (mv.to_string(), text))
+                .collect();
+        named.sort();
+        named.dedup_by(|a, b| a.0 == b.0);
+        Ok(named.into_iter().map(|(_, text)| text).collect())
+    }
+    fn write_tree(
+        &self,
+        tree: &[Node<String>],
+        format: RecordFormat,
+    ) -> Result<String, TreeExportError> {
+        let variant = self.position().variant();
+        if format != RecordFormat::Kif {
+            return Err(TreeExportError::WrongFormat { variant, format });
+        }
+        let parsed = parse_tree(self.start(), tree)?;
+        let mut record = ShogiRecord::new(variant);
+        record.start_sfen = self.start().fen();
+        record.handicap = self.handicap();
+        record.moves = main_line(&parsed).iter().map(|m| m.to_string()).collect();
+        Ok(write_kif_with_variations(&record, &parsed)?)
     }
 }
 

@@ -113,6 +113,15 @@ pub struct RecordFile {
 
 type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
 
+/// A finished game as the analysis board opens it: its table (Jieqi: with the deal, public
+/// once the game is over) and its result (`None` when aborted without one).
+pub(crate) struct Finished {
+    /// The table at the end of the game.
+    pub table: Box<dyn Table>,
+    /// How the game ended.
+    pub result: Option<Outcome>,
+}
+
 /// A message to a game actor.
 pub(crate) enum Command {
     View {
@@ -134,6 +143,10 @@ pub(crate) enum Command {
     Notation {
         style: NotationStyle,
         reply: Reply<crate::hints::History>,
+    },
+    /// A finished game for the analysis board; refused while the game is not over.
+    Finished {
+        reply: Reply<Finished>,
     },
     Subscribe {
         token: Option<String>,
@@ -336,6 +349,9 @@ fn fail(cmd: Command, error: ApiError) {
         Command::Notation { reply, .. } => {
             let _ = reply.send(Err(error));
         }
+        Command::Finished { reply } => {
+            let _ = reply.send(Err(error));
+        }
         Command::Subscribe { reply, .. } => {
             let _ = reply.send(Err(error));
         }
@@ -532,6 +548,20 @@ impl Live {
                         format!("{}.", capitalised(&e.to_string())),
                     )
                 });
+                let _ = reply.send(answer);
+            }
+            Command::Finished { reply } => {
+                let answer = if self.state.status.is_over() {
+                    Ok(Finished {
+                        table: self.state.table.boxed_clone(),
+                        result: self.state.result,
+                    })
+                } else {
+                    Err(ApiError::new(
+                        ErrorCode::GameInProgress,
+                        "This game is still being played: it can be analysed once it is over.",
+                    ))
+                };
                 let _ = reply.send(answer);
             }
             Command::Subscribe { token, tx, reply } => match self.seat_of(token.as_deref()) {

@@ -34,6 +34,7 @@ use super::record::{
 };
 use super::view::BoardView;
 use super::{facts, legal_facts};
+use crate::variation::Node;
 
 /// The KIF name of Minishogi's "handicap" line.
 const MINISHOGI_NAME: &str = "5五将棋";
@@ -287,6 +288,77 @@ pub fn write_kif(record: &ShogiRecord) -> Result<String, RecordError> {
         }
     }
     Ok(out)
+}
+
+/// Writes `record` as KIF with the variations of `tree` after it, as Kifu for Windows and
+/// ShogiGUI write them: the main line (which must be `record.moves`) and its ending, then one
+/// `変化：N手` block per variation, the latest branch point of a line first and each block
+/// followed by its own variations. Readers that stop at the first `変化` (Jiang's own,
+/// python-shogi, cshogi) read the main line. Every move of `tree` must be legal where it stands.
+pub fn write_kif_with_variations(
+    record: &ShogiRecord,
+    tree: &[Node<Move>],
+) -> Result<String, RecordError> {
+    if crate::variation::main_line(tree)
+        != replay(record)?
+            .steps
+            .iter()
+            .map(|(_, m)| *m)
+            .collect::<Vec<_>>()
+    {
+        return Err(RecordError::Unwritable(
+            "the tree's main line is not the record's moves".into(),
+        ));
+    }
+    let mut out = write_kif(record)?;
+    let start = Position::from_sfen(record.variant, &record.start_sfen)
+        .map_err(|e| RecordError::Unwritable(format!("start SFEN: {e}")))?;
+    variation_blocks(&start, tree, 1, None, &mut out);
+    Ok(out)
+}
+
+/// The `変化` blocks of the variations hanging off `line` (played from `start`, its first move
+/// at `first_ply`, `previous` the move before it), the latest branch point first.
+fn variation_blocks(
+    start: &Position,
+    line: &[Node<Move>],
+    first_ply: usize,
+    previous: Option<Move>,
+    out: &mut String,
+) {
+    // The position before each move of the line, and the move before it (for 同).
+    let mut befores = Vec::with_capacity(line.len());
+    let mut position = start.clone();
+    let mut last = previous;
+    for node in line {
+        befores.push((position.clone(), last));
+        position.play(node.mv);
+        last = Some(node.mv);
+    }
+    for (i, node) in line.iter().enumerate().rev() {
+        let (before, last) = &befores[i];
+        let ply = first_ply + i;
+        for variation in &node.variations {
+            out.push_str(&format!("\n変化：{ply}手\n"));
+            let mut position = before.clone();
+            let mut prev = *last;
+            for (j, v) in variation.iter().enumerate() {
+                let (_, legal) = legal_facts(&position);
+                let text = japanese::write(
+                    &legal,
+                    &facts(&position, v.mv),
+                    position.size(),
+                    prev.map(Move::to),
+                    Flavour::Kif,
+                );
+                out.push_str(&move_line(ply + j, &text, 0, 0));
+                out.push('\n');
+                position.play(v.mv);
+                prev = Some(v.mv);
+            }
+            variation_blocks(before, variation, ply, *last, out);
+        }
+    }
 }
 
 /// The header lines shared by KIF and KI2: date, 手合割 (a handicap by its name, never as a

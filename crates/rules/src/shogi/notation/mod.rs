@@ -23,7 +23,7 @@ mod western;
 pub use csa::{read_csa, write_csa};
 pub use error::{NotationError, RecordError};
 pub use ki2::{read_ki2, write_ki2};
-pub use kif::{read_kif, write_kif, write_kif_shift_jis};
+pub use kif::{read_kif, write_kif, write_kif_shift_jis, write_kif_with_variations};
 pub use record::{ShogiRecord, decode_record_text};
 pub use western::WesternStyle;
 
@@ -122,6 +122,36 @@ pub fn legal_move_names(pos: &Position, previous: Option<Move>) -> Vec<(Move, Ve
                 }
             }
             (mv, names)
+        })
+        .collect()
+}
+
+/// Every legal move of `pos` with its text in one notation, in generation order, in one pass
+/// over the legal moves: Japanese (with 同 when `previous`, the move played just before, ended
+/// on the same square) when `western` is `None`, else Western in that square style. What an
+/// analysis board lists.
+pub fn legal_move_notation(
+    pos: &Position,
+    previous: Option<Move>,
+    western: Option<WesternStyle>,
+) -> Vec<(Move, String)> {
+    let (moves, legal) = legal_facts(pos);
+    let previous_to = previous.map(Move::to);
+    moves
+        .iter()
+        .zip(&legal)
+        .map(|(&mv, facts)| {
+            let text = match western {
+                None => japanese::write(
+                    &legal,
+                    facts,
+                    pos.size(),
+                    previous_to,
+                    japanese::Flavour::Display,
+                ),
+                Some(style) => western::write(&legal, facts, pos.size(), style),
+            };
+            (mv, text)
         })
         .collect()
 }

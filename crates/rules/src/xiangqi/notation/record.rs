@@ -28,6 +28,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{Script, parse_chinese, parse_wxf};
+use crate::variation::Node;
 use crate::xiangqi::{FenError, Game, Move, Position, Square};
 use crate::{Outcome, Variant};
 
@@ -248,6 +249,16 @@ impl Record {
     /// The record text with moves in `format`. Jieqi records are always ICCS: WXF and
     /// Chinese cannot carry the reveals. See the `Display` implementation for the layout.
     pub fn to_text(&self, format: MoveFormat) -> String {
+        let tree: Vec<Node<Move>> = self.moves.iter().map(|&mv| Node::new(mv)).collect();
+        self.to_text_with_variations(format, &tree)
+    }
+
+    /// The record text with `tree` as its movetext instead of the record's own moves: the
+    /// main line, and after each move its variations in parentheses, numbered as PGN numbers
+    /// them (`1. h2e2 (1. b2e2 h9g7) 1... h9g7`). Every move of `tree` must be legal where it
+    /// stands (as [`crate::variation::parse_tree`] gives them). Readers that skip variations
+    /// (Jiang's own, cchess, pyffish's PGN tools) read the main line.
+    pub fn to_text_with_variations(&self, format: MoveFormat, tree: &[Node<Move>]) -> String {
         let format = if self.variant() == Variant::Jieqi {
             MoveFormat::Iccs
         } else {
@@ -269,64 +280,82 @@ impl Record {
             out.push_str(&format!("[Format \"{}\"]\n", format.tag()));
         }
         out.push('\n');
-        let mut position = self.start.clone();
-        let spelled: Vec<String> = self
-            .moves
-            .iter()
-            .map(|&mv| {
-                let text = match format {
-                    MoveFormat::Iccs => mv.to_string(),
-                    MoveFormat::Wxf => super::wxf(&position, mv),
-                    MoveFormat::Chinese(script) => super::chinese(&position, mv, script),
-                };
-                position.play(mv);
-                text
-            })
-            .collect();
-        out.push_str(&self.movetext(&spelled));
-        out
-    }
-
-    /// Numbered movetext of `moves` (already spelled) and the result, wrapped at 80
-    /// columns, with a final newline.
-    fn movetext(&self, moves: &[String]) -> String {
-        let mut tokens = Vec::with_capacity(moves.len() * 3 / 2 + 1);
-        let mut number = self.start.fullmove_number();
-        let mut red_to_move = self.start.turn() == crate::Side::RED;
-        for (i, mv) in moves.iter().enumerate() {
-            if red_to_move {
-                tokens.push(format!("{number}."));
-            } else if i == 0 {
-                tokens.push(format!("{number}..."));
-            }
-            tokens.push(mv.clone());
-            if !red_to_move {
-                number += 1;
-            }
-            red_to_move = !red_to_move;
-        }
+        let mut tokens = Vec::with_capacity(tree.len() * 3 / 2 + 1);
+        line_tokens(
+            &self.start,
+            self.start.fullmove_number(),
+            tree,
+            format,
+            &mut tokens,
+        );
         tokens.push(self.result().to_owned());
-        let mut out = String::new();
-        let mut width = 0;
-        for token in tokens {
-            let w = token
-                .chars()
-                .map(|c| if c.is_ascii() { 1 } else { 2 })
-                .sum::<usize>();
-            if width > 0 && width + 1 + w > 80 {
-                out.push('\n');
-                width = 0;
-            }
-            if width > 0 {
-                out.push(' ');
-                width += 1;
-            }
-            out.push_str(&token);
-            width += w;
-        }
-        out.push('\n');
+        out.push_str(&wrap(tokens));
         out
     }
+}
+
+/// The movetext tokens of `line` from `position` (full move `number`): move numbers, moves
+/// spelled in `format`, and each node's variations as `(` … `)`.
+fn line_tokens(
+    position: &Position,
+    mut number: u32,
+    line: &[Node<Move>],
+    format: MoveFormat,
+    tokens: &mut Vec<String>,
+) {
+    let mut position = position.clone();
+    // Black's move needs its number after a variation and at the start of a line.
+    let mut numbered = false;
+    for node in line {
+        let red_to_move = position.turn() == crate::Side::RED;
+        if red_to_move {
+            tokens.push(format!("{number}."));
+        } else if !numbered {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(match format {
+            MoveFormat::Iccs => node.mv.to_string(),
+            MoveFormat::Wxf => super::wxf(&position, node.mv),
+            MoveFormat::Chinese(script) => super::chinese(&position, node.mv, script),
+        });
+        for variation in &node.variations {
+            tokens.push("(".to_owned());
+            line_tokens(&position, number, variation, format, tokens);
+            tokens.push(")".to_owned());
+        }
+        numbered = red_to_move && node.variations.is_empty();
+        position.play(node.mv);
+        if !red_to_move {
+            number += 1;
+        }
+    }
+}
+
+/// Joins movetext tokens with spaces (none inside parentheses' edges), wrapped at 80 columns
+/// (a CJK character counts two), with a final newline.
+fn wrap(tokens: Vec<String>) -> String {
+    let mut out = String::new();
+    let mut width = 0;
+    let mut after_open = false;
+    for token in tokens {
+        let w = token
+            .chars()
+            .map(|c| if c.is_ascii() { 1 } else { 2 })
+            .sum::<usize>();
+        let glued = after_open || token == ")";
+        if width > 0 && width + 1 + w > 80 {
+            out.push('\n');
+            width = 0;
+        } else if width > 0 && !glued {
+            out.push(' ');
+            width += 1;
+        }
+        after_open = token == "(";
+        out.push_str(&token);
+        width += w;
+    }
+    out.push('\n');
+    out
 }
 
 impl fmt::Display for Record {

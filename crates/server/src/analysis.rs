@@ -1,0 +1,375 @@
+//! The analysis board's API: `POST /api/analysis` plays a line of moves from a start on the
+//! rules (through [`crate::table`], as games do) and answers every position with its legal
+//! moves in the reader's notation, check and the rules' verdict; `POST /api/analysis/export`
+//! writes a move tree with its variations as a PGN or KIF record.
+//!
+//! A game can be opened by id only once it is over (`game_in_progress` otherwise): engine
+//! help must never reach a game being played. Jieqi after a game: `knowledge: all` replays the
+//! deal (public once the game is over); `red`/`black` replay the public game only, so nothing
+//! hidden is in the answer.
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::extract::rejection::BytesRejection;
+use jiang_protocol::{
+    AnalysedGame, AnalysisAnswer, AnalysisPosition, AnalysisRequest, ExportRequest, ExportedRecord,
+    GameResult, Knowledge, TreeMove, to_sorted_value,
+};
+use jiang_rules::variation::Node;
+use jiang_rules::{Outcome, Variant};
+use serde_json::Value;
+
+use crate::error::{ApiError, ErrorCode};
+use crate::game::Command;
+use crate::http::{AppState, parse_body, setup_error};
+use crate::table::{self, NotationStyle, RecordFormat, Table, TreeExportError};
+
+/// Where a board starts: the fields `AnalysisRequest` and `ExportRequest` share.
+struct Source<'a> {
+    variant: Option<&'a str>,
+    game: Option<&'a str>,
+    fen: Option<&'a str>,
+    knowledge: Option<Knowledge>,
+}
+
+/// A board at its start, and the finished game it belongs to.
+struct Board {
+    table: Box<dyn Table>,
+    game: Option<AnalysedGame>,
+}
+
+/// A result as views show it.
+fn result_view(variant: Variant, outcome: Outcome) -> GameResult {
+    GameResult {
+        winner: outcome.winner.map(|s| variant.side_name(s).to_owned()),
+        reason: outcome.reason.name().to_owned(),
+        result: outcome.result().to_owned(),
+    }
+}
+
+fn parse_variant(name: &str) -> Result<Variant, ApiError> {
+    name.parse().map_err(|e: jiang_rules::UnknownVariant| {
+        ApiError::new(ErrorCode::UnknownVariant, format!("{e}."))
+    })
+}
+
+/// The board a request starts from.
+async fn open(state: &AppState, source: Source<'_>) -> Result<Board, ApiError> {
+    let Some(id) = source.game else {
+        let Some(name) = source.variant else {
+            return Err(ApiError::new(
+                ErrorCode::InvalidRequest,
+                "Invalid request: give a variant, or a finished game's id.",
+            ));
+        };
+        let variant = parse_variant(name)?;
+        if source.knowledge.is_some() {
+            return Err(ApiError::new(
+                ErrorCode::Unsupported,
+                "`knowledge` applies to a finished Jieqi game opened by id.",
+            ));
+        }
+        let table = table::open_analysis(variant, source.fen).map_err(setup_error)?;
+        return Ok(Board { table, game: None });
+    };
+    if source.fen.is_some() {
+        return Err(ApiError::new(
+            ErrorCode::Unsupported,
+            "Give either a game or a fen, not both.",
+        ));
+    }
+    let finished = state
+        .games
+        .ask(id, |reply| Command::Finished { reply })
+        .await?;
+    let variant = finished.table.variant();
+    if let Some(name) = source.variant
+        && parse_variant(name)? != variant
+    {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!("Invalid request: game `{id}` is a {variant} game, not {name}."),
+        ));
+    }
+    let table = match (variant, source.knowledge) {
+        (Variant::Jieqi, Some(Knowledge::Red | Knowledge::Black)) => {
+            finished.table.public_restart()
+        }
+        (Variant::Jieqi, _) | (_, None | Some(Knowledge::All)) => finished.table.restart(),
+        (_, Some(_)) => {
+            return Err(ApiError::new(
+                ErrorCode::Unsupported,
+                "`knowledge` red or black applies to Jieqi only.",
+            ));
+        }
+    };
+    let game = AnalysedGame {
+        id: id.to_owned(),
+        moves: finished.table.moves().to_vec(),
+        result: finished.result.map(|o| result_view(variant, o)),
+    };
+    Ok(Board {
+        table,
+        game: Some(game),
+    })
+}
+
+/// A notation style by name, refused with `bad_notation_style` when unknown.
+fn style_named(name: &str) -> Result<NotationStyle, ApiError> {
+    NotationStyle::parse(name).ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::BadNotationStyle,
+            format!(
+                "Unknown notation style `{name}`: expected wxf, chinese, chinese-traditional, iccs, japanese, western, western-letters or usi."
+            ),
+        )
+    })
+}
+
+fn wrong_family(e: table::WrongFamily) -> ApiError {
+    let text = e.to_string();
+    let mut chars = text.chars();
+    let first: String = chars
+        .next()
+        .map(|c| c.to_uppercase().collect())
+        .unwrap_or_default();
+    ApiError::new(
+        ErrorCode::BadNotationStyle,
+        format!("{first}{}.", chars.as_str()),
+    )
+}
+
+/// The position `table` stands in, as the board shows it.
+fn position_of(
+    table: &dyn Table,
+    style: NotationStyle,
+    with_deal: bool,
+) -> Result<AnalysisPosition, ApiError> {
+    let variant = table.variant();
+    let outcome = table.outcome();
+    let legal_moves = table.legal_moves();
+    let legal_notation = table.legal_notation(style).map_err(wrong_family)?;
+    Ok(AnalysisPosition {
+        ply: table.moves().len() as u64,
+        fen: table.fen(),
+        to_move: outcome
+            .is_none()
+            .then(|| variant.side_name(table.to_move()).to_owned()),
+        check: table.hints(&[]).check,
+        legal_moves,
+        legal_notation,
+        result: outcome.map(|o| result_view(variant, o)),
+        pool: table.pool(),
+        covered_pieces: if with_deal {
+            table.covered_pieces()
+        } else {
+            None
+        },
+    })
+}
+
+/// Whether the board shows the deal: a finished Jieqi game analysed "as it was".
+fn shows_deal(
+    table: &dyn Table,
+    game: Option<&AnalysedGame>,
+    knowledge: Option<Knowledge>,
+) -> bool {
+    game.is_some()
+        && table.variant() == Variant::Jieqi
+        && matches!(knowledge, None | Some(Knowledge::All))
+}
+
+/// Plays `moves` on `table`, calling `after` with the ply and the table after each; the first
+/// move the rules refuse is `illegal_move`, naming its number.
+pub(crate) fn play_line(
+    table: &mut Box<dyn Table>,
+    moves: &[String],
+    with_deal: bool,
+    mut after: impl FnMut(usize, &dyn Table) -> Result<(), ApiError>,
+) -> Result<(), ApiError> {
+    for (i, mv) in moves.iter().enumerate() {
+        // With the deal, a move may come back as the board recorded it (`h2e2R`): the deal
+        // must agree with its letter.
+        let played = if with_deal && mv.len() == 5 {
+            table.replay(mv)
+        } else {
+            table.play(mv).map(|_| ())
+        };
+        played.map_err(|e| {
+            ApiError::new(
+                ErrorCode::IllegalMove,
+                format!("Move {} `{mv}` is not legal there: {e}.", i + 1),
+            )
+            .with_reason(e.reason())
+        })?;
+        after(i + 1, table.as_ref())?;
+    }
+    Ok(())
+}
+
+/// A board at its start for the engine's requests: the table, the finished game it belongs
+/// to, and whether it shows the deal.
+pub(crate) async fn start_board(
+    state: &AppState,
+    variant: Option<&str>,
+    game: Option<&str>,
+    fen: Option<&str>,
+    knowledge: Option<Knowledge>,
+) -> Result<(Box<dyn Table>, Option<AnalysedGame>, bool), ApiError> {
+    let Board { table, game } = open(
+        state,
+        Source {
+            variant,
+            game,
+            fen,
+            knowledge,
+        },
+    )
+    .await?;
+    let with_deal = shows_deal(table.as_ref(), game.as_ref(), knowledge);
+    Ok((table, game, with_deal))
+}
+
+/// The table at the end of `moves` from a start, for the engine.
+pub(crate) async fn position_for_engine(
+    state: &AppState,
+    variant: Option<&str>,
+    game: Option<&str>,
+    fen: Option<&str>,
+    knowledge: Option<Knowledge>,
+    moves: &[String],
+) -> Result<Box<dyn Table>, ApiError> {
+    let (mut table, _, with_deal) = start_board(state, variant, game, fen, knowledge).await?;
+    play_line(&mut table, moves, with_deal, |_, _| Ok(()))?;
+    Ok(table)
+}
+
+/// `style` by name, checked against the variant's family.
+pub(crate) fn style_for(table: &dyn Table, name: &str) -> Result<NotationStyle, ApiError> {
+    let style = style_named(name)?;
+    table.legal_notation(style).map_err(wrong_family)?;
+    Ok(style)
+}
+
+/// `POST /api/analysis`.
+pub(crate) async fn analyse(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request: AnalysisRequest = parse_body(body)?;
+    let style = style_named(&request.style)?;
+    let Board { mut table, game } = open(
+        &state,
+        Source {
+            variant: request.variant.as_deref(),
+            game: request.game.as_deref(),
+            fen: request.fen.as_deref(),
+            knowledge: request.knowledge,
+        },
+    )
+    .await?;
+    let from = request.from.unwrap_or(0);
+    if from > request.moves.len() as u64 {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "Invalid request: `from` is {from}, but the line has {} moves.",
+                request.moves.len()
+            ),
+        ));
+    }
+    let with_deal = shows_deal(table.as_ref(), game.as_ref(), request.knowledge);
+    let mut positions = Vec::new();
+    if from == 0 {
+        positions.push(position_of(table.as_ref(), style, with_deal)?);
+    }
+    play_line(&mut table, &request.moves, with_deal, |ply, table| {
+        if ply as u64 >= from {
+            positions.push(position_of(table, style, with_deal)?);
+        }
+        Ok(())
+    })?;
+    let notation = table.notation(style).map_err(wrong_family)?;
+    let (_, notes) = table.positions(style);
+    let answer = AnalysisAnswer {
+        variant: table.variant().name().to_owned(),
+        start: table.initial_fen(),
+        style: style.name().to_owned(),
+        moves: table.moves().to_vec(),
+        notation,
+        notes,
+        positions,
+        game,
+    };
+    Ok(Json(to_sorted_value(&answer)))
+}
+
+/// A tree of the protocol as the rules' tree of move texts.
+fn tree_of(line: &[TreeMove]) -> Vec<Node<String>> {
+    line.iter()
+        .map(|m| Node {
+            mv: m.mv.clone(),
+            variations: m.variations.iter().map(|v| tree_of(v)).collect(),
+        })
+        .collect()
+}
+
+/// `POST /api/analysis/export`.
+pub(crate) async fn export(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request: ExportRequest = parse_body(body)?;
+    let board = open(
+        &state,
+        Source {
+            variant: request.variant.as_deref(),
+            game: request.game.as_deref(),
+            fen: request.fen.as_deref(),
+            knowledge: request.knowledge,
+        },
+    )
+    .await?;
+    let format = match (request.format.as_str(), request.moves.as_deref()) {
+        ("pgn", moves) => {
+            RecordFormat::pgn_with_moves(moves.unwrap_or("iccs")).ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::BadMoves,
+                    "Unknown PGN move notation: expected iccs, wxf or chinese.",
+                )
+            })?
+        }
+        ("kif", None) => RecordFormat::Kif,
+        ("kif", Some(_)) => {
+            return Err(ApiError::new(
+                ErrorCode::BadMoves,
+                "`moves` applies to the pgn format only.",
+            ));
+        }
+        (other, _) => {
+            return Err(ApiError::new(
+                ErrorCode::UnsupportedFormat,
+                format!("Unknown export format `{other}`: expected pgn or kif."),
+            ));
+        }
+    };
+    let text = board
+        .table
+        .write_tree(&tree_of(&request.tree), format)
+        .map_err(|e| match e {
+            TreeExportError::WrongFormat { .. } => {
+                ApiError::new(ErrorCode::UnsupportedFormat, e.to_string())
+            }
+            TreeExportError::Tree(_) => ApiError::new(ErrorCode::IllegalMove, e.to_string()),
+            TreeExportError::Unwritable(_) => {
+                ApiError::new(ErrorCode::InvalidRequest, e.to_string())
+            }
+        })?;
+    let answer = ExportedRecord {
+        format: request.format.clone(),
+        file_name: format!("analysis.{}", format.extension()),
+        text,
+    };
+    Ok(Json(to_sorted_value(&answer)))
+}

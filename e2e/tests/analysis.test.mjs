@@ -1,0 +1,206 @@
+// The analysis board (issue 13) in Chromium against the real server: a finished game opened
+// with "Analyse" (never offered while a game is played), the moves walked with the keyboard,
+// a variation added on the board, the tree exported with its variations and kept across a
+// reload, with the engine's lines; every variant from its start; a record imported and opened;
+// a non-English locale.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer } from '../lib/server.mjs';
+import { launch, newContext, artifacts } from '../lib/browser.mjs';
+import path from 'node:path';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** POST `body` to `path` from `page` (same origin), answering the JSON. */
+async function post(page, url, body, token) {
+  return page.evaluate(
+    async ([u, b, tok]) => {
+      const headers = { 'content-type': 'application/json' };
+      if (tok) headers.authorization = `Bearer ${tok}`;
+      const r = await fetch(u, { method: 'POST', headers, body: JSON.stringify(b) });
+      return { status: r.status, body: await r.json() };
+    },
+    [url, body, token],
+  );
+}
+
+/** A game of `variant` between two API seats with `moves` played; `end` resigns it. */
+async function playedGame(page, variant, moves, end = true) {
+  await page.goto(`${server.url}/`);
+  const created = await post(page, '/api/games', { variant, side: variant.includes('shogi') ? 'sente' : 'red' });
+  const id = created.body.id;
+  const joined = await post(page, `/api/games/${id}/join`, {});
+  const tokens = [created.body.token, joined.body.token];
+  for (const [i, mv] of moves.entries()) {
+    const r = await post(page, `/api/games/${id}/move`, { move: mv }, tokens[i % 2]);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  }
+  if (end) assert.equal((await post(page, `/api/games/${id}/resign`, {}, tokens[0])).status, 200);
+  return id;
+}
+
+const current = (page) => page.locator('.tree [aria-current]').innerText();
+const ready = (page) => page.waitForSelector('.analysis[data-ready]');
+
+test('no Analyse button while a game is played; a finished game opens, walks, branches, exports and survives a reload', async () => {
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  const live = await playedGame(page, 'xiangqi', ['h2e2', 'h9g7'], false);
+  await page.goto(`${server.url}/g/${live}`);
+  await page.waitForSelector('.moves button');
+  assert.equal(await page.locator('a.analyse').count(), 0, 'a game being played offers no analysis');
+  const refused = await post(page, '/api/analysis', { game: live, style: 'wxf' });
+  assert.equal(refused.body.error.code, 'game_in_progress');
+
+  const id = await playedGame(page, 'xiangqi', ['h2e2', 'h9g7', 'h0g2']);
+  await page.goto(`${server.url}/g/${id}`);
+  await page.locator('a.analyse').click();
+  await page.waitForURL(/\/analysis\/xiangqi\?game=/);
+  await ready(page);
+  assert.deepEqual(await page.locator('.tree .tree-move').allInnerTexts(), ['1.C2.5', 'H8+7', '2.H2+3']);
+  assert.match(await page.locator('.game-result').innerText(), /Black/);
+
+  // Keyboard: End, ←, Home, →.
+  await page.locator('.tree').focus();
+  await page.keyboard.press('End');
+  assert.equal(await current(page), '2.H2+3');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await current(page), 'H8+7');
+  await page.keyboard.press('Home');
+  assert.equal(await page.locator('.tree [aria-current]').count(), 0);
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await current(page), '1.C2.5');
+
+  // A variation: after 1. C2.5, black plays the other horse (b9 → c7) on the board.
+  await page.click('[data-square="b9"]');
+  await page.click('[data-square="c7"]');
+  await page.waitForSelector('.tree .variation');
+  assert.equal(await current(page), '1…H2+3');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await current(page), 'H8+7', '↑ goes to the variation before');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await current(page), '1…H2+3');
+  // Promote it: it becomes the main line.
+  await page.click('[data-act=promote]');
+  assert.deepEqual((await page.locator('.tree > .tree-move').allInnerTexts()).slice(0, 2), ['1.C2.5', 'H2+3']);
+
+  // The engine: lines arrive live for the current position, with the bar and the number.
+  await page.selectOption('select[name=lines]', '2');
+  await page.click('[data-act=engine]');
+  await page.waitForFunction(() => document.querySelectorAll('.engine-lines li').length === 2, null, { timeout: 20000 });
+  assert.match(await page.locator('.engine-lines li').first().innerText(), /^[+-]?\d+\.\d\d|#/);
+  assert.match(await page.locator('.eval-bar').getAttribute('aria-label'), /Red/);
+  await page.click('[data-act=engine]');
+  assert.equal(await page.locator('[data-act=engine]').getAttribute('aria-pressed'), 'false');
+
+  // Export with variations.
+  await page.click('[data-export=pgn][data-moves=wxf]');
+  await page.waitForSelector('.export-text:not([hidden])');
+  const pgn = await page.locator('.export-text').inputValue();
+  assert.match(pgn, /1\. C2\.5 H2\+3 \(1\.\.\. H8\+7 2\. H2\+3\)/, pgn);
+
+  // Reload: the tree and the current move are kept.
+  await page.reload();
+  await ready(page);
+  assert.equal(await current(page), 'H2+3');
+  assert.equal(await page.locator('.tree .variation').count(), 1);
+  // Delete the variation.
+  await page.locator('.tree .variation .tree-move').first().click();
+  await page.click('[data-act=delete]');
+  assert.equal(await page.locator('.tree .variation').count(), 0);
+  await page.screenshot({ path: path.join(artifacts, 'analysis-xiangqi.png') });
+  await ctx.close();
+});
+
+test('every variant opens from its start, plays a move on the board and gets the engine\'s line', async () => {
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  for (const [variant, from, to, text] of [
+    ['xiangqi', 'h2', 'e2', 'C2.5'],
+    ['jieqi', 'h2', 'e2', 'C2.5'],
+    ['shogi', '7g', '7f', 'P-76'],
+    ['minishogi', '5d', '5c', 'P-53'],
+  ]) {
+    await page.goto(`${server.url}/analysis/${variant}`);
+    await ready(page);
+    await page.click(`[data-square="${from}"]`);
+    await page.click(`[data-square="${to}"]`);
+    if (variant === 'jieqi') {
+      // A covered piece: the analyst says what it is supposed to be (here a cannon).
+      await page.waitForSelector('dialog.choose[open]');
+      await page.click('dialog.choose button[value="C"]');
+    }
+    await page.waitForSelector('.tree .tree-move');
+    const got = await page.locator('.tree .tree-move').first().innerText();
+    assert.ok(got.includes(text), `${variant}: ${got}`);
+    // The engine's best line for the position after it.
+    await page.click('[data-act=engine]');
+    await page.waitForSelector('.engine-lines li', { timeout: 20000 });
+    await page.click('[data-act=engine]');
+  }
+  await ctx.close();
+});
+
+test('a record imported on the analysis page opens as its main line', async () => {
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  await page.goto(`${server.url}/analysis/xiangqi`);
+  await ready(page);
+  await page.fill('#import-text', '1. C2.5 H8+7 2. H2+3 *');
+  await page.click('.import button[type=submit]');
+  await page.waitForFunction(() => document.querySelectorAll('.tree .tree-move').length === 3);
+  assert.equal(await current(page), '2.H2+3');
+  assert.doesNotMatch(page.url(), /line=/, 'the line lives in the stored tree');
+  await ctx.close();
+});
+
+test('the analysis board in Japanese: shogi moves in Japanese notation after a finished game', async () => {
+  const ctx = await newContext(browser, { locale: 'ja-JP' });
+  const page = await ctx.newPage();
+  const id = await playedGame(page, 'shogi', ['7g7f', '3c3d']);
+  await page.goto(`${server.url}/g/${id}`);
+  await page.locator('a.analyse').click();
+  await ready(page);
+  assert.match(await page.locator('#analysis-title').innerText(), /検討盤/);
+  assert.deepEqual(await page.locator('.tree .tree-move').allInnerTexts(), ['1.☗７六歩', '2.☖３四歩']);
+  await page.click('[data-export=kif]');
+  await page.waitForSelector('.export-text:not([hidden])');
+  assert.match(await page.locator('.export-text').inputValue(), /７六歩\(77\)/);
+  await ctx.close();
+});
+
+test('a computer review draws the evaluation graph, marks the blunder with the better move and rates both sides', async () => {
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  await page.goto(`${server.url}/`);
+  // Red's chariot goes to a5, where Black's chariot takes it.
+  const created = await post(page, '/api/games', { variant: 'xiangqi', side: 'red', fen: '3k5/9/9/9/8r/9/9/9/9/R3K4 w - - 0 1' });
+  const id = created.body.id;
+  const joined = await post(page, `/api/games/${id}/join`, {});
+  await post(page, `/api/games/${id}/move`, { move: 'a0a5' }, created.body.token);
+  await post(page, `/api/games/${id}/move`, { move: 'i5a5' }, joined.body.token);
+  await post(page, `/api/games/${id}/resign`, {}, created.body.token);
+  await page.goto(`${server.url}/g/${id}`);
+  await page.locator('a.analyse').click();
+  await ready(page);
+  await page.click('[data-act=review]');
+  await page.waitForSelector('.eval-graph:not([hidden]), .analysis-error:not([hidden])', { timeout: 60000 });
+  assert.equal(await page.locator('.analysis-error').isVisible(), false, await page.locator('.analysis-error').innerText());
+  const blunder = page.locator('.tree .tree-move.blunder');
+  assert.equal(await blunder.count(), 1);
+  assert.match(await blunder.innerText(), /\?\?$/);
+  assert.match(await blunder.getAttribute('title'), /Blunder · better: /);
+  assert.equal(await page.locator('.accuracy li').count(), 2);
+  assert.equal(await page.locator('.eval-graph .mark.blunder').count(), 1);
+  await page.screenshot({ path: path.join(artifacts, 'analysis-review.png') });
+  await ctx.close();
+});
