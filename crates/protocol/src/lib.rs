@@ -12,6 +12,7 @@
 
 mod error;
 mod message;
+mod position;
 mod request;
 mod view;
 
@@ -20,6 +21,7 @@ pub use message::{
     ClientMessage, ClockMessage, CountMessage, DrawOfferMessage, MoveEvent, RematchMessage,
     ServerMessage,
 };
+pub use position::{PositionCheck, PositionProblem, ValidatePosition};
 pub use request::{
     CreateGame, Created, DrawAction, DrawRequest, EmptyRequest, Health, ImportedGame,
     ImportedResult, Joined, MoveRequest, NotationList, TimeControlSpec,

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 
 use jiang_protocol::{
     ClientMessage, CreateGame, Created, DrawRequest, ErrorBody, ErrorCode, ErrorReason, GameView,
-    Health, ImportedGame, Joined, MoveRequest, NotationList, ServerMessage,
+    Health, ImportedGame, Joined, MoveRequest, NotationList, PositionCheck, ServerMessage,
+    ValidatePosition,
 };
 use serde::de::DeserializeOwned;
 
@@ -143,6 +144,8 @@ fn parse_as(name: &str, text: &str) -> Result<(), String> {
         "DrawRequest" => parses::<DrawRequest>(text),
         "NotationList" => parses::<NotationList>(text),
         "ImportedGame" => parses::<ImportedGame>(text),
+        "ValidatePosition" => parses::<ValidatePosition>(text),
+        "PositionCheck" => parses::<PositionCheck>(text),
         "Health" => parses::<Health>(text),
         "ErrorBody" => parses::<ErrorBody>(text),
         "GameView" => parses::<GameView>(text),

@@ -80,6 +80,7 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/notation", get(notation))
         .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route("/api/positions/validate", post(crate::positions::validate))
         .route(
             "/api/import",
             post(crate::import::handler).layer(DefaultBodyLimit::max(crate::import::MAX_IMPORT)),
@@ -195,7 +196,9 @@ async fn rate_limit(
 }
 
 /// Parses a JSON body, naming what is wrong (unknown field, missing field, bad value).
-fn parse_body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+pub(crate) fn parse_body<T: DeserializeOwned>(
+    body: Result<Bytes, BytesRejection>,
+) -> Result<T, ApiError> {
     let bytes = body.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::too_large(MAX_BODY)

@@ -14,6 +14,7 @@ mod http;
 mod import;
 pub mod origin;
 pub mod pages;
+pub mod positions;
 pub mod ratelimit;
 pub mod seat;
 mod serve;
