@@ -74,6 +74,7 @@ export function homePage(main) {
             <span class="variant-line">${t('variant.' + v + '.line')}</span>
           </label>
           <a class="rules-link" href="/rules/${v}">${t('rules.title.' + v)}</a>
+          <a class="rules-link editor-link" href="/editor/${v}">${t('editor.link')}</a>
         </div>`).join('')}
       </div>
     </fieldset>

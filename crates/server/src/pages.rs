@@ -1,6 +1,6 @@
 //! The front end: `web/` embedded with rust-embed (read from disk in debug builds).
 //!
-//! `/`, `/g/{id}` and `/rules/{variant}` all answer `web/app.html` with `{{lang}}`,
+//! `/`, `/g/{id}`, `/rules/{variant}` and `/editor/{variant}` all answer `web/app.html` with `{{lang}}`,
 //! `{{description}}` (the page's meta description in that language), `{{version}}` and
 //! `{{commit}}` filled in; `/static/{path}` serves `web/{path}`.
 
@@ -34,6 +34,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/", get(app))
         .route("/g/{id}", get(app))
         .route("/rules/{variant}", get(app))
+        .route("/editor/{variant}", get(app))
         .route("/static/{*path}", get(asset))
 }
 
