@@ -9,14 +9,8 @@ import { launch, newContext, artifacts } from '../lib/browser.mjs';
 
 let server;
 let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+before(async () => ([server, browser] = await Promise.all([startServer(), launch()])));
+after(() => Promise.all([browser?.close(), server?.close()]));
 
 async function open(variant, lang = 'en') {
   const ctx = await newContext(browser);
@@ -181,7 +175,7 @@ test('the editor is linked from the home page and the rules', async () => {
   await page.waitForURL(/\/editor\/shogi$/);
   await page.locator('.editor svg.board').waitFor();
   await page.goto(`${server.url}/rules/minishogi`);
-  await page.click('.play-cta a[href="/editor/minishogi"]');
+  await page.click('.editor-cta a[href="/editor/minishogi"]');
   await page.waitForURL(/\/editor\/minishogi$/);
   await ctx.close();
 });

@@ -3,7 +3,7 @@
 // /api/positions/validate) and the page says its problems in the reader's language; from a
 // valid position: analyse it, or start a game from it.
 import { t } from './i18n.js';
-import { api, saveToken, ApiError } from './api.js';
+import { api, createGame, ApiError } from './api.js';
 import { errorText } from './errors.js';
 import { createBoard, pieceSvg } from './board.js';
 import { START, familyOf, sidesOf, parse, write, isFirst } from './position.js';
@@ -277,22 +277,20 @@ export function editorPage(main, variant) {
     main.querySelector('[data-action=analyse]').addEventListener('click', (e) => {
       if (!verdict?.valid) e.preventDefault();
     });
-    main.querySelector('[data-action=friend]').addEventListener('click', async (e) => {
+    main.querySelector('[data-action=friend]').addEventListener('click', (e) => {
       if (!verdict?.playable) return;
       const button = e.currentTarget;
       const err = main.querySelector('.editor-actions .error');
       err.hidden = true;
       button.disabled = true;
-      try {
-        const res = await api('/api/games', { method: 'POST', body: { variant, fen: verdict.fen } });
-        saveToken(res.id, res.token);
-        localStorage.setItem(`jiang.variant.${res.id}`, variant);
-        navigate(`/g/${res.id}`);
-      } catch (ex) {
-        err.textContent = ex instanceof ApiError && ex.status ? errorText(ex) : t('error.network');
-        err.hidden = false;
-        button.disabled = false;
-      }
+      createGame({ variant, fen: verdict.fen }).then(
+        (id) => navigate(`/g/${id}`),
+        (ex) => {
+          button.disabled = false;
+          err.hidden = false;
+          err.textContent = ex instanceof ApiError && ex.status ? errorText(ex) : t('error.network');
+        },
+      );
     });
   }
 

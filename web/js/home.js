@@ -1,6 +1,6 @@
 // Home page: pick a game, a clock, a side (and a shogi handicap), create it, go to its page.
 import { t } from './i18n.js';
-import { api, saveToken, ApiError } from './api.js';
+import { createGame, ApiError } from './api.js';
 import { errorText } from './errors.js';
 import { pieceSvg } from './board.js';
 import { familyOf, sidesOf } from './position.js';
@@ -74,7 +74,7 @@ export function homePage(main) {
             <span class="variant-line">${t('variant.' + v + '.line')}</span>
           </label>
           <a class="rules-link" href="/rules/${v}">${t('rules.title.' + v)}</a>
-          <a class="rules-link editor-link" href="/editor/${v}">${t('editor.link')}</a>
+          <a class="editor-link" href="/editor/${v}">${t('editor.link')}</a>
         </div>`).join('')}
       </div>
     </fieldset>
@@ -156,10 +156,7 @@ export function homePage(main) {
       const button = form.querySelector('button[type=submit]');
       button.disabled = true;
       try {
-        const res = await api('/api/games', { method: 'POST', body });
-        saveToken(res.id, res.token);
-        localStorage.setItem(`jiang.variant.${res.id}`, variant);
-        navigate(`/g/${res.id}`);
+        navigate(`/g/${await createGame(body)}`);
       } catch (ex) {
         err.textContent = ex instanceof ApiError && ex.status ? errorText(ex) : t('error.network');
         err.hidden = false;

@@ -63,22 +63,34 @@ fn xiangqi_pieces_on_points_they_never_reach() {
     };
     // An advisor off the palace diagonals, an elephant off its seven points or over the
     // river, a soldier behind its start or beside it before the river.
-    assert_eq!(
-        unreachable("4k4/9/9/9/9/9/9/9/9/A2K5 w"),
-        (Piece::new(Side::RED, PieceKind::Advisor), xsq("a0"))
-    );
-    assert_eq!(
-        unreachable("4k4/9/9/9/B8/9/9/9/9/3K5 w"),
-        (Piece::new(Side::RED, PieceKind::Elephant), xsq("a5"))
-    );
-    assert_eq!(
-        unreachable("3k5/9/9/9/9/9/9/9/P8/4K4 w"),
-        (Piece::new(Side::RED, PieceKind::Soldier), xsq("a1"))
-    );
-    assert_eq!(
-        unreachable("3k5/9/9/1p7/9/9/9/9/9/4K4 w"),
-        (Piece::new(Side::BLACK, PieceKind::Soldier), xsq("b6"))
-    );
+    for (fen, side, kind, square) in [
+        (
+            "4k4/9/9/9/9/9/9/9/9/A2K5 w",
+            Side::RED,
+            PieceKind::Advisor,
+            "a0",
+        ),
+        (
+            "4k4/9/9/9/B8/9/9/9/9/3K5 w",
+            Side::RED,
+            PieceKind::Elephant,
+            "a5",
+        ),
+        (
+            "3k5/9/9/9/9/9/9/9/P8/4K4 w",
+            Side::RED,
+            PieceKind::Soldier,
+            "a1",
+        ),
+        (
+            "3k5/9/9/1p7/9/9/9/9/9/4K4 w",
+            Side::BLACK,
+            PieceKind::Soldier,
+            "b6",
+        ),
+    ] {
+        assert_eq!(unreachable(fen), (Piece::new(side, kind), xsq(square)));
+    }
     // Where they may stand: no problem.
     assert!(xq_problems(v, "3k5/9/9/p8/9/9/9/4B4/4A4/4K4 w").is_empty());
 }
@@ -148,7 +160,7 @@ fn xiangqi_lists_every_problem_at_once_and_validate_gives_the_first() {
 }
 
 #[test]
-fn jieqi_covered_pieces_only_on_their_start_points() {
+fn jieqi_covered_pieces_on_their_start_points_and_a_pool_that_fits() {
     let v = Variant::Jieqi;
     assert_eq!(
         xq_problems(v, "3k5/9/9/9/9/9/9/9/X8/4K4 w"),
@@ -182,11 +194,8 @@ fn jieqi_covered_pieces_only_on_their_start_points() {
     ));
     // Revealed pieces roam: an advisor and an elephant across the river are fine.
     assert!(xq_problems(v, "4k4/9/9/9/2A1B4/9/9/9/9/4K4 w").is_empty());
-}
 
-#[test]
-fn jieqi_pool_consistent_with_the_board() {
-    let v = Variant::Jieqi;
+    // The pool must fit the board.
     // Two covered red pieces but one identity left in Red's pool.
     assert_eq!(
         xq_problems(v, "3k5/9/9/9/9/9/9/9/9/XX2K4 w R1 0 1"),

@@ -307,12 +307,7 @@ async fn create_game(
         .map(TimeControl::try_from)
         .transpose()
         .map_err(|e| ApiError::new(ErrorCode::InvalidRequest, format!("Invalid request: {e}.")))?;
-    let variant: Variant = request
-        .variant
-        .parse()
-        .map_err(|e: jiang_rules::UnknownVariant| {
-            ApiError::new(ErrorCode::UnknownVariant, format!("{e}."))
-        })?;
+    let variant = parse_variant(&request.variant)?;
     let side = match request.side.as_deref() {
         None | Some("random") => {
             if rand::random::<bool>() {
@@ -382,6 +377,13 @@ async fn create_game(
         seat_cookie(&id, &token, state.origin.secure_cookies()),
     );
     Ok(response)
+}
+
+/// A request's `variant`, or `400 unknown_variant`.
+pub(crate) fn parse_variant(name: &str) -> Result<Variant, ApiError> {
+    name.parse().map_err(|e: jiang_rules::UnknownVariant| {
+        ApiError::new(ErrorCode::UnknownVariant, format!("{e}."))
+    })
 }
 
 fn setup_error(e: SetupError) -> ApiError {

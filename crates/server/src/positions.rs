@@ -13,18 +13,13 @@ use jiang_rules::xiangqi::{self, FenError};
 use jiang_rules::{Family, Outcome, Side, Variant};
 use serde_json::Value;
 
-use crate::error::{ApiError, ErrorCode};
+use crate::error::ApiError;
 
 /// `POST /api/positions/validate` → `200` [`PositionCheck`], whether the position is valid or
 /// not; `400` only for a request that is not one (body, unknown variant).
 pub(crate) async fn validate(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
     let request: ValidatePosition = crate::http::parse_body(body)?;
-    let variant: Variant = request
-        .variant
-        .parse()
-        .map_err(|e: jiang_rules::UnknownVariant| {
-            ApiError::new(ErrorCode::UnknownVariant, format!("{e}."))
-        })?;
+    let variant = crate::http::parse_variant(&request.variant)?;
     Ok(Json(to_sorted_value(&check(variant, &request.fen))))
 }
 

@@ -146,13 +146,19 @@ fn essentials(view: &Value) -> Value {
     ])
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn random_requests_and_messages_are_refused_cleanly() {
-    // A fixed seed in CI; `JIANG_FUZZ_SEED=<n> JIANG_FUZZ_CASES=<n>` explores further.
+/// The seed (`JIANG_FUZZ_SEED`, else a fixed one), the number of cases (`JIANG_FUZZ_CASES`,
+/// else 400) and the generator seeded with it.
+fn seeded() -> (u64, u64, StdRng) {
     let from_env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
     let seed = from_env("JIANG_FUZZ_SEED").unwrap_or(0x4a69616e67);
     let cases = from_env("JIANG_FUZZ_CASES").unwrap_or(400);
-    let mut rng = StdRng::seed_from_u64(seed);
+    (seed, cases, StdRng::seed_from_u64(seed))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_requests_and_messages_are_refused_cleanly() {
+    // A fixed seed in CI; `JIANG_FUZZ_SEED=<n> JIANG_FUZZ_CASES=<n>` explores further.
+    let (seed, cases, mut rng) = seeded();
     let s = TestServer::start().await;
     let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
     for case in 0..cases {
@@ -263,10 +269,7 @@ fn mangled_position(rng: &mut StdRng, base: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn random_positions_are_judged_cleanly() {
     use jiang_protocol::PositionCheck;
-    let from_env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
-    let seed = from_env("JIANG_FUZZ_SEED").unwrap_or(0x4a69616e67);
-    let cases = from_env("JIANG_FUZZ_CASES").unwrap_or(400);
-    let mut rng = StdRng::seed_from_u64(seed);
+    let (seed, cases, mut rng) = seeded();
     let s = TestServer::start().await;
     let starts = [
         (

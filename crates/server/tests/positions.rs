@@ -5,9 +5,9 @@
 mod common;
 
 use common::{TestServer, typed};
-use jiang_protocol::{PositionCheck, PositionProblem};
+use jiang_protocol::{PositionCheck, to_sorted_value};
 use reqwest::StatusCode;
-use serde_json::json;
+use serde_json::{Value, json};
 
 async fn check(s: &TestServer, variant: &str, fen: &str) -> PositionCheck {
     let (status, answer) = s
@@ -24,119 +24,125 @@ async fn check(s: &TestServer, variant: &str, fen: &str) -> PositionCheck {
     check
 }
 
-async fn problems(s: &TestServer, variant: &str, fen: &str) -> Vec<PositionProblem> {
-    let check = check(s, variant, fen).await;
-    assert!(!check.valid, "{variant} {fen} should be invalid");
-    assert!(!check.playable);
-    check.problems
-}
-
-fn side(name: &str) -> String {
-    name.to_owned()
+/// (variant, position, the problems the server must list, as JSON).
+fn cases() -> Vec<(&'static str, &'static str, Value)> {
+    vec![
+        (
+            "xiangqi",
+            "4k4/9/9/9/9/9/9/9/9/3KK4 w",
+            json!([{"problem": "king_count", "side": "red", "found": 2}]),
+        ),
+        (
+            "xiangqi",
+            "9/9/9/9/9/9/9/9/9/3K5 w",
+            json!([{"problem": "king_count", "side": "black", "found": 0}]),
+        ),
+        (
+            "xiangqi",
+            "3k5/9/9/9/9/9/9/9/9/K8 w",
+            json!([{"problem": "king_outside_palace", "side": "red", "square": "a0"}]),
+        ),
+        (
+            "xiangqi",
+            "3k5/9/9/9/B8/9/9/9/A8/4K4 w",
+            json!([
+            {"problem": "piece_out_of_place", "side": "red", "piece": "advisor", "square": "a1"},
+            {"problem": "piece_out_of_place", "side": "red", "piece": "elephant", "square": "a5"}]),
+        ),
+        (
+            "xiangqi",
+            "3k5/9/9/9/9/9/9/9/P8/4K4 w",
+            json!([{"problem": "piece_out_of_place", "side": "red", "piece": "soldier", "square": "a1"}]),
+        ),
+        (
+            "xiangqi",
+            "3k5/9/9/9/PPPPPP3/9/9/9/9/4K4 w",
+            json!([{"problem": "too_many", "side": "red", "piece": "soldier", "found": 6, "max": 5}]),
+        ),
+        (
+            "xiangqi",
+            "3k5/9/9/9/9/9/9/9/9/3K5 b",
+            json!([{"problem": "generals_facing", "file": "d"}]),
+        ),
+        (
+            "xiangqi",
+            "4k4/9/9/9/4R4/9/9/9/9/3K5 w",
+            json!([{"problem": "opponent_in_check", "side": "black"}]),
+        ),
+        (
+            "xiangqi",
+            "rnbakabnr/9 w",
+            json!([{"problem": "unreadable", "message": "field 1 (board): expected 10 ranks separated by `/`, found 2"}]),
+        ),
+        (
+            "jieqi",
+            "3k5/9/9/9/9/9/9/9/X8/4K4 w",
+            json!([{"problem": "covered_off_start", "side": "red", "square": "a1"}]),
+        ),
+        (
+            "jieqi",
+            "3k5/9/9/9/9/9/9/9/9/XX2K4 w R1 0 1",
+            json!([{"problem": "pool_too_small", "side": "red", "covered": 2, "pool": 1}]),
+        ),
+        (
+            "jieqi",
+            "3k5/9/9/9/9/9/9/9/9/R3K4 w R2 0 1",
+            json!([{"problem": "too_many", "side": "red", "piece": "chariot", "found": 3, "max": 2}]),
+        ),
+        (
+            "shogi",
+            "4k4/9/9/9/9/9/9/9/3KK4 b - 1",
+            json!([{"problem": "king_count", "side": "sente", "found": 2}]),
+        ),
+        (
+            "shogi",
+            "k3P4/1N7/9/9/9/9/9/9/K3l4 b - 1",
+            json!([
+            {"problem": "stuck_piece", "side": "sente", "piece": "pawn", "square": "5a"},
+            {"problem": "stuck_piece", "side": "sente", "piece": "knight", "square": "8b"},
+            {"problem": "stuck_piece", "side": "gote", "piece": "lance", "square": "5i"}]),
+        ),
+        (
+            "shogi",
+            "k8/9/4P4/9/4P4/9/9/9/K8 b - 1",
+            json!([{"problem": "nifu", "side": "sente", "file": 5}]),
+        ),
+        (
+            "shogi",
+            "k8/9/9/9/9/9/9/9/K8 b 2B1b 1",
+            json!([{"problem": "too_many", "piece": "bishop", "found": 3, "max": 2}]),
+        ),
+        (
+            "shogi",
+            "k8/R8/9/9/9/9/9/9/8K b - 1",
+            json!([{"problem": "opponent_in_check", "side": "gote"}]),
+        ),
+        (
+            "minishogi",
+            "k4/2p2/5/2p2/4K b - 1",
+            json!([{"problem": "nifu", "side": "gote", "file": 3}]),
+        ),
+        (
+            "minishogi",
+            "k1P2/5/5/5/4K b - 1",
+            json!([{"problem": "stuck_piece", "side": "sente", "piece": "pawn", "square": "3a"}]),
+        ),
+    ]
 }
 
 #[tokio::test]
-async fn xiangqi_problems_are_typed_and_located() {
+async fn every_problem_class_of_every_variant_is_typed_and_located() {
     let s = TestServer::start().await;
-    assert_eq!(
-        problems(&s, "xiangqi", "4k4/9/9/9/9/9/9/9/9/3KK4 w").await,
-        [PositionProblem::KingCount {
-            side: side("red"),
-            found: 2
-        }]
-    );
-    assert_eq!(
-        problems(&s, "xiangqi", "9/9/9/9/9/9/9/9/9/3K5 w").await,
-        [PositionProblem::KingCount {
-            side: side("black"),
-            found: 0
-        }]
-    );
-    assert_eq!(
-        problems(&s, "xiangqi", "3k5/9/9/9/9/9/9/9/9/K8 w").await,
-        [PositionProblem::KingOutsidePalace {
-            side: side("red"),
-            square: "a0".into()
-        }]
-    );
-    assert_eq!(
-        problems(&s, "xiangqi", "3k5/9/9/9/B8/9/9/9/A8/4K4 w").await,
-        [
-            PositionProblem::PieceOutOfPlace {
-                side: side("red"),
-                piece: "advisor".into(),
-                square: "a1".into()
-            },
-            PositionProblem::PieceOutOfPlace {
-                side: side("red"),
-                piece: "elephant".into(),
-                square: "a5".into()
-            },
-        ]
-    );
-    assert_eq!(
-        problems(&s, "xiangqi", "3k5/9/9/9/9/9/9/9/P8/4K4 w").await,
-        [PositionProblem::PieceOutOfPlace {
-            side: side("red"),
-            piece: "soldier".into(),
-            square: "a1".into()
-        }]
-    );
-    assert_eq!(
-        problems(&s, "xiangqi", "3k5/9/9/9/PPPPPP3/9/9/9/9/4K4 w").await,
-        [PositionProblem::TooMany {
-            side: Some(side("red")),
-            piece: "soldier".into(),
-            found: 6,
-            max: 5
-        }]
-    );
-    assert_eq!(
-        problems(&s, "xiangqi", "3k5/9/9/9/9/9/9/9/9/3K5 b").await,
-        [PositionProblem::GeneralsFacing { file: "d".into() }]
-    );
-    assert_eq!(
-        problems(&s, "xiangqi", "4k4/9/9/9/4R4/9/9/9/9/3K5 w").await,
-        [PositionProblem::OpponentInCheck {
-            side: side("black")
-        }]
-    );
-    // Text that is no FEN at all.
-    match problems(&s, "xiangqi", "rnbakabnr/9 w").await.as_slice() {
-        [PositionProblem::Unreadable { message }] => assert!(message.contains("10 ranks")),
-        other => panic!("{other:?}"),
+    for (variant, fen, expected) in cases() {
+        let check = check(&s, variant, fen).await;
+        assert!(!check.valid && !check.playable, "{variant} {fen}");
+        assert_eq!(
+            to_sorted_value(&check.problems),
+            expected,
+            "{variant} {fen}"
+        );
     }
-    s.stop().await;
-}
-
-#[tokio::test]
-async fn jieqi_covered_pieces_and_pools() {
-    let s = TestServer::start().await;
-    assert_eq!(
-        problems(&s, "jieqi", "3k5/9/9/9/9/9/9/9/X8/4K4 w").await,
-        [PositionProblem::CoveredOffStart {
-            side: side("red"),
-            square: "a1".into()
-        }]
-    );
-    assert_eq!(
-        problems(&s, "jieqi", "3k5/9/9/9/9/9/9/9/9/XX2K4 w R1 0 1").await,
-        [PositionProblem::PoolTooSmall {
-            side: side("red"),
-            covered: 2,
-            pool: 1
-        }]
-    );
-    assert_eq!(
-        problems(&s, "jieqi", "3k5/9/9/9/9/9/9/9/9/R3K4 w R2 0 1").await,
-        [PositionProblem::TooMany {
-            side: Some(side("red")),
-            piece: "chariot".into(),
-            found: 3,
-            max: 2
-        }]
-    );
-    // The start is valid, but a Jieqi game always starts from a fresh deal.
+    // The Jieqi start is valid, but a Jieqi game always starts from a fresh deal.
     let start = check(&s, "jieqi", "startpos").await;
     assert!(start.valid && !start.playable);
     assert_eq!(
@@ -144,74 +150,6 @@ async fn jieqi_covered_pieces_and_pools() {
         Some(
             "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w A2B2N2R2C2P5a2b2n2r2c2p5 0 1"
         )
-    );
-    s.stop().await;
-}
-
-#[tokio::test]
-async fn shogi_family_problems_are_typed_and_located() {
-    let s = TestServer::start().await;
-    assert_eq!(
-        problems(&s, "shogi", "4k4/9/9/9/9/9/9/9/3KK4 b - 1").await,
-        [PositionProblem::KingCount {
-            side: side("sente"),
-            found: 2
-        }]
-    );
-    assert_eq!(
-        problems(&s, "shogi", "k3P4/1N7/9/9/9/9/9/9/K3l4 b - 1").await,
-        [
-            PositionProblem::StuckPiece {
-                side: side("sente"),
-                piece: "pawn".into(),
-                square: "5a".into()
-            },
-            PositionProblem::StuckPiece {
-                side: side("sente"),
-                piece: "knight".into(),
-                square: "8b".into()
-            },
-            PositionProblem::StuckPiece {
-                side: side("gote"),
-                piece: "lance".into(),
-                square: "5i".into()
-            },
-        ]
-    );
-    assert_eq!(
-        problems(&s, "shogi", "k8/9/4P4/9/4P4/9/9/9/K8 b - 1").await,
-        [PositionProblem::Nifu {
-            side: side("sente"),
-            file: 5
-        }]
-    );
-    assert_eq!(
-        problems(&s, "shogi", "k8/9/9/9/9/9/9/9/K8 b 2B1b 1").await,
-        [PositionProblem::TooMany {
-            side: None,
-            piece: "bishop".into(),
-            found: 3,
-            max: 2
-        }]
-    );
-    assert_eq!(
-        problems(&s, "shogi", "k8/R8/9/9/9/9/9/9/8K b - 1").await,
-        [PositionProblem::OpponentInCheck { side: side("gote") }]
-    );
-    assert_eq!(
-        problems(&s, "minishogi", "k4/2p2/5/2p2/4K b - 1").await,
-        [PositionProblem::Nifu {
-            side: side("gote"),
-            file: 3
-        }]
-    );
-    assert_eq!(
-        problems(&s, "minishogi", "k1P2/5/5/5/4K b - 1").await,
-        [PositionProblem::StuckPiece {
-            side: side("sente"),
-            piece: "pawn".into(),
-            square: "3a".into()
-        }]
     );
     s.stop().await;
 }
