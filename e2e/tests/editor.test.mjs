@@ -116,12 +116,22 @@ test('jieqi: covered pieces by clicks, a pool by paste, problems in Hungarian, a
   await waitForFen(page, '3k4x/9/9/9/9/9/9/9/9/X3K4 w - - 0 1');
   await verdict(page, 'valid');
   assert.ok(await page.isDisabled('[data-action=friend]'));
+  // An explicit pool: it starts from the one the server derived, and the steppers change it.
+  await page.uncheck('input[name=pool-auto]');
+  await waitForFen(page, '3k4x/9/9/9/9/9/9/9/9/X3K4 w A2B2N2R2C2P5a2b2n2r2c2p5 0 1');
+  await page.locator('.hand-count[data-store="pool"][data-owner="first"][data-kind="R"] .less').click();
+  await waitForFen(page, '3k4x/9/9/9/9/9/9/9/9/X3K4 w A2B2N2R1C2P5a2b2n2r2c2p5 0 1');
+  await verdict(page, 'valid');
+  await page.check('input[name=pool-auto]');
+  await waitForFen(page, '3k4x/9/9/9/9/9/9/9/9/X3K4 w - - 0 1');
   await paste(page, '3k4x/9/9/9/9/9/9/9/X8/4K4 w R1r1 0 1');
   await verdict(page, 'invalid');
   assert.equal(
     await page.locator('.editor-verdict li').first().textContent(),
     'a1: lefordított bábu (Piros) csak a saját oldala kezdőpontjain állhat.',
   );
+  assert.equal(await page.isChecked('input[name=pool-auto]'), false);
+  assert.equal(await page.locator('.hand-count[data-store="pool"][data-owner="second"][data-kind="R"] output').textContent(), '1');
   await page.screenshot({ path: path.join(artifacts, 'editor-jieqi-hu.png'), fullPage: true });
   await page.context().close();
 });

@@ -19,6 +19,9 @@ const PALETTE = {
   minishogi: ['K', 'R', 'B', 'G', 'S', 'P', '+R', '+B', '+S', '+P'],
 };
 const HAND_KINDS = { shogi: ['R', 'B', 'G', 'S', 'N', 'L', 'P'], minishogi: ['R', 'B', 'G', 'S', 'P'] };
+/** Jieqi: the kinds of a pool field, and the field of a full set (jieqi.md, Notation). */
+const POOL_KINDS = ['A', 'B', 'N', 'R', 'C', 'P'];
+const FULL_POOL = 'A2B2N2R2C2P5a2b2n2r2c2p5';
 /** The wire's kind names (docs/api.md) as piece letters, for the piece names of the locales. */
 const KIND_LETTERS = {
   general: 'K', advisor: 'A', elephant: 'B', horse: 'N', chariot: 'R', cannon: 'C', soldier: 'P',
@@ -28,6 +31,22 @@ const ERASER = '';
 
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 const ofSide = (letter, owner) => (owner === 'first' ? letter : letter.toLowerCase());
+
+/** A Jieqi pool field (`A2R1p5`, `-`) as counts per side and letter: display data only. */
+function poolCounts(text) {
+  const counts = { first: {}, second: {} };
+  for (const [, letter, n] of String(text || '').matchAll(/([A-Za-z])(\d+)/g))
+    counts[letter === letter.toUpperCase() ? 'first' : 'second'][letter.toUpperCase()] = Number(n);
+  return counts;
+}
+
+/** Counts per side and letter written back as a pool field. */
+function poolText(counts) {
+  let text = '';
+  for (const owner of ['first', 'second'])
+    for (const k of POOL_KINDS) if (counts[owner][k]) text += ofSide(k, owner) + counts[owner][k];
+  return text || '-';
+}
 
 export function editorPage(main, variant) {
   if (!VARIANTS.includes(variant)) variant = 'xiangqi';
@@ -87,8 +106,13 @@ export function editorPage(main, variant) {
       ${HAND_KINDS[variant] ? `
       <fieldset class="editor-hands">
         <legend>${t('editor.hands')}</legend>
-        ${['first', 'second'].map((owner) => `<div class="hand-row" role="group" aria-label="${esc(t('editor.handOf', { side: sideName(owner) }))}"><span class="hand-side">${esc(sideName(owner))}</span>${HAND_KINDS[variant]
-          .map((k) => `<span class="hand-count" data-owner="${owner}" data-kind="${k}"><svg viewBox="-50 -50 100 100" aria-hidden="true">${pieceSvg(variant, ofSide(k, owner), 'traditional', 0.9, false)}</svg><button type="button" class="less" aria-label="${esc(t('editor.handLess', { side: sideName(owner), piece: pieceName(k) }))}">−</button><output aria-live="polite"></output><button type="button" class="more" aria-label="${esc(t('editor.handMore', { side: sideName(owner), piece: pieceName(k) }))}">+</button></span>`).join('')}</div>`).join('')}
+        ${counters('hands', HAND_KINDS[variant], 'editor.handOf')}
+      </fieldset>` : ''}
+      ${variant === 'jieqi' ? `
+      <fieldset class="editor-pool">
+        <legend>${t('editor.pool')}</legend>
+        <label><input type="checkbox" name="pool-auto"${pool === null ? ' checked' : ''}> ${t('editor.poolAuto')}</label>
+        <div class="pool-counts"${pool === null ? ' hidden' : ''}>${counters('pool', POOL_KINDS, 'editor.poolOf')}</div>
       </fieldset>` : ''}
       <fieldset class="editor-turn">
         <legend>${t('editor.toMove')}</legend>
@@ -123,6 +147,15 @@ export function editorPage(main, variant) {
     validate();
   }
 
+  /** Count steppers per side for `kinds`: the hands (`store` `hands`) or the Jieqi pool. */
+  function counters(store, kinds, groupKey) {
+    return ['first', 'second'].map((owner) => `<div class="hand-row" role="group" aria-label="${esc(t(groupKey, { side: sideName(owner) }))}"><span class="hand-side">${esc(sideName(owner))}</span>${kinds
+      .map((k) => `<span class="hand-count" data-store="${store}" data-owner="${owner}" data-kind="${k}"><svg viewBox="-50 -50 100 100" aria-hidden="true">${pieceSvg(variant, ofSide(k, owner), 'traditional', 0.9, false)}</svg><button type="button" class="less" aria-label="${esc(t('editor.handLess', { side: sideName(owner), piece: pieceName(k) }))}">−</button><output aria-live="polite"></output><button type="button" class="more" aria-label="${esc(t('editor.handMore', { side: sideName(owner), piece: pieceName(k) }))}">+</button></span>`).join('')}</div>`).join('');
+  }
+
+  /** The counts a stepper edits: the side's hand, or its pool (a copy, written back). */
+  const countsOf = (store) => (store === 'pool' ? poolCounts(pool) : pos.hands);
+
   function place(sq) {
     if (chosen === null) return;
     change(() => {
@@ -152,12 +185,17 @@ export function editorPage(main, variant) {
     board.update({ pos, orientation, style: 'traditional', noAnimation: true });
     main.querySelectorAll('.palette-piece').forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.piece === chosen)));
     main.querySelectorAll('.hand-count').forEach((el) => {
-      const n = pos.hands[el.dataset.owner][el.dataset.kind] || 0;
+      const n = countsOf(el.dataset.store)[el.dataset.owner][el.dataset.kind] || 0;
       el.querySelector('output').textContent = String(n);
       el.querySelector('.less').disabled = n === 0;
     });
     const radio = main.querySelector(`input[name=to-move][value=${pos.toMove}]`);
     if (radio) radio.checked = true;
+    const auto = main.querySelector('input[name=pool-auto]');
+    if (auto) {
+      auto.checked = pool === null;
+      main.querySelector('.pool-counts').hidden = pool === null;
+    }
   }
 
   function validate() {
@@ -246,11 +284,19 @@ export function editorPage(main, variant) {
     });
     main.querySelectorAll('.hand-count').forEach((el) => {
       const step = (d) => change(() => {
-        const h = pos.hands[el.dataset.owner];
+        const counts = countsOf(el.dataset.store);
+        const h = counts[el.dataset.owner];
         h[el.dataset.kind] = Math.max(0, Math.min(18, (h[el.dataset.kind] || 0) + d));
+        if (el.dataset.store === 'pool') pool = poolText(counts);
       });
       el.querySelector('.less').addEventListener('click', () => step(-1));
       el.querySelector('.more').addEventListener('click', () => step(1));
+    });
+    main.querySelector('input[name=pool-auto]')?.addEventListener('change', (e) => {
+      // Explicit: start from the pool the server last derived (or a full set); automatic: none.
+      const fields = verdict?.fen?.split(' ') || [];
+      change(() => (pool = e.target.checked ? null : fields.length === 5 ? fields[2] : FULL_POOL));
+      main.querySelector('.pool-counts').hidden = e.target.checked;
     });
     main.querySelectorAll('input[name=to-move]').forEach((r) => r.addEventListener('change', () => change(() => (pos.toMove = r.value))));
     main.querySelector('[data-tool=start]').addEventListener('click', () => {
