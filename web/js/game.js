@@ -395,7 +395,8 @@ export function gamePage(main, id) {
       el.className = `player ${el === $('.player.top') ? 'top' : 'bottom'}${toMove ? ' to-move' : ''}`;
       el.dataset.side = side;
       const clock = view.clock?.[side];
-      el.innerHTML = `<span class="who"><span class="dot ${side}" aria-hidden="true"></span>${sn(side)}${you ? ` <em>(${t('game.you')})</em>` : ''}</span>` +
+      const computer = view.computer?.side === side ? ` <span class="computer-name">${t('game.computer', { level: view.computer.level })}</span>` : '';
+      el.innerHTML = `<span class="who"><span class="dot ${side}" aria-hidden="true"></span>${sn(side)}${you ? ` <em>(${t('game.you')})</em>` : ''}${computer}</span>` +
         (clock ? `<span class="clock" data-side="${side}" role="timer" aria-label="${t('game.clockOf', { side: sn(side) })}"><span class="time"></span><span class="periods"></span></span>` : '');
     }
     updateClocks();
@@ -515,7 +516,8 @@ export function gamePage(main, id) {
     const acts = [];
     const btn = (action, text, enabled = true, cls = '') => acts.push(`<button type="button" data-action="${action}" class="${cls}"${enabled ? '' : ' disabled'}>${text}</button>`);
     if (you && playing) btn('resign', t('action.resign'), true, 'danger');
-    if (you && playing && fam() === 'xiangqi' && !view.draw_offer) btn('draw-offer', t('action.offerDraw'));
+    // The computer declines every draw offer (docs/api.md): no button for it.
+    if (you && playing && fam() === 'xiangqi' && !view.draw_offer && !view.computer) btn('draw-offer', t('action.offerDraw'));
     const myMoves = you ? view.moves.filter((_, i) => (i % 2 === 0) === (seatOf(you) === parse(view.variant, view.initial_fen).toMove)).length : 0;
     if (you && (view.status === 'waiting' || (playing && myMoves === 0))) btn('abort', t('action.abort'));
     if (view.variant === 'shogi') {

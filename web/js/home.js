@@ -1,4 +1,5 @@
-// Home page: pick a game, a clock, a side (and a shogi handicap), create it, go to its page.
+// Home page: pick a game, a clock, a side (and a shogi handicap), create it (or play the
+// computer at a level), go to its page.
 import { t } from './i18n.js';
 import { createGame, ApiError } from './api.js';
 import { errorText } from './errors.js';
@@ -48,6 +49,7 @@ export function homePage(main) {
   let variant = localStorage.getItem('jiang.home.variant') || 'xiangqi';
   if (!VARIANTS.includes(variant)) variant = 'xiangqi';
   let clockChoice = localStorage.getItem('jiang.home.clock') || '1';
+  let level = Number(localStorage.getItem('jiang.home.level')) || 3;
 
   function render() {
     const fam = familyOf(variant);
@@ -112,17 +114,34 @@ export function homePage(main) {
     </fieldset>` : ''}
     <div class="create-row">
       <button class="primary big" type="submit">${t('home.create')}</button>
+      <div class="computer-choice">
+        <label>${t('home.level')}
+        <select name="level" aria-describedby="level-hint">
+          ${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<option value="${n}"${n === level ? ' selected' : ''}>${n}</option>`).join('')}
+        </select></label>
+        <button class="big play-computer" type="button">${t('home.playComputer')}</button>
+        <p class="hint" id="level-hint">${t('home.levelHint')}</p>
+      </div>
       <p class="error" role="alert" hidden></p>
     </div>
   </form>
 </section>`;
     const form = main.querySelector('form');
+    // "Play with the computer" submits the same form with an opponent.
+    let vsComputer = false;
+    form.querySelector('.play-computer').addEventListener('click', () => {
+      vsComputer = true;
+      form.requestSubmit();
+    });
     form.addEventListener('change', (e) => {
       if (e.target.name === 'variant') {
         variant = e.target.value;
         localStorage.setItem('jiang.home.variant', variant);
         render();
         main.querySelector(`input[name=variant][value=${variant}]`)?.focus();
+      } else if (e.target.name === 'level') {
+        level = Number(e.target.value);
+        localStorage.setItem('jiang.home.level', String(level));
       } else if (e.target.name === 'clock') {
         clockChoice = e.target.value;
         localStorage.setItem('jiang.home.clock', clockChoice);
@@ -131,6 +150,8 @@ export function homePage(main) {
     });
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
+      const computer = vsComputer;
+      vsComputer = false;
       const err = form.querySelector('.error');
       err.hidden = true;
       const body = { variant };
@@ -153,7 +174,8 @@ export function homePage(main) {
       } else if (clockChoice !== 'none') body.clock = presets[Number(clockChoice)][1];
       body.side = data.get('side') || 'random';
       if (data.get('handicap')) body.handicap = data.get('handicap');
-      const button = form.querySelector('button[type=submit]');
+      const button = computer ? form.querySelector('.play-computer') : form.querySelector('button[type=submit]');
+      if (computer) body.opponent = { computer: Number(data.get('level')) || level };
       button.disabled = true;
       try {
         navigate(`/g/${await createGame(body)}`);

@@ -114,6 +114,10 @@ struct ServeArgs {
     /// Seconds a graceful shutdown waits for open connections before dropping them.
     #[arg(long, env = "JIANG_SHUTDOWN_TIMEOUT", default_value = "10", value_parser = seconds)]
     shutdown_timeout: Duration,
+    /// Threads that run engine searches (computer opponents); default: half the cores, at
+    /// least 1.
+    #[arg(long, env = "JIANG_ENGINE_THREADS", value_parser = clap::value_parser!(u32).range(1..=256))]
+    engine_threads: Option<u32>,
 }
 
 /// A duration in seconds (fractions allowed), more than zero.
@@ -205,6 +209,9 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
         durability: args.sqlite_sync.into(),
         trusted_proxies: args.trusted_proxies,
         limits,
+        engine_threads: args
+            .engine_threads
+            .map_or_else(jiang_server::engine_pool::default_threads, |n| n as usize),
         ..jiang_server::Config::default()
     };
     let runtime = tokio::runtime::Runtime::new()

@@ -55,6 +55,8 @@ error_codes! {
     InvalidFen = (400, "invalid_fen"),
     /// Unknown handicap for that variant.
     InvalidHandicap = (400, "invalid_handicap"),
+    /// A computer opponent's level outside 1–8.
+    InvalidLevel = (400, "invalid_level"),
     /// A combination that does not exist (a FEN for Jieqi, a FEN and a handicap).
     Unsupported = (400, "unsupported"),
     /// The move does not parse or is not legal.

@@ -24,11 +24,11 @@ pub use message::{
 pub use position::{PositionCheck, PositionProblem, ValidatePosition};
 pub use request::{
     CreateGame, Created, DrawAction, DrawRequest, EmptyRequest, Health, ImportedGame,
-    ImportedResult, Joined, MoveRequest, NotationList, TimeControlSpec,
+    ImportedResult, Joined, MoveRequest, NotationList, Opponent, TimeControlSpec,
 };
 pub use view::{
-    Capture, ClockView, GameResult, GameState, GameStatus, GameView, Hints, ImpassePoints,
-    RematchView, ShownPosition, SideClock, VariantFields,
+    Capture, ClockView, ComputerSeat, GameResult, GameState, GameStatus, GameView, Hints,
+    ImpassePoints, RematchView, ShownPosition, SideClock, VariantFields,
 };
 
 /// `value` as JSON text with every object's keys in sorted order, the way the API has always

@@ -20,6 +20,19 @@ pub struct CreateGame {
     /// A custom start (FEN or SFEN; not for Jieqi).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fen: Option<String>,
+    /// Who holds the other seat; absent: a person (who joins through the invite link).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponent: Option<Opponent>,
+}
+
+/// The opponent of a new game: `{"computer": <level>}` for Jiang's engine at a level from 1
+/// (a beginner can beat it) to 8 (full strength for the clock); the server refuses other
+/// levels with `invalid_level`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Opponent {
+    /// Jiang's engine at this level.
+    Computer(u32),
 }
 
 /// The JSON form of a time control, in seconds:

@@ -102,9 +102,22 @@ pub struct GameState {
     pub handicap: Option<String>,
     /// Who asked for a rematch, and the next game.
     pub rematch: RematchView,
+    /// In a game against the computer: its side and level (absent in games between people).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computer: Option<ComputerSeat>,
     /// What only some variants show.
     #[serde(flatten)]
     pub variant_fields: VariantFields,
+}
+
+/// The computer's seat in a game against it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ComputerSeat {
+    /// The side it plays.
+    pub side: String,
+    /// Its level, 1–8.
+    pub level: u8,
 }
 
 /// The clock at one instant, under the variant's side names, plus `running`.

@@ -22,6 +22,7 @@ fn row(id: &str) -> GameRow {
         meta: "{}".into(),
         created_at: 0,
         updated_at: 0,
+        opponent: None,
     }
 }
 

@@ -302,6 +302,7 @@ async fn create_game(
     // No other site may make a visitor's browser create a game (and get its seat cookie).
     state.origin.check_post(&headers)?;
     let request: CreateGame = parse_body(body)?;
+    let computer = crate::game::requested_level(request.opponent)?;
     let control = request
         .clock
         .map(TimeControl::try_from)
@@ -350,6 +351,7 @@ async fn create_game(
         setup,
         control,
         tokens,
+        computer,
     };
     state
         .games
@@ -360,7 +362,11 @@ async fn create_game(
             tracing::error!(error = %e, "cannot store a new game");
             ApiError::internal("The game could not be stored.")
         })?;
-    tracing::info!(game = %id, %variant, "game created");
+    tracing::info!(game = %id, %variant, computer = ?computer, "game created");
+    if computer.is_some() {
+        // The computer may have the first move: its actor starts now.
+        state.games.wake(&id);
+    }
     let url = format!("{}/g/{id}", state.games.settings().public_url);
     let mut response = (
         StatusCode::CREATED,

@@ -6,6 +6,7 @@
 //! downtime: see `heartbeat`), and serves until [`Server::shutdown`].
 
 pub mod clock;
+pub mod engine_pool;
 pub mod error;
 pub mod game;
 mod heartbeat;
@@ -62,6 +63,9 @@ pub struct Config {
     pub abandon_after: Duration,
     /// Connection and WebSocket limits.
     pub limits: Limits,
+    /// Threads of the engine pool (computer opponents, analysis): at least 1; the default is
+    /// [`engine_pool::default_threads`].
+    pub engine_threads: usize,
 }
 
 /// Limits on connections and WebSockets: what keeps one client (or a crowd of idle ones) from
@@ -115,6 +119,7 @@ impl Default for Config {
             node: "main".into(),
             abandon_after: Duration::from_secs(30 * 24 * 3600),
             limits: Limits::default(),
+            engine_threads: engine_pool::default_threads(),
         }
     }
 }
@@ -227,8 +232,10 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     let abort_writes = store.abort_handle();
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
+    let engines = engine_pool::EnginePool::new(config.engine_threads);
     let games = game::Games::new(
         store,
+        engines.clone(),
         game::GameSettings {
             first_move_timeout: config.first_move_timeout,
             public_url: public_url.clone(),
@@ -291,6 +298,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         // Every actor has finished (its last write included) once all `alive` senders are gone.
         while alive_rx.recv().await.is_some() {}
         tracing::debug!("game actors stopped");
+        engines.shutdown().await;
         // The last beat says when the clocks stopped (after the last game write).
         let _ = heartbeat_stop.send(());
         let _ = heartbeat.await;

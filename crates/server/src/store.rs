@@ -114,6 +114,9 @@ pub struct GameRow {
     pub created_at: i64,
     /// Last change, milliseconds since the Unix epoch.
     pub updated_at: i64,
+    /// Who holds the seat without a token in a game against the computer (the API's
+    /// `opponent` JSON, `{"computer":3}`); `None` between people. Set at creation only.
+    pub opponent: Option<String>,
 }
 
 /// One accepted move.
@@ -234,8 +237,8 @@ pub trait Backend: Send + Sync + 'static {
 }
 
 const UPSERT_GAME: &str = "INSERT INTO games (id, variant, setup, status, token_first, \
-     token_second, result, clock, meta, created_at, updated_at) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
+     token_second, result, clock, meta, created_at, updated_at, opponent) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
      ON CONFLICT (id) DO UPDATE SET status = excluded.status, \
      token_first = excluded.token_first, token_second = excluded.token_second, \
      result = excluded.result, clock = excluded.clock, meta = excluded.meta, \
@@ -247,7 +250,7 @@ const INSERT_MOVE: &str =
 const UPSERT_PROBE: &str = "INSERT INTO store_probe (id, at_ms) VALUES (1, $1) \
      ON CONFLICT (id) DO UPDATE SET at_ms = excluded.at_ms";
 const SELECT_GAME: &str = "SELECT id, variant, setup, status, token_first, token_second, \
-     result, clock, meta, created_at, updated_at FROM games";
+     result, clock, meta, created_at, updated_at, opponent FROM games";
 const INSERT_RUN: &str = "INSERT INTO node_runs (node, started_at, alive_at) \
      VALUES ($1, $2, $2) ON CONFLICT (node, started_at) DO UPDATE SET \
      alive_at = excluded.alive_at, stopped_at = NULL";
@@ -262,9 +265,9 @@ const SELECT_RUNS: &str = "SELECT node, started_at, alive_at, stopped_at FROM no
 const ABANDONABLE: &str = "status = 'playing' AND clock IS NULL AND EXISTS \
      (SELECT 1 FROM moves WHERE moves.game_id = games.id AND moves.ply = 2)";
 /// Timed games have a clock snapshot; a game without a second move is in its first-move
-/// countdown.
-const RESUMABLE: &str = "status = 'playing' AND (clock IS NOT NULL OR NOT EXISTS \
-     (SELECT 1 FROM moves WHERE moves.game_id = games.id AND moves.ply = 2))";
+/// countdown; a game against the computer may be waiting for its move.
+const RESUMABLE: &str = "status = 'playing' AND (clock IS NOT NULL OR opponent IS NOT NULL \
+     OR NOT EXISTS (SELECT 1 FROM moves WHERE moves.game_id = games.id AND moves.ply = 2))";
 const SELECT_MOVES: &str =
     "SELECT game_id, ply, mv, clock, at_ms FROM moves WHERE game_id = $1 ORDER BY ply";
 
@@ -362,6 +365,7 @@ macro_rules! sql_backend {
                                     .bind(&g.meta)
                                     .bind(g.created_at)
                                     .bind(g.updated_at)
+                                    .bind(&g.opponent)
                                     .execute(&mut *tx)
                                     .await?;
                             }

@@ -435,6 +435,9 @@ pub trait Table: Send + Sync {
     /// The start and every position after it as [`History::positions`] shows them, and for
     /// Jieqi the reveal notes of the moves in `style`.
     fn positions(&self, style: NotationStyle) -> (Vec<hints::ShownPosition>, Option<Vec<String>>);
+    /// What an engine playing `seat` may know of the game, as the engine's input: the public
+    /// game, and in Jieqi that seat's view (built from [`JieqiGame::view`], never the deal).
+    fn engine_input(&self, seat: Side) -> Result<jiang_engine::Input, jiang_engine::InputError>;
 }
 
 /// Creates a new game's set-up: the start from `fen`, a `handicap` name or the variant's
@@ -594,6 +597,10 @@ impl Table for JieqiTable {
     }
     fn declare_impasse(&mut self) -> Result<Outcome, PlayError> {
         Err(PlayError::NoImpasse(Variant::Jieqi))
+    }
+    fn engine_input(&self, seat: Side) -> Result<jiang_engine::Input, jiang_engine::InputError> {
+        // The seat's view is all the engine gets: the deal never leaves `self.game`.
+        jiang_engine::Input::from_view(&self.game.view(Observer::from(Some(seat))))
     }
     fn variant_fields(&self, viewer: Option<Side>) -> VariantFields {
         let view = self.game.view(Observer::from(viewer));
@@ -778,6 +785,11 @@ impl<G: OpenGame> Table for OpenTable<G> {
     }
     fn declare_impasse(&mut self) -> Result<Outcome, PlayError> {
         self.game.declare_impasse()
+    }
+    fn engine_input(&self, _seat: Side) -> Result<jiang_engine::Input, jiang_engine::InputError> {
+        // Nothing is hidden: the public game is what both seats know.
+        let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
+        jiang_engine::Input::from_text(self.variant(), &self.initial_fen(), &moves)
     }
     fn variant_fields(&self, _viewer: Option<Side>) -> VariantFields {
         self.game.variant_fields()

@@ -18,6 +18,7 @@ fn game(id: &str, status: &str) -> GameRow {
         meta: "{}".into(),
         created_at: 1,
         updated_at: 2,
+        opponent: None,
     }
 }
 

@@ -326,6 +326,7 @@ fn game_row(id: &str) -> GameRow {
         meta: "{}".into(),
         created_at: 1,
         updated_at: 1,
+        opponent: None,
     }
 }
 

@@ -25,6 +25,7 @@ use crate::error::{ApiError, ErrorCode};
 use crate::seat;
 use crate::store::{GameRow, MoveRow, Store, StoreError, StoredGame, Write};
 use crate::table::{self, NotationStyle, RecordFormat, RecordInfo, Setup, Table};
+mod computer;
 mod registry;
 mod rows;
 mod state;
@@ -32,6 +33,7 @@ mod view;
 
 pub(crate) use registry::{Games, Preloaded};
 
+pub(crate) use computer::requested_level;
 pub(crate) use rows::NewGame;
 use rows::{Load, Meta, abandoned_result, duration_ms, load_live, side_of_index};
 use state::State;
@@ -171,6 +173,11 @@ struct Live {
     timer_retry_at: Option<Instant>,
     /// Spectator counts sent, debounced (a crowd joining must not cost its square).
     spectators: Debounce,
+    /// In a game against the computer: its seat and level.
+    computer: Option<computer::Computer>,
+    /// After the computer's move could not be stored: not before this instant does it think
+    /// again.
+    computer_retry_at: Option<Instant>,
 }
 
 /// The most often a game sends `spectators` messages: joins and leaves within this interval
@@ -227,11 +234,15 @@ async fn run_actor(
     live.on_timer(&games, Instant::now()).await;
     live.expire_if_abandoned(&games, Instant::now()).await;
     let mut idle_since = Instant::now();
+    // The computer's search under way, if any (see `computer`).
+    let mut thinking = None;
     loop {
+        live.think(&games, &mut thinking, Instant::now());
         let deadline = live.next_deadline();
         // Nothing to wait for and nobody watching: everything is stored, so the actor can stop
-        // and be reloaded on the next request.
-        let idle_deadline = (deadline.is_none() && live.subscribers.is_empty()).then(|| {
+        // and be reloaded on the next request. A computer to move keeps it.
+        let idle = deadline.is_none() && live.subscribers.is_empty() && !live.computer_busy();
+        let idle_deadline = idle.then(|| {
             let keep = if live.state.status.is_over() {
                 games.settings.idle_timeout.min(OVER_IDLE_TIMEOUT)
             } else {
@@ -250,6 +261,14 @@ async fn run_actor(
             }
             _ = sleep_until_opt(live.spectators.due) => {
                 live.send_spectators(Instant::now());
+            }
+            answer = computer::answer(&mut thinking) => {
+                if let Some(search) = thinking.take() {
+                    live.computer_answer(&games, search, answer).await;
+                }
+            }
+            _ = sleep_until_opt(live.computer_wake()) => {
+                live.computer_retry_at = None;
             }
             _ = sleep_until_opt(idle_deadline) => {
                 if games.retire(&id, me, &mut rx) {
@@ -309,7 +328,7 @@ impl Live {
             return None;
         }
         let flag = self.state.clock.as_ref().and_then(Clock::flag_at);
-        let due = match (flag, self.state.first_move_deadline) {
+        let due = match (flag, self.first_move_countdown()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
@@ -506,6 +525,12 @@ impl Live {
     async fn join(&mut self, games: &Games, now: Instant) -> Result<Joined, ApiError> {
         if self.state.status.is_over() {
             return Err(ApiError::new(ErrorCode::GameOver, "This game is over."));
+        }
+        if self.computer.is_some() {
+            return Err(ApiError::new(
+                ErrorCode::SeatTaken,
+                "The computer holds the other seat of this game; you can watch it.",
+            ));
         }
         let Some(free) = Side::BOTH
             .into_iter()
@@ -738,6 +763,10 @@ impl Live {
         self.ensure_playing()?;
         self.settle_flag(games, now).await?;
         let offered_by_opponent = self.state.meta.draw_offer == Some((!side).index());
+        if self.computer.is_some() && what == DrawAction::Offer {
+            // The computer declines at once: the offer is not recorded (see `computer`).
+            return Ok(());
+        }
         let mut next = self.state.clone();
         match what {
             DrawAction::Offer | DrawAction::Accept if offered_by_opponent => {
@@ -785,6 +814,10 @@ impl Live {
         let mut next = self.state.clone();
         next.meta.rematch[side.index()] = true;
         next.meta.rematch_seats[side.index()] = Some(new_seat);
+        if let Some(computer) = self.computer {
+            // The computer always agrees; its seat in the rematch has no token either.
+            next.meta.rematch[computer.side.index()] = true;
+        }
         let mut unit = Vec::new();
         if next.meta.rematch.iter().all(|&r| r) {
             let setup = table::rematch(self.variant, &self.setup)
@@ -800,6 +833,7 @@ impl Live {
                 setup,
                 control: next.meta.control,
                 tokens: hashes,
+                computer: self.computer.map(|c| c.level),
             };
             unit.push(Write::SaveGame(new_game.row(&next_id)));
             next.meta.next = Some(next_id);
@@ -864,7 +898,7 @@ impl Live {
         }
         let stored = if let Some(side) = self.state.clock.as_ref().and_then(|c| c.flagged(now)) {
             self.end_on_time(games, side, now).await
-        } else if self.state.first_move_deadline.is_some_and(|d| d <= now) {
+        } else if self.first_move_countdown().is_some_and(|d| d <= now) {
             // clocks-and-games.md: no first move within 30 s of the game being ready → abort.
             self.finish(games, Outcome::draw(Reason::Aborted), Vec::new(), now)
                 .await

@@ -2,11 +2,14 @@
 //! commands to it, resumes timed games after a restart and sweeps abandoned ones.
 
 use super::*;
+use crate::engine_pool::EnginePool;
 
 /// The registry of live actors, shared by the HTTP handlers.
 pub(crate) struct Games {
     pub(super) actors: Mutex<HashMap<String, mpsc::Sender<Command>>>,
     pub(super) store: Store,
+    /// The engine threads (computer opponents; analysis).
+    pub(super) engines: EnginePool,
     pub(super) settings: GameSettings,
     pub(super) shutdown: watch::Receiver<bool>,
     pub(super) alive: mpsc::Sender<()>,
@@ -19,6 +22,7 @@ pub(crate) struct Games {
 impl Games {
     pub(crate) fn new(
         store: Store,
+        engines: EnginePool,
         settings: GameSettings,
         shutdown: watch::Receiver<bool>,
         alive: mpsc::Sender<()>,
@@ -27,6 +31,7 @@ impl Games {
         Arc::new(Games {
             actors: Mutex::new(HashMap::new()),
             store,
+            engines,
             settings,
             shutdown,
             alive,
@@ -37,6 +42,11 @@ impl Games {
 
     pub(crate) fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The server's engine pool (shared by computer opponents and analysis).
+    pub(crate) fn engines(&self) -> &EnginePool {
+        &self.engines
     }
 
     pub(crate) fn settings(&self) -> &GameSettings {
@@ -191,6 +201,12 @@ impl Games {
         }
         rx.close();
         true
+    }
+
+    /// Starts game `id`'s actor if it is not running (a new game against the computer, which
+    /// may have to move first).
+    pub(crate) fn wake(self: &Arc<Self>, id: &str) {
+        self.spawn(id.to_owned(), None);
     }
 
     /// Sends a command without waiting (unsubscribe, clock sync).

@@ -61,15 +61,18 @@ pub(crate) struct NewGame {
     pub variant: Variant,
     pub setup: Setup,
     pub control: Option<TimeControl>,
-    /// Token hashes per side; `None` for a free seat.
+    /// Token hashes per side; `None` for a free seat (or the computer's).
     pub tokens: [Option<String>; 2],
+    /// The computer's level in a game against it (it holds the seat without a token).
+    pub computer: Option<u8>,
 }
 
 impl NewGame {
     /// The row to store.
     pub(crate) fn row(&self, id: &str) -> GameRow {
         let now = now_ms();
-        let both = self.tokens.iter().all(Option::is_some);
+        // A game against the computer starts at once.
+        let both = self.tokens.iter().all(Option::is_some) || self.computer.is_some();
         GameRow {
             id: id.to_owned(),
             variant: self.variant.name().to_owned(),
@@ -81,11 +84,13 @@ impl NewGame {
             clock: None,
             meta: serde_json::to_string(&Meta {
                 control: self.control,
+                started_at: self.computer.map(|_| now),
                 ..Meta::default()
             })
             .expect("meta serialises"),
             created_at: now,
             updated_at: now,
+            opponent: self.computer.map(computer::opponent_column),
         }
     }
 }
@@ -127,6 +132,11 @@ pub(super) fn load_live(
     let Some(status) = Status::parse(&row.status) else {
         return Load::Broken(format!("unknown status {}", row.status));
     };
+    let tokens = [row.token_first, row.token_second];
+    let computer = match computer::from_row(row.opponent.as_deref(), &tokens) {
+        Ok(c) => c,
+        Err(why) => return Load::Broken(why),
+    };
     let result = match row
         .result
         .as_deref()
@@ -166,7 +176,7 @@ pub(super) fn load_live(
         state: State {
             table,
             status,
-            tokens: [row.token_first, row.token_second],
+            tokens,
             meta,
             clock,
             result,
@@ -179,6 +189,8 @@ pub(super) fn load_live(
         subscribers: Vec::new(),
         timer_retry_at: None,
         spectators: Debounce::default(),
+        computer,
+        computer_retry_at: None,
     }))
 }
 
@@ -208,6 +220,7 @@ impl Live {
             meta: serde_json::to_string(&meta).expect("meta serialises"),
             created_at: self.created_at,
             updated_at: now_ms(),
+            opponent: self.computer.map(|c| computer::opponent_column(c.level)),
         }
     }
 }

@@ -89,17 +89,18 @@ impl Live {
                 .map(|&s| {
                     (
                         self.name(s).to_owned(),
-                        self.state.tokens[s.index()].is_some(),
+                        self.state.tokens[s.index()].is_some()
+                            || self.computer.is_some_and(|c| c.side == s),
                     )
                 })
                 .collect(),
             first_move_ms: self
-                .state
-                .first_move_deadline
+                .first_move_countdown()
                 .filter(|_| playing)
                 .map(|d| d.saturating_duration_since(now).as_millis() as u64),
             handicap: self.setup.handicap.clone(),
             rematch: self.rematch_view(viewer),
+            computer: self.computer_view(),
             variant_fields: self.state.table.variant_fields(viewer),
         }
     }

@@ -1,0 +1,286 @@
+//! Games against the computer: created with `"opponent": {"computer": <level>}`, started at
+//! once, the computer answering in every variant through the engine pool, bad levels refused,
+//! the other seat closed, draw offers declined, Jieqi searched from the computer's view only,
+//! and a computer to move after a restart moving. Real server, real database, real
+//! WebSockets.
+
+#[macro_use]
+mod common;
+
+use std::time::Duration;
+
+use common::{Backend, TestServer, connect, execute, fetch_one, next_message, typed};
+use jiang_protocol::{
+    ComputerSeat, Created, ErrorBody, GameStatus, GameView, MoveEvent, ServerMessage,
+};
+use jiang_rules::{Side, Variant};
+use jiang_server::table;
+use reqwest::StatusCode;
+use serde_json::json;
+
+/// (variant, first side, second side).
+const VARIANTS: [(&str, &str, &str); 4] = [
+    ("xiangqi", "red", "black"),
+    ("jieqi", "red", "black"),
+    ("shogi", "sente", "gote"),
+    ("minishogi", "sente", "gote"),
+];
+
+/// Waits (through the game's WebSocket) for the `move` event that makes the game `ply` plies
+/// long.
+async fn move_event_at(socket: &mut common::Socket, ply: u64) -> MoveEvent {
+    loop {
+        let ServerMessage::Move(event) = next_message(socket, "move").await else {
+            unreachable!("a move event");
+        };
+        if event.state.ply >= ply {
+            assert_eq!(event.state.ply, ply, "no move skipped");
+            return event;
+        }
+    }
+}
+
+on_both!(
+    the_computer_answers_in_every_variant,
+    |s: TestServer| async move {
+        for (variant, first, second) in VARIANTS {
+            let (status, v) = s
+                .post(
+                    "/api/games",
+                    None,
+                    json!({"variant": variant, "side": first, "opponent": {"computer": 1}}),
+                )
+                .await;
+            assert_eq!(status, StatusCode::CREATED, "{variant}: {v}");
+            let created: Created = typed(&v);
+            assert_eq!(created.side, first);
+            let view = s.game_view(&created.id, Some(&created.token)).await;
+            assert_eq!(
+                view.state.status,
+                GameStatus::Playing,
+                "{variant}: starts at once"
+            );
+            assert_eq!(
+                view.state.computer,
+                Some(ComputerSeat {
+                    side: second.into(),
+                    level: 1
+                })
+            );
+            assert!(view.state.seats.values().all(|&taken| taken), "{variant}");
+            let mut socket = connect(&s.ws_url(&created.id, Some(&created.token))).await;
+            let mv = view.state.legal_moves[0].clone();
+            s.play(&created.id, &created.token, &mv).await;
+            let answer = move_event_at(&mut socket, 2).await;
+            assert_eq!(answer.state.to_move.as_deref(), Some(first), "{variant}");
+            assert!(
+                !answer.state.legal_moves.is_empty(),
+                "{variant}: my turn again"
+            );
+            // Spectators see the game and who the computer is.
+            let watched = s.game_view(&created.id, None).await;
+            assert_eq!(watched.moves.len(), 2, "{variant}");
+            assert_eq!(watched.state.computer.map(|c| c.side), Some(second.into()));
+        }
+        s.stop().await;
+    }
+);
+
+on_both!(
+    the_computer_moves_first_from_the_first_side,
+    |s: TestServer| async move {
+        for (variant, first, second) in VARIANTS {
+            let (id, side, token) = s
+                .create(
+                    json!({"variant": variant, "side": second, "opponent": {"computer": 2},
+                           "clock": {"main": 60, "increment": 1}}),
+                )
+                .await;
+            assert_eq!(side, second);
+            let mut socket = connect(&s.ws_url(&id, Some(&token))).await;
+            let view = s.game_view(&id, Some(&token)).await;
+            let answer = if view.state.ply == 0 {
+                move_event_at(&mut socket, 1).await.state
+            } else {
+                view.state
+            };
+            assert_eq!(answer.ply, 1, "{variant}");
+            assert_eq!(answer.to_move.as_deref(), Some(second), "{variant}");
+            assert_eq!(answer.computer.map(|c| c.side), Some(first.into()));
+        }
+        s.stop().await;
+    }
+);
+
+on_both!(bad_levels_are_refused, |s: TestServer| async move {
+    for (opponent, code) in [
+        (json!({"computer": 0}), "invalid_level"),
+        (json!({"computer": 9}), "invalid_level"),
+        (json!({"computer": 1000}), "invalid_level"),
+        (json!({"computer": -1}), "invalid_request"),
+        (json!({"computer": "3"}), "invalid_request"),
+        (json!({"computer": 2.5}), "invalid_request"),
+        (json!({"human": 1}), "invalid_request"),
+        (json!("computer"), "invalid_request"),
+    ] {
+        let (status, v) = s
+            .post(
+                "/api/games",
+                None,
+                json!({"variant": "xiangqi", "opponent": opponent}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{opponent}: {v}");
+        let body: ErrorBody = typed(&v);
+        assert_eq!(body.error.code.as_str(), code, "{opponent}: {v}");
+    }
+    s.stop().await;
+});
+
+on_both!(
+    the_other_seat_is_closed_and_draws_are_declined,
+    |s: TestServer| async move {
+        let (id, _, token) = s
+            .create(json!({"variant": "xiangqi", "side": "red", "opponent": {"computer": 1}}))
+            .await;
+        let (status, v) = s.action(&id, "join", None, json!({})).await;
+        assert_eq!(status, StatusCode::CONFLICT, "{v}");
+        let body: ErrorBody = typed(&v);
+        assert_eq!(body.error.code.as_str(), "seat_taken");
+        let (status, v) = s
+            .action(&id, "draw", Some(&token), json!({"action": "offer"}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let view: GameView = typed(&v);
+        assert_eq!(view.state.draw_offer, None, "the computer declined");
+        assert_eq!(view.state.status, GameStatus::Playing);
+        s.stop().await;
+    }
+);
+
+/// The number of moves stored for game `id`, read from the database directly.
+async fn stored_moves(url: &str, id: &str) -> i64 {
+    // Game ids are base62: nothing to escape.
+    let sql = format!("SELECT COUNT(*) FROM moves WHERE game_id = '{id}'");
+    let (n,): (i64,) = fetch_one(url, &sql).await;
+    n
+}
+
+on_both!(
+    a_computer_to_move_after_a_restart_moves,
+    |mut s: TestServer| async move {
+        // The computer (red) moves first; once it has, the server stops and its move is taken
+        // out of the store: after the restart the computer is to move with nobody asking.
+        let (id, _, _token) = s
+            .create(json!({"variant": "xiangqi", "side": "black", "opponent": {"computer": 1}}))
+            .await;
+        let url = s.config.database_url.clone();
+        let mut waited = Duration::ZERO;
+        while stored_moves(&url, &id).await < 1 {
+            assert!(waited < Duration::from_secs(30), "the computer moved");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            waited += Duration::from_millis(50);
+        }
+        s.shut_down().await;
+        execute(
+            &url,
+            "DELETE FROM moves WHERE ply >= $1 AND game_id = $2",
+            &id,
+            1,
+        )
+        .await;
+        assert_eq!(stored_moves(&url, &id).await, 0);
+        s.start_again().await;
+        assert!(
+            s.resumed() >= 1,
+            "the game against the computer was resumed"
+        );
+        // No request touches the game: the resumed actor moves by itself.
+        let mut waited = Duration::ZERO;
+        while stored_moves(&url, &id).await < 1 {
+            assert!(
+                waited < Duration::from_secs(30),
+                "the computer moved after the restart"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            waited += Duration::from_millis(50);
+        }
+        let view = s.game_view(&id, None).await;
+        assert_eq!(view.state.ply, 1);
+        assert_eq!(view.state.to_move.as_deref(), Some("black"));
+        s.stop().await;
+    }
+);
+
+/// Swaps two letters of a Jieqi deal word at deal indices that no move touched and that hold
+/// different pieces: the same public game with another hidden deal.
+fn swap_unseen(word: &str, untouched: &[usize]) -> String {
+    let mut letters: Vec<char> = word.chars().collect();
+    let (i, j) = untouched
+        .iter()
+        .flat_map(|&i| untouched.iter().map(move |&j| (i, j)))
+        .find(|&(i, j)| letters[i] != letters[j])
+        .expect("two different unseen pieces");
+    letters.swap(i, j);
+    letters.into_iter().collect()
+}
+
+#[test]
+fn the_jieqi_computer_gets_its_view_and_never_the_deal() {
+    // Moves of covered pieces from deal indices 9 (h2/h7) and 12 (e3/e6) only.
+    let moves = ["h2e2", "h7e7", "e3e4", "e6e5"];
+    let untouched: Vec<usize> = (0..15).filter(|i| ![9, 12].contains(i)).collect();
+    for _ in 0..4 {
+        let setup = table::create(Variant::Jieqi, None, None).unwrap();
+        let mut a = table::open(Variant::Jieqi, &setup, &[]).unwrap();
+        let recorded: Vec<String> = moves.iter().map(|m| a.play(m).unwrap()).collect();
+        let deal = setup.deal.clone().unwrap();
+        let (red, black) = deal.split_once('/').unwrap();
+        let other = table::Setup {
+            deal: Some(format!(
+                "{}/{}",
+                swap_unseen(red, &untouched),
+                swap_unseen(black, &untouched)
+            )),
+            ..setup.clone()
+        };
+        assert_ne!(other.deal, setup.deal);
+        // The same public game (same reveals), another deal.
+        let b = table::open(Variant::Jieqi, &other, &recorded).unwrap();
+        assert_eq!(a.moves(), b.moves());
+        for seat in Side::BOTH {
+            let (from_a, from_b) = (a.engine_input(seat).unwrap(), b.engine_input(seat).unwrap());
+            assert_eq!(format!("{from_a:?}"), format!("{from_b:?}"), "{seat:?}");
+        }
+        // And so the engine plays the same move whatever the deal.
+        let think = |t: &dyn table::Table| {
+            let mut engine = jiang_engine::Engine::new();
+            engine.set_seed(7);
+            jiang_engine::engine::best_at_depth(
+                &mut engine,
+                &t.engine_input(Side::First).unwrap(),
+                3,
+            )
+            .decision
+        };
+        assert_eq!(think(a.as_ref()), think(b.as_ref()));
+    }
+}
+
+#[test]
+fn the_computer_reads_the_public_game_in_the_open_variants() {
+    for variant in [Variant::Xiangqi, Variant::Shogi, Variant::Minishogi] {
+        let setup = table::create(variant, None, None).unwrap();
+        let mut t = table::open(variant, &setup, &[]).unwrap();
+        let first = t.legal_moves()[0].clone();
+        t.play(&first).unwrap();
+        let input = t.engine_input(Side::Second).unwrap();
+        assert_eq!(input.variant(), variant);
+        let mut engine = jiang_engine::Engine::new();
+        let thought = jiang_engine::engine::best_at_depth(&mut engine, &input, 2);
+        let jiang_engine::Decision::Move(reply) = thought.decision else {
+            panic!("{variant}: a move");
+        };
+        assert!(t.legal_moves().contains(&reply), "{variant}: {reply}");
+    }
+}
