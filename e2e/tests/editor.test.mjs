@@ -165,7 +165,7 @@ test('shogi: clicks and hands, nifu in Spanish and English, a game from a pasted
   await es.context().close();
 });
 
-test('minishogi: clicks, paste, the side not to move in check', async () => {
+test('minishogi: clicks, paste, the side not to move in check, a game against the computer', async () => {
   const page = await open('minishogi');
   await place(page, [['K', '3e'], ['k', '3a'], ['+R', '1c']]);
   await waitForFen(page, '2k2/5/4+R/5/2K2 b - 1');
@@ -174,6 +174,18 @@ test('minishogi: clicks, paste, the side not to move in check', async () => {
   await verdict(page, 'invalid');
   assert.equal(await page.locator('.editor-verdict li').first().textContent(), 'The side not to move (Gote) is in check.');
   assert.equal(await pieceOn(page, '3b'), 'R');
+  assert.ok(await page.isDisabled('[data-action=computer]'));
+  // Play the computer (level 2) from a legal position.
+  await paste(page, '2k2/5/2R2/5/2K2 w - 1');
+  await verdict(page, 'valid');
+  await page.selectOption('select[name=level]', '2');
+  await page.click('[data-action=computer]');
+  await page.waitForURL(/\/g\/[A-Za-z0-9]+$/);
+  const id = new URL(page.url()).pathname.split('/').pop();
+  const view = await (await fetch(`${server.url}/api/games/${id}`)).json();
+  assert.equal(view.initial_fen, '2k2/5/2R2/5/2K2 w - 1');
+  assert.equal(view.status, 'playing');
+  assert.equal(view.computer?.level ?? view.computer, 2, JSON.stringify(view.computer));
   await page.context().close();
 });
 

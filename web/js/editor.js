@@ -65,6 +65,7 @@ export function editorPage(main, variant) {
   let board = null;
   let text = ''; // the FEN/SFEN shown and judged
   let dropped = false; // a palette piece was just dropped on the board: ignore its click
+  let level = Number(localStorage.getItem('jiang.home.level')) || 3; // the home page's choice
 
   const pieceName = (letter) => {
     const key = letter.startsWith('+') ? '+' + letter[1].toUpperCase() : letter.toUpperCase();
@@ -129,6 +130,9 @@ export function editorPage(main, variant) {
       <div class="editor-actions">
         <a class="button" data-action="analyse" href="#">${t('editor.analyse')}</a>
         <button type="button" class="primary" data-action="friend">${t('editor.playFriend')}</button>
+        <label class="editor-level">${t('home.level')}
+          <select name="level">${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<option value="${n}"${n === level ? ' selected' : ''}>${n}</option>`).join('')}</select></label>
+        <button type="button" data-action="computer">${t('home.playComputer')}</button>
         <p class="error" role="alert" hidden></p>
       </div>
     </div>
@@ -260,6 +264,7 @@ export function editorPage(main, variant) {
       analyse.setAttribute('tabindex', '-1');
     }
     friend.disabled = !verdict?.playable;
+    main.querySelector('[data-action=computer]').disabled = !verdict?.playable;
   }
 
   function wire() {
@@ -323,13 +328,18 @@ export function editorPage(main, variant) {
     main.querySelector('[data-action=analyse]').addEventListener('click', (e) => {
       if (!verdict?.valid) e.preventDefault();
     });
-    main.querySelector('[data-action=friend]').addEventListener('click', (e) => {
+    main.querySelector('select[name=level]').addEventListener('change', (e) => {
+      level = Number(e.target.value);
+      localStorage.setItem('jiang.home.level', String(level));
+    });
+    // A game from the position: with a friend (who joins by the link), or the computer.
+    const start = (e, opponent) => {
       if (!verdict?.playable) return;
       const button = e.currentTarget;
       const err = main.querySelector('.editor-actions .error');
       err.hidden = true;
       button.disabled = true;
-      createGame({ variant, fen: verdict.fen }).then(
+      createGame({ variant, fen: verdict.fen, ...opponent }).then(
         (id) => navigate(`/g/${id}`),
         (ex) => {
           button.disabled = false;
@@ -337,7 +347,9 @@ export function editorPage(main, variant) {
           err.textContent = ex instanceof ApiError && ex.status ? errorText(ex) : t('error.network');
         },
       );
-    });
+    };
+    main.querySelector('[data-action=friend]').addEventListener('click', (e) => start(e, {}));
+    main.querySelector('[data-action=computer]').addEventListener('click', (e) => start(e, { opponent: { computer: level } }));
   }
 
   if (!(given && load(given))) load(START[variant]);
