@@ -57,3 +57,11 @@ export async function api(path, { method = 'GET', body, token } = {}) {
     );
   return data;
 }
+
+/** Create a game (`POST /api/games`) and keep its seat token and variant; returns its id. */
+export async function createGame(body) {
+  const res = await api('/api/games', { method: 'POST', body });
+  saveToken(res.id, res.token, res.side);
+  localStorage.setItem(`jiang.variant.${res.id}`, body.variant);
+  return res.id;
+}

@@ -83,6 +83,9 @@ export function pieceSvg(variant, piece, style = 'traditional', scale = 1, upsid
  * player's seat; any own piece to any square, the server judges it when its turn comes) and
  * onPremoveCancel() when a queued premove (state `premove`: {from, to}) is clicked away or
  * Escape is pressed.
+ * Edit mode (the board editor) instead: edit = {click(sq), clear(sq), move(from, to)}: a click
+ * or Enter/Space on a square, a right click or Delete on one, a piece dragged to another
+ * square (off the board: cleared). The board decides nothing about what they mean.
  */
 export function createBoard(host, opts) {
   const variant = opts.variant;
@@ -378,6 +381,7 @@ export function createBoard(host, opts) {
     return pt.matrixTransform(svg.getScreenCTM().inverse());
   };
   svg.addEventListener('pointerdown', async (e) => {
+    if (opts.edit) return editDown(e);
     if (!opts.interactive || e.button > 0) return;
     // A click on the board takes a queued premove back.
     if (state.premove) {
@@ -417,8 +421,26 @@ export function createBoard(host, opts) {
     selected = null;
     drawMarks();
   });
+  // Edit mode: every square is a target; a press on a piece may become a drag.
+  function editDown(e) {
+    if (e.button > 0) return;
+    const p = toSvg(e);
+    const sq = squareFromPoint(p.x, p.y);
+    if (!sq) return;
+    e.preventDefault();
+    press = { x: e.clientX, y: e.clientY, id: e.pointerId, sel: { from: sq }, piece: state.pos?.board.get(sq), dragging: false, edit: true };
+    svg.setPointerCapture?.(e.pointerId);
+  }
+  svg.addEventListener('contextmenu', (e) => {
+    if (!opts.edit) return;
+    e.preventDefault();
+    const p = toSvg(e);
+    const sq = squareFromPoint(p.x, p.y);
+    if (sq) opts.edit.clear(sq);
+  });
   svg.addEventListener('pointermove', (e) => {
     if (!press || e.pointerId !== press.id) return;
+    if (press.edit && !press.piece) return;
     if (!press.dragging && Math.hypot(e.clientX - press.x, e.clientY - press.y) < 6) return;
     const p = toSvg(e);
     if (!press.dragging) {
@@ -431,7 +453,7 @@ export function createBoard(host, opts) {
     drag.firstChild.setAttribute('transform', `translate(${p.x} ${p.y})`);
     const over = squareFromPoint(p.x, p.y);
     squares.querySelectorAll('.over').forEach((el) => el.classList.remove('over'));
-    if (over && targetsFrom(press.sel).includes(over)) squares.querySelector(`[data-square="${over}"]`)?.classList.add('over');
+    if (over && (press.edit || targetsFrom(press.sel).includes(over))) squares.querySelector(`[data-square="${over}"]`)?.classList.add('over');
   });
   const endPress = async (e, cancelled) => {
     if (!press || e.pointerId !== press.id) return;
@@ -440,6 +462,15 @@ export function createBoard(host, opts) {
     drag.innerHTML = '';
     pr.origin?.classList.remove('ghost');
     squares.querySelectorAll('.over').forEach((el) => el.classList.remove('over'));
+    if (pr.edit) {
+      if (cancelled) return;
+      if (!pr.dragging) return opts.edit.click(pr.sel.from);
+      const p = toSvg(e);
+      const over = squareFromPoint(p.x, p.y);
+      if (!over) opts.edit.clear(pr.sel.from);
+      else if (over !== pr.sel.from) opts.edit.move(pr.sel.from, over);
+      return;
+    }
     if (!pr.dragging) {
       if (pr.again) {
         selected = null;
@@ -490,6 +521,11 @@ export function createBoard(host, opts) {
       col = Math.min(g.files - 1, Math.max(0, col + d[0] * s));
       row = Math.min(g.ranks - 1, Math.max(0, row + d[1] * s));
       focusSquare(squareAt(variant, col, row));
+    } else if (opts.edit && (e.key === 'Enter' || e.key === ' ' || e.key === 'Delete' || e.key === 'Backspace')) {
+      e.preventDefault();
+      e.stopPropagation();
+      if (e.key === 'Enter' || e.key === ' ') opts.edit.click(sq);
+      else opts.edit.clear(sq);
     } else if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
       e.stopPropagation();
@@ -549,6 +585,12 @@ export function createBoard(host, opts) {
     },
     focus() {
       (squares.querySelector('[tabindex="0"]') || squares.firstChild)?.focus();
+    },
+    /** The square under a point of the page (client coordinates), or null: for drops from
+     * outside the board (the editor's palette). */
+    squareAtClient(clientX, clientY) {
+      const p = toSvg({ clientX, clientY });
+      return squareFromPoint(p.x, p.y);
     },
   };
 }

@@ -1,7 +1,7 @@
 // Home page: pick a game, a clock, a side (and a shogi handicap), create it (or play the
 // computer at a level), go to its page.
 import { t } from './i18n.js';
-import { api, saveToken, ApiError } from './api.js';
+import { createGame, ApiError } from './api.js';
 import { errorText } from './errors.js';
 import { pieceSvg } from './board.js';
 import { familyOf, sidesOf } from './position.js';
@@ -81,6 +81,7 @@ export function homePage(main) {
             <span class="variant-line">${t('variant.' + v + '.line')}</span>
           </label>
           <a class="rules-link" href="/rules/${v}">${t('rules.title.' + v)}</a>
+          <a class="editor-link" href="/editor/${v}">${t('editor.link')}</a>
         </div>`).join('')}
       </div>
     </fieldset>
@@ -192,10 +193,7 @@ export function homePage(main) {
       if (computer) body.opponent = { computer: Number(data.get('level')) || level };
       button.disabled = true;
       try {
-        const res = await api('/api/games', { method: 'POST', body });
-        saveToken(res.id, res.token, res.side);
-        localStorage.setItem(`jiang.variant.${res.id}`, variant);
-        navigate(`/g/${res.id}`);
+        navigate(`/g/${await createGame(body)}`);
       } catch (ex) {
         err.textContent = ex instanceof ApiError && ex.status ? errorText(ex) : t('error.network');
         err.hidden = false;

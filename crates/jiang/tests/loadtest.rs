@@ -13,27 +13,37 @@ fn field<'a>(report: &'a str, key: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no `{key}` line in the report:\n{report}"))
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn loadtest_plays_games_against_a_real_server() {
+/// Runs `jiang loadtest` with `args` against a real server (one engine thread) and returns its
+/// output once the server has shut down cleanly.
+async fn loadtest(args: &[&str]) -> std::process::Output {
     let dir = tempfile::tempdir().expect("temp dir");
     let config = Config {
         listen: "127.0.0.1:0".into(),
         database_url: format!("sqlite://{}/jiang.db", dir.path().display()),
         // The load generator comes from one address: no per-client limit.
         rate_limit: Rate::UNLIMITED,
+        engine_threads: 1,
         ..Config::default()
     };
     let server = jiang_server::start(config).await.expect("server starts");
     let url = format!("http://{}", server.addr());
+    let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
     let output = tokio::task::spawn_blocking(move || {
         Command::new(env!("CARGO_BIN_EXE_jiang"))
-            .args(["loadtest", "--url", &url, "--games", "3", "--seconds", "3"])
+            .args(["loadtest", "--url", &url])
+            .args(&args)
             .output()
             .expect("jiang runs")
     })
     .await
     .expect("joined");
     server.shutdown().await.expect("clean shutdown");
+    output
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loadtest_plays_games_against_a_real_server() {
+    let output = loadtest(&["--games", "3", "--seconds", "3"]).await;
 
     let report = String::from_utf8(output.stdout).expect("UTF-8 report");
     let details = String::from_utf8_lossy(&output.stderr);
@@ -63,26 +73,17 @@ async fn loadtest_plays_games_against_a_real_server() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn loadtest_plays_beside_games_against_the_computer() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let config = Config {
-        listen: "127.0.0.1:0".into(),
-        database_url: format!("sqlite://{}/jiang.db", dir.path().display()),
-        rate_limit: Rate::UNLIMITED,
-        engine_threads: 1,
-        ..Config::default()
-    };
-    let server = jiang_server::start(config).await.expect("server starts");
-    let url = format!("http://{}", server.addr());
-    let output = tokio::task::spawn_blocking(move || {
-        Command::new(env!("CARGO_BIN_EXE_jiang"))
-            .args(["loadtest", "--url", &url, "--games", "2", "--seconds", "3"])
-            .args(["--computer", "2", "--computer-level", "1"])
-            .output()
-            .expect("jiang runs")
-    })
-    .await
-    .expect("joined");
-    server.shutdown().await.expect("clean shutdown");
+    let output = loadtest(&[
+        "--games",
+        "2",
+        "--seconds",
+        "3",
+        "--computer",
+        "2",
+        "--computer-level",
+        "1",
+    ])
+    .await;
     let report = String::from_utf8(output.stdout).expect("UTF-8 report");
     let details = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{report}\n{details}");

@@ -630,13 +630,7 @@ async fn new_game(target: &Target) -> Result<LiveGame, GameError> {
         }),
         ..CreateGame::default()
     };
-    let created: Created = post(
-        target,
-        "create",
-        &format!("{}/api/games", target.base),
-        &body,
-    )
-    .await?;
+    let created = create(target, &body).await?;
     let joined: Joined = post(
         target,
         "join",
@@ -675,6 +669,17 @@ async fn new_game(target: &Target) -> Result<LiveGame, GameError> {
         ply,
         legal,
     })
+}
+
+/// `POST /api/games`.
+async fn create(target: &Target, body: &CreateGame) -> Result<Created, GameError> {
+    post(
+        target,
+        "create",
+        &format!("{}/api/games", target.base),
+        body,
+    )
+    .await
 }
 
 async fn post<T: for<'de> Deserialize<'de>>(
@@ -725,15 +730,21 @@ async fn connect(target: &Target, id: &str, token: &str) -> Result<Player, GameE
     Ok(Player { socket })
 }
 
-/// The next JSON message from the server on `socket` (pings are answered by tungstenite).
+/// The next JSON message from the server on `socket` (pings are answered by tungstenite),
+/// within [`ANSWER_TIMEOUT`].
 async fn next_event(
     socket: &mut Socket,
     waiting_for: &'static str,
 ) -> Result<ServerMessage, GameError> {
+    tokio::time::timeout(ANSWER_TIMEOUT, next_message(socket))
+        .await
+        .map_err(|_| GameError::Timeout(waiting_for))?
+}
+
+/// The next JSON message from the server on `socket`, however long it takes.
+async fn next_message(socket: &mut Socket) -> Result<ServerMessage, GameError> {
     loop {
-        let message = tokio::time::timeout(ANSWER_TIMEOUT, socket.next())
-            .await
-            .map_err(|_| GameError::Timeout(waiting_for))?;
+        let message = socket.next().await;
         let text = match message {
             Some(Ok(Message::Text(text))) => text,
             Some(Ok(Message::Close(_))) | None => return Err(GameError::Closed),
@@ -863,13 +874,7 @@ async fn computer_game(target: &Target, moves: &mut u64) -> Result<(), GameError
         opponent: Some(Opponent::Computer(target.computer_level)),
         ..CreateGame::default()
     };
-    let created: Created = post(
-        target,
-        "create",
-        &format!("{}/api/games", target.base),
-        &body,
-    )
-    .await?;
+    let created = create(target, &body).await?;
     let mut player = connect(target, &created.id, &created.token).await?;
     let ServerMessage::State(view) = next_event(&mut player.socket, "state").await? else {
         return Err(GameError::Unexpected(
@@ -896,15 +901,7 @@ async fn computer_game(target: &Target, moves: &mut u64) -> Result<(), GameError
         }
         // The computer may think long while its turn waits in the engine queue: no timeout.
         let event = loop {
-            let text = match player.socket.next().await {
-                Some(Ok(Message::Text(text))) => text,
-                Some(Ok(Message::Close(_))) | None => return Err(GameError::Closed),
-                Some(Ok(_)) => continue,
-                Some(Err(e)) => return Err(GameError::Socket(e.to_string())),
-            };
-            let message: ServerMessage = serde_json::from_str(text.as_str())
-                .map_err(|e| GameError::Unexpected(format!("{e}: {}", text.as_str())))?;
-            match message {
+            match next_message(&mut player.socket).await? {
                 ServerMessage::Move(event) => break event.state,
                 ServerMessage::End(view) => break view.state,
                 ServerMessage::Error { code, message, .. } => return Err(refused(code, &message)),

@@ -15,6 +15,7 @@ mod comforts;
 mod error;
 mod lobby;
 mod message;
+mod position;
 mod request;
 mod view;
 
@@ -37,6 +38,7 @@ pub use message::{
     ClientMessage, ClockMessage, CountMessage, DrawOfferMessage, MoveEvent, RematchMessage,
     ServerMessage,
 };
+pub use position::{PositionCheck, PositionProblem, ValidatePosition};
 pub use request::{
     CreateGame, Created, DrawAction, DrawRequest, EmptyRequest, Health, ImportedGame,
     ImportedResult, Joined, MoveRequest, NotationList, Opponent, TimeControlSpec,

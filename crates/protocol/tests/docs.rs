@@ -7,8 +7,8 @@ use jiang_protocol::{
     AnalysisAnswer, AnalysisRequest, ClientMessage, CreateGame, Created, DrawRequest,
     EngineClientMessage, EngineServerMessage, ErrorBody, ErrorCode, ErrorReason, ExportRequest,
     ExportedRecord, GameView, Health, ImportedGame, Joined, LobbyClientMessage, LobbyServerMessage,
-    LobbySnapshot, MoveRequest, NotationList, PairRequest, Paired, ServerMessage, Summaries,
-    SummariesRequest,
+    LobbySnapshot, MoveRequest, NotationList, PairRequest, Paired, PositionCheck, ServerMessage,
+    Summaries, SummariesRequest, ValidatePosition,
 };
 use serde::de::DeserializeOwned;
 
@@ -146,6 +146,8 @@ fn parse_as(name: &str, text: &str) -> Result<(), String> {
         "DrawRequest" => parses::<DrawRequest>(text),
         "NotationList" => parses::<NotationList>(text),
         "ImportedGame" => parses::<ImportedGame>(text),
+        "ValidatePosition" => parses::<ValidatePosition>(text),
+        "PositionCheck" => parses::<PositionCheck>(text),
         "Health" => parses::<Health>(text),
         "AnalysisRequest" => parses::<AnalysisRequest>(text),
         "AnalysisAnswer" => parses::<AnalysisAnswer>(text),

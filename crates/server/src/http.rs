@@ -105,6 +105,7 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/analysis/export", post(crate::analysis::export))
         .route("/api/analysis/ws", get(crate::analysis_engine::upgrade))
         .route("/api/analysis/review", post(crate::analysis_engine::review))
+        .route("/api/positions/validate", post(crate::positions::validate))
         .route(
             "/api/import",
             post(crate::import::handler).layer(DefaultBodyLimit::max(crate::import::MAX_IMPORT)),
@@ -354,12 +355,7 @@ pub(crate) async fn create(
         .map(TimeControl::try_from)
         .transpose()
         .map_err(|e| ApiError::new(ErrorCode::InvalidRequest, format!("Invalid request: {e}.")))?;
-    let variant: Variant = request
-        .variant
-        .parse()
-        .map_err(|e: jiang_rules::UnknownVariant| {
-            ApiError::new(ErrorCode::UnknownVariant, format!("{e}."))
-        })?;
+    let variant = parse_variant(&request.variant)?;
     let side = match request.side.as_deref() {
         None | Some("random") => {
             if rand::random::<bool>() {
@@ -444,6 +440,13 @@ pub(crate) async fn create(
         side: variant.side_name(side).to_owned(),
         token,
         url,
+    })
+}
+
+/// A request's `variant`, or `400 unknown_variant`.
+pub(crate) fn parse_variant(name: &str) -> Result<Variant, ApiError> {
+    name.parse().map_err(|e: jiang_rules::UnknownVariant| {
+        ApiError::new(ErrorCode::UnknownVariant, format!("{e}."))
     })
 }
 

@@ -18,6 +18,7 @@ mod import;
 pub mod lobby;
 pub mod origin;
 pub mod pages;
+pub mod positions;
 pub mod ratelimit;
 pub mod seat;
 mod serve;

@@ -9,7 +9,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Backend, TestServer, connect, next_message, typed};
+use common::{Backend, TestServer, connect, execute, fetch_one, next_message, typed};
 use jiang_protocol::{
     ComputerSeat, Created, ErrorBody, GameStatus, GameView, MoveEvent, ServerMessage,
 };
@@ -160,43 +160,10 @@ on_both!(
 
 /// The number of moves stored for game `id`, read from the database directly.
 async fn stored_moves(url: &str, id: &str) -> i64 {
-    let sql = "SELECT COUNT(*) FROM moves WHERE game_id = $1";
-    let (n,): (i64,) = if url.starts_with("postgres") {
-        let pool = sqlx::PgPool::connect(url).await.unwrap();
-        let row = sqlx::query_as(sql).bind(id).fetch_one(&pool).await.unwrap();
-        pool.close().await;
-        row
-    } else {
-        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
-        let row = sqlx::query_as(sql).bind(id).fetch_one(&pool).await.unwrap();
-        pool.close().await;
-        row
-    };
+    // Game ids are base62: nothing to escape.
+    let sql = format!("SELECT COUNT(*) FROM moves WHERE game_id = '{id}'");
+    let (n,): (i64,) = fetch_one(url, &sql).await;
     n
-}
-
-/// Deletes the stored moves of game `id` from ply `from` on (the server is stopped).
-async fn delete_moves_from(url: &str, id: &str, from: i64) {
-    let sql = "DELETE FROM moves WHERE game_id = $1 AND ply >= $2";
-    if url.starts_with("postgres") {
-        let pool = sqlx::PgPool::connect(url).await.unwrap();
-        sqlx::query(sql)
-            .bind(id)
-            .bind(from)
-            .execute(&pool)
-            .await
-            .unwrap();
-        pool.close().await;
-    } else {
-        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
-        sqlx::query(sql)
-            .bind(id)
-            .bind(from)
-            .execute(&pool)
-            .await
-            .unwrap();
-        pool.close().await;
-    }
 }
 
 on_both!(
@@ -215,7 +182,13 @@ on_both!(
             waited += Duration::from_millis(50);
         }
         s.shut_down().await;
-        delete_moves_from(&url, &id, 1).await;
+        execute(
+            &url,
+            "DELETE FROM moves WHERE ply >= $1 AND game_id = $2",
+            &id,
+            1,
+        )
+        .await;
         assert_eq!(stored_moves(&url, &id).await, 0);
         s.start_again().await;
         assert!(
