@@ -32,16 +32,30 @@ macro_rules! on_both {
                 ($body)(server).await;
             }
 
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(
-                not(pg_tests),
-                ignore = "set JIANG_TEST_DATABASE_URL to run the PostgreSQL tests"
-            )]
-            async fn postgres() {
-                let server = TestServer::with(Backend::Postgres, stringify!($name), $adjust).await;
-                ($body)(server).await;
+            postgres_test! {
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn postgres() {
+                    let server =
+                        TestServer::with(Backend::Postgres, stringify!($name), $adjust).await;
+                    ($body)(server).await;
+                }
             }
         }
+    };
+}
+
+/// A PostgreSQL-only test: the test attribute it is given, ignored (and so reported as
+/// skipped) unless `JIANG_TEST_DATABASE_URL` is set. Test files take it with `#[macro_use] mod
+/// common;`.
+#[allow(unused_macros)]
+macro_rules! postgres_test {
+    ($(#[$attr:meta])* async fn $name:ident() $body:block) => {
+        $(#[$attr])*
+        #[cfg_attr(
+            not(pg_tests),
+            ignore = "set JIANG_TEST_DATABASE_URL to run the PostgreSQL tests"
+        )]
+        async fn $name() $body
     };
 }
 

@@ -30,6 +30,19 @@ pub use western::WesternStyle;
 use super::{Move, Position};
 use view::MoveFacts;
 
+/// The one legal move (an index into the legal moves) that fits `text`, or why there is not
+/// exactly one: none fits, or several do.
+pub(crate) fn only_fit(fits: &[usize], text: &str) -> Result<usize, NotationError> {
+    match fits {
+        [] => Err(NotationError::NoSuchMove(text.to_owned())),
+        [one] => Ok(*one),
+        many => Err(NotationError::Ambiguous {
+            text: text.to_owned(),
+            count: many.len(),
+        }),
+    }
+}
+
 /// The facts of `mv` (legal in `pos`) that notation needs.
 pub(crate) fn facts(pos: &Position, mv: Move) -> MoveFacts {
     let kind = match mv.drop_kind() {
