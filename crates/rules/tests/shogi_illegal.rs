@@ -22,8 +22,18 @@ fn refusal(variant: Variant, sfen: &str, mv: &str) -> (Illegal, String) {
     }
 }
 
+/// Kings on 9a and 5i; sente holds a gold, a knight, a lance and a pawn.
+const HANDS: &str = "k8/9/9/9/9/9/9/9/4K4 b GNLP 1";
+/// The same for gote (kings on 5a and 9i).
+const GOTE_HANDS: &str = "4k4/9/9/9/9/9/9/9/K8 w nlp 1";
+/// Sente has a pawn on file 5 and a tokin on file 3, and a pawn in hand.
+const NIFU: &str = "k8/9/6+P2/9/9/9/4P4/9/4K4 b P 1";
 /// Gote king 1a; sente gold 1c guards 1b and 2b; sente lance 2i guards 2a and 2b.
 const UCHIFUZUME: &str = "8k/9/8G/9/9/9/9/9/4K2L1 b P 1";
+/// A sente gold on 5d, a pawn on 5b and a knight on 6d.
+const IN_ZONE: &str = "k8/4P4/9/3NG4/9/9/9/9/4K4 b - 1";
+/// Minishogi: a sente pawn on 3b.
+const MINI_PAWN: &str = "k4/2P2/5/5/4K b - 1";
 /// Gote's rook on 5a pins sente's gold on 5h to the king on 5i.
 const PINNED: &str = "k3r4/9/9/9/9/9/9/4G4/4K4 b G 1";
 /// Gote's rook on 5a checks sente's king on 5i.
@@ -31,181 +41,76 @@ const CHECKED: &str = "k3r4/9/9/9/9/9/9/9/4K4 b G 1";
 const START: &str = "startpos";
 
 #[test]
-fn every_cause_of_an_illegal_move_is_typed_and_explained() {
+fn every_cause_of_an_illegal_move_is_typed_and_said_in_english() {
+    use Illegal::*;
     use PieceKind::*;
-    let s = Variant::Shogi;
-    let m = Variant::Minishogi;
-    let cases: &[(Variant, &str, &str, Illegal, &str)] = &[
-        (
-            m,
-            START,
-            "9a9b",
-            Illegal::OffBoard {
-                square: sq("9a"),
-                size: 5,
-            },
-            "9a is not on the 5×5 board",
-        ),
-        (
-            s,
-            START,
-            "P*5e",
-            Illegal::NotInHand(Pawn),
-            "you have no pawn in hand",
-        ),
-        (
-            s,
-            "k8/9/9/9/9/9/9/9/4K4 b G 1",
-            "G*5i",
-            Illegal::DropOnOccupied(sq("5i")),
-            "5i is occupied: drops go on empty squares",
-        ),
-        (
-            s,
-            "k8/9/9/9/9/9/9/9/4K4 b NLP 1",
-            "P*5a",
-            Illegal::DeadDrop(Pawn),
-            "a pawn dropped on the last rank could never move",
-        ),
-        (
-            s,
-            "k8/9/9/9/9/9/9/9/4K4 b NLP 1",
-            "L*5a",
-            Illegal::DeadDrop(Lance),
-            "a lance dropped on the last rank could never move",
-        ),
-        (
-            s,
-            "k8/9/9/9/9/9/9/9/4K4 b NLP 1",
-            "N*5b",
-            Illegal::DeadDrop(Knight),
-            "a knight dropped on the last two ranks could never move",
-        ),
-        (
-            s,
-            "4k4/9/9/9/9/9/9/9/K8 w nlp 1",
-            "N*5h",
-            Illegal::DeadDrop(Knight),
-            "a knight dropped on the last two ranks could never move",
-        ),
-        (
-            s,
-            "k8/9/6+P2/9/9/9/4P4/9/4K4 b P 1",
-            "P*5e",
-            Illegal::Nifu { file: 5 },
-            "nifu: you already have an unpromoted pawn on file 5",
-        ),
-        (
-            s,
-            UCHIFUZUME,
-            "P*1b",
-            Illegal::Uchifuzume,
-            "uchifuzume: a pawn drop may not give checkmate",
-        ),
-        (
-            s,
-            START,
-            "5e5d",
-            Illegal::NoPiece(sq("5e")),
-            "there is no piece on 5e",
-        ),
-        (
-            s,
-            START,
-            "3c3d",
-            Illegal::NotYourPiece(sq("3c")),
-            "the piece on 3c is not yours",
-        ),
-        (
-            s,
-            START,
-            "5i4i",
-            Illegal::OwnPieceOnTarget(sq("4i")),
-            "4i holds your own piece",
-        ),
-        (
-            s,
-            START,
-            "7g7e",
-            Illegal::Unreachable {
-                kind: Pawn,
-                from: sq("7g"),
-                to: sq("7e"),
-            },
-            "the pawn on 7g cannot reach 7e",
-        ),
-        (
-            s,
-            "k8/9/9/4G4/9/9/9/9/4K4 b - 1",
-            "5d5c+",
-            Illegal::CannotPromote(Gold),
-            "a gold cannot promote",
-        ),
-        (
-            s,
-            START,
-            "7g7f+",
-            Illegal::PromotionOutsideZone,
-            "promotion needs a move that starts or ends in the promotion zone",
-        ),
-        (
-            s,
-            "k8/4P4/9/9/9/9/9/9/4K4 b - 1",
-            "5b5a",
-            Illegal::MustPromote {
-                kind: Pawn,
-                to: sq("5a"),
-            },
-            "a pawn must promote on 5a: it could never move again",
-        ),
-        (
-            s,
-            "k8/9/9/4N4/9/9/9/9/4K4 b - 1",
-            "5d4b",
-            Illegal::MustPromote {
-                kind: Knight,
-                to: sq("4b"),
-            },
-            "a knight must promote on 4b: it could never move again",
-        ),
-        (
-            m,
-            "k4/2P2/5/5/4K b - 1",
-            "3b3a",
-            Illegal::MustPromote {
-                kind: Pawn,
-                to: sq("3a"),
-            },
-            "a pawn must promote on 3a: it could never move again",
-        ),
-        (
-            s,
-            CHECKED,
-            "G*1e",
-            Illegal::IgnoresCheck,
-            "your king is in check and this does not answer it",
-        ),
-        (
-            s,
-            CHECKED,
-            "5i5h",
-            Illegal::IgnoresCheck,
-            "your king is in check and this does not answer it",
-        ),
-        (
-            s,
-            PINNED,
-            "5h4h",
-            Illegal::LeavesKingInCheck,
-            "it would leave your king in check",
-        ),
+    let (s, m) = (Variant::Shogi, Variant::Minishogi);
+    let off_board = OffBoard {
+        square: sq("9a"),
+        size: 5,
+    };
+    let pawn_step = |to| Unreachable {
+        kind: Pawn,
+        from: sq("7g"),
+        to: sq(to),
+    };
+    let must = |kind, to| MustPromote { kind, to: sq(to) };
+    let cases = [
+        (m, START, "9a9b", off_board),
+        (s, START, "P*5e", NotInHand(Pawn)),
+        (s, HANDS, "G*5i", DropOnOccupied(sq("5i"))),
+        (s, HANDS, "P*5a", DeadDrop(Pawn)),
+        (s, HANDS, "L*5a", DeadDrop(Lance)),
+        (s, HANDS, "N*5b", DeadDrop(Knight)),
+        (s, GOTE_HANDS, "N*5h", DeadDrop(Knight)),
+        (s, NIFU, "P*5e", Nifu { file: 5 }),
+        (s, UCHIFUZUME, "P*1b", Uchifuzume),
+        (s, START, "5e5d", NoPiece(sq("5e"))),
+        (s, START, "3c3d", NotYourPiece(sq("3c"))),
+        (s, START, "5i4i", OwnPieceOnTarget(sq("4i"))),
+        (s, START, "7g7e", pawn_step("7e")),
+        (s, IN_ZONE, "5d5c+", CannotPromote(Gold)),
+        (s, START, "7g7f+", PromotionOutsideZone),
+        (s, IN_ZONE, "5b5a", must(Pawn, "5a")),
+        (s, IN_ZONE, "6d5b", OwnPieceOnTarget(sq("5b"))),
+        (s, IN_ZONE, "6d7b", must(Knight, "7b")),
+        (m, MINI_PAWN, "3b3a", must(Pawn, "3a")),
+        (s, CHECKED, "G*1e", IgnoresCheck),
+        (s, CHECKED, "5i5h", IgnoresCheck),
+        (s, PINNED, "5h4h", LeavesKingInCheck),
     ];
-    for &(variant, sfen, mv, want, sentence) in cases {
-        let (reason, text) = refusal(variant, sfen, mv);
-        assert_eq!(reason, want, "{mv} in {sfen}");
-        assert_eq!(text, sentence, "{mv} in {sfen}");
+    assert_eq!(cases.len(), SENTENCES.lines().count());
+    for ((variant, sfen, mv, want), sentence) in cases.into_iter().zip(SENTENCES.lines()) {
+        let (reason, said) = refusal(variant, sfen, mv);
+        assert_eq!((reason, said.as_str()), (want, sentence), "{mv} in {sfen}");
     }
 }
+
+/// What each case of [`every_cause_of_an_illegal_move_is_typed_and_said_in_english`] says, in
+/// its order: the bytes the server sends after "Illegal move `…`: `…` is illegal: ".
+const SENTENCES: &str = "\
+9a is not on the 5×5 board
+you have no pawn in hand
+5i is occupied: drops go on empty squares
+a pawn dropped on the last rank could never move
+a lance dropped on the last rank could never move
+a knight dropped on the last two ranks could never move
+a knight dropped on the last two ranks could never move
+nifu: you already have an unpromoted pawn on file 5
+uchifuzume: a pawn drop may not give checkmate
+there is no piece on 5e
+the piece on 3c is not yours
+4i holds your own piece
+the pawn on 7g cannot reach 7e
+a gold cannot promote
+promotion needs a move that starts or ends in the promotion zone
+a pawn must promote on 5a: it could never move again
+5b holds your own piece
+a knight must promote on 7b: it could never move again
+a pawn must promote on 3a: it could never move again
+your king is in check and this does not answer it
+your king is in check and this does not answer it
+it would leave your king in check";
 
 #[test]
 fn the_error_of_a_refused_move_text_keeps_its_sentence() {
