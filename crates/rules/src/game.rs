@@ -99,13 +99,21 @@ pub trait Game: Sized + Send + Sync + 'static {
 }
 
 /// The [`Position`] items that a family's position answers with the types `Move` and
-/// `MoveError` of its module, its inherent methods of the same names (`legal_moves`,
-/// `parse_move`, `play`) and its moves' `Display` (`move_text`): written once for both
-/// families, inside their `impl crate::Position`.
+/// `MoveError` of its module, its fields `variant` and `turn`, its inherent methods of the same
+/// names (`legal_moves`, `parse_move`, `play`) and its moves' `Display` (`move_text`): written
+/// once for both families, inside their `impl crate::Position`.
 macro_rules! position_moves_from_inherent_methods {
     () => {
         type Move = Move;
         type MoveError = MoveError;
+
+        fn variant(&self) -> crate::Variant {
+            self.variant
+        }
+
+        fn turn(&self) -> crate::Side {
+            self.turn
+        }
 
         fn legal_moves(&self) -> Vec<Self::Move> {
             Self::legal_moves(self)

@@ -315,12 +315,7 @@ impl Game {
         let to_move = pos.turn();
         // 1. No legal moves: the side to move loses (shogi has no stalemate draw).
         if pos.count_moves() == 0 {
-            let reason = if pos.is_check() {
-                Reason::Checkmate
-            } else {
-                Reason::Stalemate
-            };
-            return Some(Outcome::win(!to_move, reason));
+            return Some(Outcome::no_legal_move(to_move, pos.is_check()));
         }
         // 2. Sennichite.
         if let Some(outcome) = self.sennichite() {

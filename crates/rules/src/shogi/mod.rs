@@ -32,12 +32,9 @@ pub use sfen::{MINISHOGI_START, SHOGI_START, SfenError};
 pub use square::{ParseSquareError, Square};
 pub use usi::{Illegal, MoveError};
 
-use crate::{Side, Variant};
+use crate::Variant;
 
 impl crate::Position for Position {
-    type SetupError = SfenError;
-    position_moves_from_inherent_methods!();
-
     fn start(variant: Variant) -> Self {
         Position::startpos(variant)
     }
@@ -50,14 +47,6 @@ impl crate::Position for Position {
         self.sfen()
     }
 
-    fn variant(&self) -> Variant {
-        self.variant
-    }
-
-    fn turn(&self) -> Side {
-        self.turn
-    }
-
     fn is_check(&self) -> bool {
         Position::is_check(self)
     }
@@ -65,6 +54,9 @@ impl crate::Position for Position {
     fn perft(&self, depth: u32) -> u64 {
         self.perft_nodes(depth)
     }
+
+    type SetupError = SfenError;
+    position_moves_from_inherent_methods!();
 }
 
 impl Position {

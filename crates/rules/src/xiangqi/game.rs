@@ -149,12 +149,7 @@ impl Game {
         let mover = position.turn();
         // 1. No legal moves: the side to move loses.
         if !position.has_legal_move() {
-            let reason = if position.in_check() {
-                Reason::Checkmate
-            } else {
-                Reason::Stalemate
-            };
-            return Some(Outcome::win(!mover, reason));
+            return Some(Outcome::no_legal_move(mover, position.in_check()));
         }
         // 2. Third occurrence of the same position.
         if let Some(first) = self.third_occurrence_start() {

@@ -34,9 +34,6 @@ pub use square::{ParseSquareError, Square};
 use crate::Variant;
 
 impl crate::Position for Position {
-    type SetupError = FenError;
-    position_moves_from_inherent_methods!();
-
     fn start(variant: Variant) -> Self {
         Position::parse_fen(variant, "startpos").expect("the start position is valid")
     }
@@ -47,14 +44,6 @@ impl crate::Position for Position {
 
     fn fen(&self) -> String {
         self.to_fen()
-    }
-
-    fn variant(&self) -> Variant {
-        self.variant
-    }
-
-    fn turn(&self) -> crate::Side {
-        self.turn
     }
 
     fn is_check(&self) -> bool {
@@ -77,6 +66,9 @@ impl crate::Position for Position {
         texts.dedup();
         texts
     }
+
+    type SetupError = FenError;
+    position_moves_from_inherent_methods!();
 }
 
 impl Position {

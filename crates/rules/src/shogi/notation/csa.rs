@@ -32,6 +32,7 @@ use crate::{Outcome, Reason, Side, Variant};
 use super::error::{NotationError, RecordError};
 use super::kanji;
 use super::legal_facts;
+use super::outcome_or_word;
 use super::record::{
     ShogiRecord, decode_record_text, parse_result_comment, replay, result_comment,
 };
@@ -643,14 +644,7 @@ fn derive_result(
         "%TORYO" if !end.legal_moves().is_empty() => {
             Some(Outcome::win(!to_move, Reason::Resignation))
         }
-        "%TORYO" | "%TSUMI" => Some(Outcome::win(
-            !to_move,
-            if end.is_check() {
-                Reason::Checkmate
-            } else {
-                Reason::Stalemate
-            },
-        )),
+        "%TORYO" | "%TSUMI" => Some(Outcome::no_legal_move(to_move, end.is_check())),
         "%TIME_UP" => Some(Outcome::win(!to_move, Reason::Timeout)),
         // Minishogi: a plain sennichite is a loss for sente (shogi.md).
         "%SENNICHITE" if end.variant() == Variant::Minishogi => {
@@ -670,8 +664,5 @@ fn derive_result(
         "%CHUDAN" => Some(Outcome::draw(Reason::Aborted)),
         _ => None,
     };
-    match outcome {
-        Some(o) => (Some(o), None),
-        None => (None, Some(word)),
-    }
+    outcome_or_word(outcome, word)
 }

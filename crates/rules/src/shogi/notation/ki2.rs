@@ -24,13 +24,12 @@
 use crate::shogi::Move;
 
 use super::error::RecordError;
-use super::japanese::{self, Flavour};
+use super::japanese::Flavour;
 use super::kif::{
     EndNotes, NoteLine, derive_result, end_words, only_end_lines, read_header, record_from_header,
     summary_winner, write_header,
 };
 use super::record::{ShogiRecord, decode_record_text, replay, result_comment, side_label};
-use super::{facts, legal_facts};
 
 /// Writes `record` as a KI2 record (UTF-8 text, `\n` line ends; save as `.ki2u`, or encode as
 /// Shift_JIS for `.ki2`).
@@ -42,19 +41,9 @@ pub fn write_ki2(record: &ShogiRecord) -> Result<String, RecordError> {
     let mut out = String::from("#KI2 version=2.0 encoding=UTF-8\n");
     write_header(record, &replay.start, &mut out);
     out.push('\n');
-    let mut previous: Option<Move> = None;
-    for (pos, mv) in &replay.steps {
-        let (_, legal) = legal_facts(pos);
-        let text = japanese::write(
-            &legal,
-            &facts(pos, *mv),
-            pos.size(),
-            previous.map(Move::to),
-            Flavour::Ki2,
-        );
+    for text in replay.japanese(Flavour::Ki2) {
         out.push_str(&text);
         out.push('\n');
-        previous = Some(*mv);
     }
     let n = replay.steps.len();
     if let Some(outcome) = &record.result {

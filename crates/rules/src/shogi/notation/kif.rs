@@ -27,13 +27,13 @@ use crate::shogi::{HANDICAPS, Handicap, Move, Piece, PieceKind, Position, Square
 use crate::{Outcome, Reason, Side, Variant};
 
 use super::error::{NotationError, RecordError};
-use super::japanese::{self, Flavour};
+use super::japanese::Flavour;
 use super::kanji;
+use super::outcome_or_word;
 use super::record::{
     ShogiRecord, decode_record_text, parse_result_comment, replay, result_comment, side_label,
 };
 use super::view::BoardView;
-use super::{facts, legal_facts};
 
 /// The KIF name of Minishogi's "handicap" line.
 const MINISHOGI_NAME: &str = "5五将棋";
@@ -234,22 +234,13 @@ pub fn write_kif(record: &ShogiRecord) -> Result<String, RecordError> {
     write_header(record, &replay.start, &mut out);
     out.push_str("手数----指手---------消費時間--\n");
     let mut totals = [0u32; 2];
-    let mut previous: Option<Move> = None;
-    for (i, (pos, mv)) in replay.steps.iter().enumerate() {
-        let (_, legal) = legal_facts(pos);
-        let text = japanese::write(
-            &legal,
-            &facts(pos, *mv),
-            pos.size(),
-            previous.map(Move::to),
-            Flavour::Kif,
-        );
+    let texts = replay.japanese(Flavour::Kif);
+    for (i, ((pos, _), text)) in replay.steps.iter().zip(texts).enumerate() {
         let seconds = record.move_seconds.get(i).copied().unwrap_or(0);
         let side = pos.turn().index();
         totals[side] += seconds;
         out.push_str(&move_line(i + 1, &text, seconds, totals[side]));
         out.push('\n');
-        previous = Some(*mv);
     }
     let n = replay.steps.len();
     if let Some(outcome) = &record.result {
@@ -942,14 +933,10 @@ pub(crate) fn derive_result(
     let win = |default: Side, reason: Reason| Some(Outcome::win(named.unwrap_or(default), reason));
     let outcome = match word.as_str() {
         "投了" => win(!to_move, Reason::Resignation),
-        "詰み" | "詰" => {
-            let reason = if end.is_check() {
-                Reason::Checkmate
-            } else {
-                Reason::Stalemate
-            };
-            win(!to_move, reason)
-        }
+        "詰み" | "詰" => win(
+            !to_move,
+            Outcome::no_legal_move(to_move, end.is_check()).reason,
+        ),
         "切れ負け" | "時間切れ" => win(!to_move, Reason::Timeout),
         "千日手" if perpetual_noted => win(to_move, Reason::PerpetualCheck),
         "千日手" => match named {
@@ -970,8 +957,5 @@ pub(crate) fn derive_result(
         "中断" => Some(Outcome::draw(Reason::Aborted)),
         _ => None,
     };
-    match outcome {
-        Some(o) => (Some(o), None),
-        None => (None, Some(word)),
-    }
+    outcome_or_word(outcome, word)
 }

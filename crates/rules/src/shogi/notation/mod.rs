@@ -28,7 +28,20 @@ pub use record::{ShogiRecord, decode_record_text};
 pub use western::WesternStyle;
 
 use super::{Move, Position};
+use crate::Outcome;
 use view::MoveFacts;
+
+/// A record's closing word read as `outcome`, or the word itself when it names no outcome
+/// (kept for the reader's notes).
+pub(crate) fn outcome_or_word(
+    outcome: Option<Outcome>,
+    word: String,
+) -> (Option<Outcome>, Option<String>) {
+    match outcome {
+        Some(o) => (Some(o), None),
+        None => (None, Some(word)),
+    }
+}
 
 /// The one legal move (an index into the legal moves) that fits `text`, or why there is not
 /// exactly one: none fits, or several do.
