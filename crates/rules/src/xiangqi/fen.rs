@@ -638,26 +638,27 @@ mod tests {
             xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR g").unwrap_err(),
             FenError::BadSide("g".into())
         );
-        assert!(matches!(
-            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0"),
-            Err(FenError::FieldCount { found: 5, .. })
-        ));
-        assert!(matches!(
-            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1"),
-            Err(FenError::BadCounter { field: 5, .. })
-        ));
-        assert!(matches!(
-            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 0"),
-            Err(FenError::BadCounter { field: 6, .. })
-        ));
-        assert!(matches!(
-            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w a - 0 1"),
-            Err(FenError::BadPlaceholder { field: 3, .. })
-        ));
-        assert!(matches!(
-            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w R2 - 0 1"),
-            Err(FenError::PoolInXiangqi(_))
-        ));
+        // The start position's board, then bad other fields.
+        let board = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+        let bad_fields: [(&str, fn(&FenError) -> bool); 5] = [
+            ("w - - 0", |e| {
+                matches!(e, FenError::FieldCount { found: 5, .. })
+            }),
+            ("w - - x 1", |e| {
+                matches!(e, FenError::BadCounter { field: 5, .. })
+            }),
+            ("w - - 0 0", |e| {
+                matches!(e, FenError::BadCounter { field: 6, .. })
+            }),
+            ("w a - 0 1", |e| {
+                matches!(e, FenError::BadPlaceholder { field: 3, .. })
+            }),
+            ("w R2 - 0 1", |e| matches!(e, FenError::PoolInXiangqi(_))),
+        ];
+        for (fields, expected) in bad_fields {
+            let error = xq(&format!("{board} {fields}")).unwrap_err();
+            assert!(expected(&error), "{fields}: {error:?}");
+        }
     }
 
     #[test]

@@ -26,8 +26,8 @@ use crate::shogi::Move;
 use super::error::RecordError;
 use super::japanese::Flavour;
 use super::kif::{
-    EndNotes, NoteLine, derive_result, end_words, only_end_lines, read_header, record_from_header,
-    summary_winner, write_header,
+    EndNotes, NoteLine, end_words, only_end_lines, read_header, record_from_header, summary_winner,
+    write_header,
 };
 use super::record::{ShogiRecord, decode_record_text, replay, result_comment, side_label};
 
@@ -135,17 +135,10 @@ pub fn read_ki2(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
         }
     }
     let special = illegal.then(|| "反則負け".to_owned());
-    let EndNotes {
-        comment_result,
-        perpetual_noted,
-        summary,
-    } = notes;
-    let (result, other) = match comment_result {
-        Some(outcome) => (Some(outcome), None),
-        None => derive_result(&pos, special, summary.as_deref(), perpetual_noted),
-    };
+    let (result, other) = notes.result(&pos, special);
     record.end_winner = other.as_ref().and_then(|_| {
-        summary
+        notes
+            .summary
             .as_deref()
             .and_then(summary_winner)
             .or(illegal.then(|| !pos.turn()))

@@ -769,26 +769,17 @@ fn read_moves(
     if all_timed && seconds.iter().any(|&t| t > 0) {
         record.move_seconds = seconds;
     }
-    let EndNotes {
-        comment_result,
-        perpetual_noted,
-        summary,
-    } = notes;
-    let (result, other) = match comment_result {
-        Some(outcome) => (Some(outcome), None),
-        None => derive_result(
-            &pos,
-            special.map(|s| s.1),
-            summary.as_deref(),
-            perpetual_noted,
-        ),
-    };
+    let (result, other) = notes.result(&pos, special.map(|s| s.1));
     record.end_winner = other.as_deref().and_then(|word| {
-        summary.as_deref().and_then(summary_winner).or(match word {
-            "反則負け" | "不戦敗" => Some(!pos.turn()),
-            "反則勝ち" | "不戦勝" => Some(pos.turn()),
-            _ => None,
-        })
+        notes
+            .summary
+            .as_deref()
+            .and_then(summary_winner)
+            .or(match word {
+                "反則負け" | "不戦敗" => Some(!pos.turn()),
+                "反則勝ち" | "不戦勝" => Some(pos.turn()),
+                _ => None,
+            })
     });
     record.result = result;
     record.other_end = other;
@@ -834,6 +825,21 @@ pub(crate) struct EndNotes {
     pub(crate) perpetual_noted: bool,
     /// The summary after `まで`.
     pub(crate) summary: Option<String>,
+}
+
+impl EndNotes {
+    /// The record's result and its other end word: the `#` comment's result if any, else
+    /// what the `special` move (and the summary) at the `end` position give.
+    pub(crate) fn result(
+        &self,
+        end: &Position,
+        special: Option<String>,
+    ) -> (Option<Outcome>, Option<String>) {
+        match self.comment_result {
+            Some(outcome) => (Some(outcome), None),
+            None => derive_result(end, special, self.summary.as_deref(), self.perpetual_noted),
+        }
+    }
 }
 
 /// What a trimmed line of a move section is to [`EndNotes::take`].
