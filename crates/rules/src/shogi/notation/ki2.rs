@@ -26,20 +26,17 @@ use crate::shogi::Move;
 use super::error::RecordError;
 use super::japanese::Flavour;
 use super::kif::{
-    EndNotes, NoteLine, end_words, only_end_lines, read_header, record_from_header, summary_winner,
-    write_header,
+    EndNotes, NoteLine, begin_record, end_words, only_end_lines, read_header, record_from_header,
+    summary_winner,
 };
-use super::record::{ShogiRecord, decode_record_text, replay, result_comment, side_label};
+use super::record::{ShogiRecord, decode_record_text, result_comment, side_label};
 
 /// Writes `record` as a KI2 record (UTF-8 text, `\n` line ends; save as `.ki2u`, or encode as
 /// Shift_JIS for `.ki2`).
 ///
 /// Fails when the start SFEN or a move is not legal.
 pub fn write_ki2(record: &ShogiRecord) -> Result<String, RecordError> {
-    let replay = replay(record)?;
-    let labelled = record.effective_handicap().is_some();
-    let mut out = String::from("#KI2 version=2.0 encoding=UTF-8\n");
-    write_header(record, &replay.start, &mut out);
+    let (replay, labelled, mut out) = begin_record(record, "KI2")?;
     out.push('\n');
     for text in replay.japanese(Flavour::Ki2) {
         out.push_str(&text);

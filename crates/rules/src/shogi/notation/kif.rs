@@ -31,7 +31,8 @@ use super::japanese::Flavour;
 use super::kanji;
 use super::outcome_or_word;
 use super::record::{
-    ShogiRecord, decode_record_text, parse_result_comment, replay, result_comment, side_label,
+    Replay, ShogiRecord, decode_record_text, parse_result_comment, replay, result_comment,
+    side_label,
 };
 use super::view::BoardView;
 
@@ -228,10 +229,7 @@ fn diagram(pos: &Position, handicap: bool) -> String {
 ///
 /// Fails when the start SFEN or a move is not legal.
 pub fn write_kif(record: &ShogiRecord) -> Result<String, RecordError> {
-    let replay = replay(record)?;
-    let labelled = record.effective_handicap().is_some();
-    let mut out = String::from("#KIF version=2.0 encoding=UTF-8\n");
-    write_header(record, &replay.start, &mut out);
+    let (replay, labelled, mut out) = begin_record(record, "KIF")?;
     out.push_str("手数----指手---------消費時間--\n");
     let mut totals = [0u32; 2];
     let texts = replay.japanese(Flavour::Kif);
@@ -275,6 +273,19 @@ pub fn write_kif(record: &ShogiRecord) -> Result<String, RecordError> {
 
 /// The header lines shared by KIF and KI2: date, 手合割 (a handicap by its name, never as a
 /// diagram), players, 持ち時間, and a board diagram only for a start that has no name.
+/// The start of a KIF or KI2 (`format`) record: the replayed game, whether its handicap is
+/// labelled, and the text so far (the `#KIF`/`#KI2` line and the header).
+pub(crate) fn begin_record(
+    record: &ShogiRecord,
+    format: &str,
+) -> Result<(Replay, bool, String), RecordError> {
+    let replay = replay(record)?;
+    let labelled = record.effective_handicap().is_some();
+    let mut out = format!("#{format} version=2.0 encoding=UTF-8\n");
+    write_header(record, &replay.start, &mut out);
+    Ok((replay, labelled, out))
+}
+
 pub(crate) fn write_header(record: &ShogiRecord, start: &Position, out: &mut String) {
     let handicap = record.effective_handicap();
     let labelled = handicap.is_some();
