@@ -42,10 +42,16 @@ macro_rules! square_index_methods {
     };
 }
 
-/// `FromStr` for a family's `Square(u8)` from two ASCII bytes, the file then the rank: `$file`
-/// and `$rank` are their byte patterns, `$index` the index they give (bound to `f`, `r`).
+/// `ParseSquareError` (its message `$message`) and `FromStr` for a family's `Square(u8)` from
+/// two ASCII bytes, the file then the rank: `$file` and `$rank` are their byte patterns,
+/// `$index` the index they give (bound to `f`, `r`).
 macro_rules! square_from_str {
-    ($file:pat, $rank:pat, |$f:ident, $r:ident| $index:expr) => {
+    ($(#[$doc:meta])* message: $message:tt, $file:pat, $rank:pat, |$f:ident, $r:ident| $index:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+        #[error($message)]
+        pub struct ParseSquareError(pub String);
+
         impl std::str::FromStr for Square {
             type Err = ParseSquareError;
             fn from_str(s: &str) -> Result<Self, Self::Err> {

@@ -8,11 +8,6 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
-/// A square name that is not `1a`…`9i`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a square: expected a file 1-9 and a rank a-i, like `7g`")]
-pub struct ParseSquareError(pub String);
-
 impl Square {
     /// Squares on the largest (9×9) board.
     pub const COUNT: usize = 81;
@@ -68,7 +63,11 @@ impl fmt::Display for Square {
     }
 }
 
-square_from_str!(b'1'..=b'9', b'a'..=b'i', |f, r| (r - b'a') * 9 + (f - b'1'));
+square_from_str!(
+    /// A square name that is not `1a`…`9i`.
+    message: "`{0}` is not a square: expected a file 1-9 and a rank a-i, like `7g`",
+    b'1'..=b'9', b'a'..=b'i', |f, r| (r - b'a') * 9 + (f - b'1')
+);
 
 #[cfg(test)]
 mod tests {

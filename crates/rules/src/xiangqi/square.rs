@@ -9,11 +9,6 @@ use crate::Side;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
-/// A square name that is not `a0`…`i9`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a point: expected a file a-i and a rank 0-9, like `e0`")]
-pub struct ParseSquareError(pub String);
-
 impl Square {
     /// Number of points on the board.
     pub const COUNT: usize = 90;
@@ -86,7 +81,11 @@ impl fmt::Display for Square {
     }
 }
 
-square_from_str!(b'a'..=b'i', b'0'..=b'9', |f, r| (r - b'0') * 9 + (f - b'a'));
+square_from_str!(
+    /// A square name that is not `a0`…`i9`.
+    message: "`{0}` is not a point: expected a file a-i and a rank 0-9, like `e0`",
+    b'a'..=b'i', b'0'..=b'9', |f, r| (r - b'0') * 9 + (f - b'a')
+);
 
 #[cfg(test)]
 mod tests {
