@@ -640,7 +640,8 @@ mod tests {
         );
         // The start position's board, then bad other fields.
         let board = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
-        let bad_fields: [(&str, fn(&FenError) -> bool); 5] = [
+        type Expected = fn(&FenError) -> bool;
+        let bad_fields: [(&str, Expected); 5] = [
             ("w - - 0", |e| {
                 matches!(e, FenError::FieldCount { found: 5, .. })
             }),
