@@ -1,5 +1,6 @@
 // Debian's Chromium driven by playwright-core (no downloaded browser).
 import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,22 @@ export const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-q
 
 export function launch() {
   return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ARGS });
+}
+
+/**
+ * Creates a game from `body` through the API from `page`, on the server's own page at `base`
+ * (which then holds the creator's seat cookie, and the seat token in local storage as the UI
+ * keeps it): the answer.
+ */
+export async function createGame(page, base, body) {
+  await page.goto(`${base}/`);
+  const res = await page.evaluate(async (b) => {
+    const r = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+    return r.json();
+  }, body);
+  assert.ok(res.id, JSON.stringify(res));
+  await page.evaluate(([id, token]) => localStorage.setItem(`jiang.token.${id}`, token), [res.id, res.token]);
+  return res;
 }
 
 /** A new context with clipboard access, reporting page errors to the test's output. */

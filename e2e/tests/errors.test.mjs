@@ -1,12 +1,13 @@
 // Server refusals in the reader's language: every locale has a string for every error code the
 // UI translates and for every rules `reason` of docs/api.md, and a typed move that the rules
 // refuse shows the reason's string (not the server's English sentence) in Japanese and English.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, repo } from '../lib/server.mjs';
-import { launch, newContext } from '../lib/browser.mjs';
+import { repo } from '../lib/server.mjs';
+import { createGame, newContext } from '../lib/browser.mjs';
+import { serverAndBrowser } from '../lib/fixture.mjs';
 import { TRANSLATED_CODES, TRANSLATED_REASONS } from '../../web/js/errors.js';
 
 const LANGS = ['en', 'zh-Hans', 'zh-Hant', 'ja', 'vi', 'es', 'hu'];
@@ -51,35 +52,19 @@ test('every locale has a string for every error code and reason the UI translate
 
 // --- In the browser ---
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = serverAndBrowser();
 
 /** A started xiangqi game from `fen` with red on `a` (in `lang`) and black on `b`. */
 async function startGame(lang, fen) {
-  const ctx = await newContext(browser);
-  await ctx.addCookies([{ name: 'lang', value: lang, url: server.url }]);
+  const ctx = await newContext(env.browser);
+  await ctx.addCookies([{ name: 'lang', value: lang, url: env.server.url }]);
   const a = await ctx.newPage();
-  const b = await (await newContext(browser)).newPage();
-  await a.goto(`${server.url}/`);
-  const g = await a.evaluate(async (fen) => {
-    const res = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ variant: 'xiangqi', side: 'red', fen }) });
-    const body = await res.json();
-    localStorage.setItem(`jiang.token.${body.id}`, body.token);
-    return body;
-  }, fen);
-  assert.ok(g.id, JSON.stringify(g));
-  await b.goto(`${server.url}/g/${g.id}`);
+  const b = await (await newContext(env.browser)).newPage();
+  const g = await createGame(a, env.server.url, { variant: 'xiangqi', side: 'red', fen });
+  await b.goto(`${env.server.url}/g/${g.id}`);
   await b.locator('button.take-seat').click();
   await b.locator('.join').waitFor({ state: 'hidden' });
-  await a.goto(`${server.url}/g/${g.id}`);
+  await a.goto(`${env.server.url}/g/${g.id}`);
   await a.locator('.player.bottom.to-move').waitFor();
   return { a, b, close: () => Promise.all([a.context().close(), b.context().close()]) };
 }

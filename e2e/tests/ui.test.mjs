@@ -1,26 +1,17 @@
 // Browser tests: the real server (built from this repository) on a random port with a temporary
 // SQLite database, driven through Debian's Chromium by playwright-core. Two browser contexts are
 // two people on two machines.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer } from '../lib/server.mjs';
-import { launch, newContext, transferred, drag, box, artifacts, layoutShift, watchLayoutShift } from '../lib/browser.mjs';
+import { createGame, newContext, transferred, drag, box, artifacts, layoutShift, watchLayoutShift } from '../lib/browser.mjs';
+import { serverAndBrowser } from '../lib/fixture.mjs';
 
-let server;
-let browser;
 const metrics = {};
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
+const env = serverAndBrowser(() => {
   fs.writeFileSync(path.join(artifacts, 'metrics.json'), JSON.stringify(metrics, null, 2));
   console.log('metrics:', JSON.stringify(metrics));
-  await browser?.close();
-  await server?.close();
 });
 
 const board = (page) => page.locator('svg.board');
@@ -30,7 +21,7 @@ const myTurn = (page) => page.locator('.player.bottom.to-move').waitFor();
 
 /** Create a game from the home page; returns the invite link read back from the clipboard. */
 async function create(page, { variant, clock = 'none', side, handicap }) {
-  await page.goto(`${server.url}/`);
+  await page.goto(`${env.server.url}/`);
   await page.locator(`input[name=variant][value=${variant}]`).check({ force: true });
   await page.locator(`input[name=clock][value="${clock}"]`).check({ force: true });
   if (side) await page.locator(`input[name=side][value=${side}]`).check({ force: true });
@@ -62,8 +53,8 @@ async function resign(page) {
 }
 
 test('xiangqi: create, copy the link, join, click, drag and type moves, resign; both see the result', async () => {
-  const a = await (await newContext(browser)).newPage();
-  const b = await (await newContext(browser)).newPage();
+  const a = await (await newContext(env.browser)).newPage();
+  const b = await (await newContext(env.browser)).newPage();
   const link = await create(a, { variant: 'xiangqi', side: 'red' });
   // A visitor only looks until they ask for the seat (a GET never takes it).
   await b.goto(link);
@@ -122,20 +113,13 @@ test('xiangqi: create, copy the link, join, click, drag and type moves, resign; 
 });
 
 test('xiangqi: the check the server reports is ringed, live and when stepping back; typed Chinese', async () => {
-  const a = await (await newContext(browser)).newPage();
-  const b = await (await newContext(browser)).newPage();
+  const a = await (await newContext(env.browser)).newPage();
+  const b = await (await newContext(env.browser)).newPage();
   // Red's chariot e1 → d1 (车五平六) checks Black's general on d9.
   const fen = '3k5/9/9/9/9/9/9/9/4R4/5K3 w - - 0 1';
-  await a.goto(`${server.url}/`);
-  const g = await a.evaluate(async (fen) => {
-    const res = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ variant: 'xiangqi', side: 'red', fen }) });
-    const body = await res.json();
-    localStorage.setItem(`jiang.token.${body.id}`, body.token);
-    return body;
-  }, fen);
-  assert.ok(g.id, JSON.stringify(g));
-  await join(b, `${server.url}/g/${g.id}`);
-  await a.goto(`${server.url}/g/${g.id}`);
+  const g = await createGame(a, env.server.url, { variant: 'xiangqi', side: 'red', fen });
+  await join(b, `${env.server.url}/g/${g.id}`);
+  await a.goto(`${env.server.url}/g/${g.id}`);
   await myTurn(a);
   const ring = (p) => p.locator('svg.board .marks .check');
   assert.equal(await ring(a).count(), 0, 'no check yet');
@@ -174,9 +158,9 @@ test('xiangqi: the check the server reports is ringed, live and when stepping ba
 });
 
 test('xiangqi: a draw offered and accepted; a spectator watches read-only', async () => {
-  const a = await (await newContext(browser)).newPage();
-  const b = await (await newContext(browser)).newPage();
-  const c = await (await newContext(browser)).newPage();
+  const a = await (await newContext(env.browser)).newPage();
+  const b = await (await newContext(env.browser)).newPage();
+  const c = await (await newContext(env.browser)).newPage();
   const link = await create(a, { variant: 'xiangqi', side: 'red' });
   await join(b, link);
   await c.goto(link);
@@ -202,8 +186,8 @@ test('xiangqi: a draw offered and accepted; a spectator watches read-only', asyn
 });
 
 test('shogi: a promotion choice, a drop by click and a drop by drag', async () => {
-  const a = await (await newContext(browser)).newPage();
-  const b = await (await newContext(browser)).newPage();
+  const a = await (await newContext(env.browser)).newPage();
+  const b = await (await newContext(env.browser)).newPage();
   const link = await create(a, { variant: 'shogi', side: 'sente' });
   await join(b, link);
   await myTurn(a);
@@ -249,8 +233,8 @@ test('shogi: a promotion choice, a drop by click and a drop by drag', async () =
 });
 
 test('shogi handicap: the giver plays gote as uwate (上手) and moves first', async () => {
-  const a = await (await newContext(browser)).newPage();
-  const b = await (await newContext(browser)).newPage();
+  const a = await (await newContext(env.browser)).newPage();
+  const b = await (await newContext(env.browser)).newPage();
   const link = await create(a, { variant: 'shogi', side: 'gote', handicap: 'bishop' });
   assert.equal(await a.locator('svg.board [data-piece="b"]').count(), 0, 'the bishop is removed');
   assert.match(await a.locator('.player.bottom .who').textContent(), /^Uwate \(上手\)/);
@@ -262,20 +246,13 @@ test('shogi handicap: the giver plays gote as uwate (上手) and moves first', a
 });
 
 test('shogi impasse: the point counts show, and the declaration wins when it holds', async () => {
-  const a = await (await newContext(browser)).newPage();
-  const b = await (await newContext(browser)).newPage();
+  const a = await (await newContext(env.browser)).newPage();
+  const b = await (await newContext(env.browser)).newPage();
   // Sente's king and 17 pieces in the zone: 25 points on the board + 3 pawns in hand = 28.
   const fen = 'KRBGGSS+N+N/LLPPPPPPP/9/9/9/9/9/9/4k4 b 3P 1';
-  await a.goto(`${server.url}/`);
-  const g = await a.evaluate(async (fen) => {
-    const res = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ variant: 'shogi', side: 'sente', fen }) });
-    const body = await res.json();
-    localStorage.setItem(`jiang.token.${body.id}`, body.token);
-    return body;
-  }, fen);
-  assert.ok(g.id, JSON.stringify(g));
-  await join(b, `${server.url}/g/${g.id}`);
-  await a.goto(`${server.url}/g/${g.id}`);
+  const g = await createGame(a, env.server.url, { variant: 'shogi', side: 'sente', fen });
+  await join(b, `${env.server.url}/g/${g.id}`);
+  await a.goto(`${env.server.url}/g/${g.id}`);
   await myTurn(a);
   const info = a.locator('.impasse-info');
   await info.waitFor();
@@ -293,8 +270,8 @@ test('shogi impasse: the point counts show, and the declaration wins when it hol
 });
 
 test('jieqi: face-down pieces, a reveal, the pool', async () => {
-  const a = await (await newContext(browser)).newPage();
-  const b = await (await newContext(browser)).newPage();
+  const a = await (await newContext(env.browser)).newPage();
+  const b = await (await newContext(env.browser)).newPage();
   const link = await create(a, { variant: 'jieqi', side: 'red' });
   await join(b, link);
   assert.equal(await a.locator('svg.board [data-piece="X"]').count(), 15);
@@ -332,8 +309,8 @@ test('jieqi: face-down pieces, a reveal, the pool', async () => {
 });
 
 test('the clock counts down between server events', async () => {
-  const a = await (await newContext(browser)).newPage();
-  const b = await (await newContext(browser)).newPage();
+  const a = await (await newContext(env.browser)).newPage();
+  const b = await (await newContext(env.browser)).newPage();
   const link = await create(a, { variant: 'xiangqi', side: 'red', clock: '0' });
   await join(b, link);
   await myTurn(a);
@@ -356,10 +333,10 @@ test('the clock counts down between server events', async () => {
 });
 
 test('a rules page renders in Hungarian', async () => {
-  const ctx = await newContext(browser);
-  await ctx.addCookies([{ name: 'lang', value: 'hu', url: server.url }]);
+  const ctx = await newContext(env.browser);
+  await ctx.addCookies([{ name: 'lang', value: 'hu', url: env.server.url }]);
   const page = await ctx.newPage();
-  await page.goto(`${server.url}/rules/jieqi`);
+  await page.goto(`${env.server.url}/rules/jieqi`);
   assert.equal(await page.getAttribute('html', 'lang'), 'hu');
   // The page's strings arrive with the locale: wait for them rather than read them at once.
   await page.waitForFunction(() => document.querySelector('.skip-link')?.textContent === 'Ugrás a tartalomra');
@@ -378,19 +355,19 @@ test('a rules page renders in Hungarian', async () => {
 });
 
 test('home and game pages: screenshots, bytes transferred and layout shift', async () => {
-  const ctx = await newContext(browser);
+  const ctx = await newContext(env.browser);
   const page = await ctx.newPage();
-  await page.goto(`${server.url}/`);
+  await page.goto(`${env.server.url}/`);
   await page.locator('form.create').waitFor();
   await page.waitForLoadState('networkidle');
   metrics.homeBytes = await transferred(page);
   await page.screenshot({ path: path.join(artifacts, 'home.png'), fullPage: true });
   const res = await page.evaluate(async () => (await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ variant: 'minishogi' }) })).json());
   await ctx.close();
-  const ctx2 = await newContext(browser);
+  const ctx2 = await newContext(env.browser);
   await watchLayoutShift(ctx2);
   const game = await ctx2.newPage();
-  await game.goto(`${server.url}/g/${res.id}`);
+  await game.goto(`${env.server.url}/g/${res.id}`);
   await game.locator('svg.board [data-piece]').first().waitFor();
   await game.waitForLoadState('networkidle');
   metrics.gameBytes = await transferred(game);
@@ -405,15 +382,15 @@ test('home and game pages: screenshots, bytes transferred and layout shift', asy
 });
 
 test('the page recovers after the server restarts', async () => {
-  const a = await (await newContext(browser)).newPage();
-  const b = await (await newContext(browser)).newPage();
+  const a = await (await newContext(env.browser)).newPage();
+  const b = await (await newContext(env.browser)).newPage();
   const link = await create(a, { variant: 'xiangqi', side: 'red' });
   await join(b, link);
   await myTurn(a);
   await click(a, 'b2');
   await click(a, 'e2');
   await piece(b, 'e2').waitFor();
-  await server.restart('SIGKILL');
+  await env.server.restart('SIGKILL');
   // Both pages reconnect by themselves and resynchronise from the state message.
   await myTurn(b);
   await b.waitForFunction(() => !document.querySelector('.status')?.textContent.includes('reconnecting'), null, { timeout: 20000 });

@@ -1,40 +1,22 @@
 // Small things seen in the UI (issue 14): the side dots in both colour schemes, Hungarian
 // article agreement and no composed grammar in the locales, the meta description, and Jieqi
 // pieces turned over only because the game ended.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, repo } from '../lib/server.mjs';
-import { launch, newContext, artifacts } from '../lib/browser.mjs';
+import { repo } from '../lib/server.mjs';
+import { createGame as createGameFrom, newContext, artifacts } from '../lib/browser.mjs';
+import { serverAndBrowser } from '../lib/fixture.mjs';
 
 const LANGS = ['en', 'zh-Hans', 'zh-Hant', 'ja', 'vi', 'es', 'hu'];
 const VARIANTS = ['xiangqi', 'jieqi', 'shogi', 'minishogi'];
 const locale = (lang) => JSON.parse(fs.readFileSync(path.join(repo, `web/locales/${lang}.json`), 'utf8'));
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = serverAndBrowser();
 
 /** Creates a game through the API from `page` (which then holds the creator's seat cookie). */
-async function createGame(page, body) {
-  await page.goto(`${server.url}/`);
-  const res = await page.evaluate(async (b) => {
-    const r = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
-    return r.json();
-  }, body);
-  assert.ok(res.id, JSON.stringify(res));
-  // The page keeps seats in local storage; the cookie alone is enough to act, but keep both.
-  await page.evaluate(([id, token]) => localStorage.setItem(`jiang.token.${id}`, token), [res.id, res.token]);
-  return res;
-}
+const createGame = (page, body) => createGameFrom(page, env.server.url, body);
 
 // --- Locales (no browser) ---
 
@@ -78,13 +60,13 @@ function contrast(a, b) {
 }
 
 test('the side dots in the player bar stand out from it in light and dark mode', async () => {
-  const ctx = await newContext(browser);
+  const ctx = await newContext(env.browser);
   const page = await ctx.newPage();
   const games = [await createGame(page, { variant: 'xiangqi', side: 'red' }), await createGame(page, { variant: 'shogi', side: 'sente' })];
   for (const scheme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const game of games) {
-      await page.goto(`${server.url}/g/${game.id}`);
+      await page.goto(`${env.server.url}/g/${game.id}`);
       await page.locator('.player .dot').nth(1).waitFor();
       const dots = await page.evaluate(() =>
         [...document.querySelectorAll('.player')].map((bar) => {
@@ -106,10 +88,10 @@ test('the side dots in the player bar stand out from it in light and dark mode',
 });
 
 test('Hungarian home cards and rules page: "A xiangqi szabályai", no A(z)', async () => {
-  const ctx = await newContext(browser);
-  await ctx.addCookies([{ name: 'lang', value: 'hu', url: server.url }]);
+  const ctx = await newContext(env.browser);
+  await ctx.addCookies([{ name: 'lang', value: 'hu', url: env.server.url }]);
   const page = await ctx.newPage();
-  await page.goto(`${server.url}/`);
+  await page.goto(`${env.server.url}/`);
   await page.locator('.rules-link').first().waitFor();
   assert.deepEqual(await page.locator('.rules-link').allTextContents(), ['A xiangqi szabályai', 'A jieqi szabályai', 'A shogi szabályai', 'A minishogi szabályai']);
   // The server sent the Hungarian meta description, and the page keeps it.
@@ -127,11 +109,11 @@ test('Hungarian home cards and rules page: "A xiangqi szabályai", no A(z)', asy
 });
 
 test('jieqi: pieces turned over only because the game ended look apart, explained by a legend', async () => {
-  const a = await (await newContext(browser)).newPage();
-  const b = await (await newContext(browser)).newPage();
+  const a = await (await newContext(env.browser)).newPage();
+  const b = await (await newContext(env.browser)).newPage();
   const game = await createGame(a, { variant: 'jieqi', side: 'red' });
-  await a.goto(`${server.url}/g/${game.id}`);
-  await b.goto(`${server.url}/g/${game.id}`);
+  await a.goto(`${env.server.url}/g/${game.id}`);
+  await b.goto(`${env.server.url}/g/${game.id}`);
   await b.locator('button.take-seat').click();
   await b.locator('.join').waitFor({ state: 'hidden' });
   // Red reveals one piece in play (the covered piece on h2 goes to e2).
@@ -143,7 +125,7 @@ test('jieqi: pieces turned over only because the game ended look apart, explaine
   await b.locator('.player.bottom.to-move').waitFor();
   b.once('dialog', (d) => d.accept());
   await b.locator('[data-action=resign]').click();
-  const view = await (await fetch(`${server.url}/api/games/${game.id}`)).json();
+  const view = await (await fetch(`${env.server.url}/api/games/${game.id}`)).json();
   const ended = Object.keys(view.covered_pieces || {}).sort();
   assert.equal(ended.length, 29, 'the server names the 29 pieces still face down');
   for (const p of [a, b]) {
@@ -175,9 +157,9 @@ test('jieqi: pieces turned over only because the game ended look apart, explaine
 });
 
 test('turn alerts: the title, a chime (on by default, off in settings) and a notification while hidden', async () => {
-  const a = await (await newContext(browser)).newPage();
-  const ctx = await newContext(browser);
-  await ctx.grantPermissions(['notifications'], { origin: server.url });
+  const a = await (await newContext(env.browser)).newPage();
+  const ctx = await newContext(env.browser);
+  await ctx.grantPermissions(['notifications'], { origin: env.server.url });
   // Record what the page asks of WebAudio and of the Notification API (both still run), and let
   // the test say when the tab counts as hidden (a headless tab is always visible).
   await ctx.addInitScript(() => {
@@ -211,8 +193,8 @@ test('turn alerts: the title, a chime (on by default, off in settings) and a not
   });
   const b = await ctx.newPage();
   const game = await createGame(a, { variant: 'xiangqi', side: 'red' });
-  await a.goto(`${server.url}/g/${game.id}`);
-  await b.goto(`${server.url}/g/${game.id}`);
+  await a.goto(`${env.server.url}/g/${game.id}`);
+  await b.goto(`${env.server.url}/g/${game.id}`);
   await b.locator('button.take-seat').click();
   await b.locator('.join').waitFor({ state: 'hidden' });
   await a.waitForFunction(() => document.title.startsWith('Your move — Jiang'));

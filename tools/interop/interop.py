@@ -187,18 +187,11 @@ def play(server, name, variant, options, script):
 # Conversions between Jiang's machine notation and the readers'
 
 
-def usi_to_fsf(move):
-    """USI (7g7f, P*5e, 8h2b+) to Fairy-Stockfish's shogi coordinates (c3c4, P@e5)."""
+def usi_to_fsf(move, size=9):
+    """USI (7g7f, P*5e, 8h2b+) to Fairy-Stockfish's shogi coordinates (c3c4, P@e5) on a
+    size×size board (9, or 5 for minishogi)."""
     def square(s):
-        return chr(ord("a") + 9 - int(s[0])) + str(9 - (ord(s[1]) - ord("a")))
-    if move[1] == "*":
-        return move[0] + "@" + square(move[2:4])
-    return square(move[0:2]) + square(move[2:4]) + ("+" if move.endswith("+") else "")
-
-
-def usi_to_fsf_mini(move):
-    def square(s):
-        return chr(ord("a") + 5 - int(s[0])) + str(5 - (ord(s[1]) - ord("a")))
+        return chr(ord("a") + size - int(s[0])) + str(size - (ord(s[1]) - ord("a")))
     if move[1] == "*":
         return move[0] + "@" + square(move[2:4])
     return square(move[0:2]) + square(move[2:4]) + ("+" if move.endswith("+") else "")
@@ -334,37 +327,25 @@ def check_shogi(tally, server, gid, name, view):
         except Exception as e:  # noqa: BLE001 - a reader crash is a failure to report
             p.append(f"raised {type(e).__name__}: {e}")
         tally.check(name, "kif", "python-shogi", p)
-        # cshogi KIF (no board diagrams: custom starts are unsupported)
-        if custom:
-            tally.skip(name, "kif", "cshogi", "cshogi's KIF reader ignores board diagrams")
-        else:
+        # cshogi KIF and KI2 (no board diagrams: custom starts are unsupported; only KIF has
+        # move times)
+        for fmt, text, parser in (("kif", kif, cshogi.KIF.Parser), ("ki2", ki2, cshogi.KI2.Parser)):
+            if custom:
+                tally.skip(name, fmt, "cshogi", f"cshogi's {fmt.upper()} reader ignores board diagrams")
+                continue
             p = []
             try:
-                k = cshogi.KIF.Parser.parse_str(kif)
+                k = parser.parse_str(text)
                 compare(p, "moves", [cshogi.move_to_usi(m) for m in k.moves], moves)
                 compare(p, "start", k.sfen.split()[:3], start.split()[:3])
                 cs_winner = {cshogi.BLACK_WIN: "b", cshogi.WHITE_WIN: "w",
                              cshogi.DRAW: "-"}.get(k.win)
                 compare(p, "winner", cs_winner, winner or ("-" if draw and reason != "aborted" else None))
-                compare(p, "times", k.times[:len(moves)], seconds)
+                if fmt == "kif":
+                    compare(p, "times", k.times[:len(moves)], seconds)
             except Exception as e:  # noqa: BLE001
                 p.append(f"raised {type(e).__name__}: {e}")
-            tally.check(name, "kif", "cshogi", p)
-        # cshogi KI2
-        if custom:
-            tally.skip(name, "ki2", "cshogi", "cshogi's KI2 reader ignores board diagrams")
-        else:
-            p = []
-            try:
-                k = cshogi.KI2.Parser.parse_str(ki2)
-                compare(p, "moves", [cshogi.move_to_usi(m) for m in k.moves], moves)
-                compare(p, "start", k.sfen.split()[:3], start.split()[:3])
-                cs_winner = {cshogi.BLACK_WIN: "b", cshogi.WHITE_WIN: "w",
-                             cshogi.DRAW: "-"}.get(k.win)
-                compare(p, "winner", cs_winner, winner or ("-" if draw and reason != "aborted" else None))
-            except Exception as e:  # noqa: BLE001
-                p.append(f"raised {type(e).__name__}: {e}")
-            tally.check(name, "ki2", "cshogi", p)
+            tally.check(name, fmt, "cshogi", p)
         tally.skip(name, "ki2", "python-shogi", "python-shogi has no KI2 reader")
         # python-shogi CSA: winner only for %TORYO, %TIME_UP, %ILLEGAL_MOVE, %±ILLEGAL_ACTION
         p = []
@@ -400,14 +381,14 @@ def check_shogi(tally, server, gid, name, view):
     p = []
     try:
         variant = "minishogi" if mini else "shogi"
-        conv = usi_to_fsf_mini if mini else usi_to_fsf
+        size = 5 if mini else 9
         # The moves as the KIF says them, read back by Jiang's reader via /api/import.
         imported = server.json("POST", "/api/import", {"text": kif})
         compare(p, "jiang import moves", imported["moves"], moves)
-        fen = sfen_to_fsf(start, 5 if mini else 9)
+        fen = sfen_to_fsf(start, size)
         played = []
         for m in imported["moves"]:
-            fm = conv(m)
+            fm = usi_to_fsf(m, size)
             if fm not in pyffish.legal_moves(variant, fen, played):
                 p.append(f"move {len(played) + 1} {m} ({fm}) is not legal for pyffish")
                 break

@@ -19,8 +19,9 @@ export const TRANSLATED_CODES = [
 /** Every `reason` of docs/api.md (Reasons), each with an `error.reason.<reason>` string. */
 export const TRANSLATED_REASONS = [
   'malformed', 'no_piece', 'not_your_piece', 'unreachable', 'leaves_general_in_check',
-  'reveal_letter', 'not_legal', 'game_over', 'king_not_in_zone', 'too_few_pieces', 'in_check',
-  'too_few_points',
+  'reveal_letter', 'off_board', 'not_in_hand', 'drop_on_occupied', 'dead_drop', 'nifu',
+  'uchifuzume', 'must_promote', 'cannot_promote', 'leaves_king_in_check', 'game_over',
+  'king_not_in_zone', 'too_few_pieces', 'in_check', 'too_few_points',
 ];
 
 /**

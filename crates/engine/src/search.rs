@@ -508,15 +508,24 @@ impl<T: GameTree> Searcher<T> {
         None
     }
 
-    fn node(&mut self, ply: usize, mut depth: i32, mut alpha: i32, mut beta: i32, pv: bool) -> i32 {
+    /// Counts a node at `ply` and answers it at once where it can: 0 once the search is
+    /// stopped, the rules' score where the game is over here; `None` to search it.
+    #[inline(always)]
+    fn enter(&mut self, ply: usize) -> Option<i32> {
         self.nodes += 1;
         self.check_stop();
         if self.aborted {
-            return 0;
+            return Some(0);
         }
         self.seldepth = self.seldepth.max(ply);
-        if let Some(score) = self.stack[ply].rules_score() {
-            return at_ply(score, ply);
+        self.stack[ply]
+            .rules_score()
+            .map(|score| at_ply(score, ply))
+    }
+
+    fn node(&mut self, ply: usize, mut depth: i32, mut alpha: i32, mut beta: i32, pv: bool) -> i32 {
+        if let Some(score) = self.enter(ply) {
+            return score;
         }
         if let Some(score) = self.repetition(ply) {
             return score;
@@ -691,14 +700,8 @@ impl<T: GameTree> Searcher<T> {
     }
 
     fn quiescence(&mut self, ply: usize, mut alpha: i32, beta: i32, qply: usize) -> i32 {
-        self.nodes += 1;
-        self.check_stop();
-        if self.aborted {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(score) = self.stack[ply].rules_score() {
-            return at_ply(score, ply);
+        if let Some(score) = self.enter(ply) {
+            return score;
         }
         let in_check = self.stack[ply].in_check();
         if ply >= MAX_PLY || (in_check && qply > 6) {

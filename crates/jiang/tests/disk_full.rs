@@ -226,6 +226,29 @@ enum Stop {
 }
 
 /// The mode bits of `path`.
+/// Plays `moves` moves round the games from `turn` on, every one acknowledged (else panics
+/// saying `refused`); a game that ends is set aside in `finished` and replaced by a new one.
+async fn play_round(
+    client: &Client,
+    games: &mut [Game],
+    finished: &mut Vec<Game>,
+    turn: &mut usize,
+    moves: usize,
+    refused: &str,
+) {
+    for _ in 0..moves {
+        let i = *turn % GAMES;
+        *turn += 1;
+        let Played::Acknowledged = client.play(&mut games[i], None).await else {
+            panic!("{refused}");
+        };
+        if games[i].over {
+            let done = std::mem::replace(&mut games[i], client.new_game().await);
+            finished.push(done);
+        }
+    }
+}
+
 fn mode(path: &Path) -> u32 {
     std::fs::metadata(path)
         .expect("metadata")
@@ -336,17 +359,16 @@ async fn scenario(stop: Stop) {
     // Play a while on an empty disk.
     let mut finished: Vec<Game> = Vec::new();
     let mut turn = 0usize;
-    for _ in 0..60 {
-        let i = turn % GAMES;
-        turn += 1;
-        let Played::Acknowledged = client.play(&mut games[i], None).await else {
-            panic!("the disk is not full yet");
-        };
-        if games[i].over {
-            let done = std::mem::replace(&mut games[i], client.new_game().await);
-            finished.push(done);
-        }
-    }
+    let while_empty = "the disk is not full yet";
+    play_round(
+        &client,
+        &mut games,
+        &mut finished,
+        &mut turn,
+        60,
+        while_empty,
+    )
+    .await;
 
     // Fill the disk, then play until a move is refused.
     let filler = tmpfs.path().join("filler");
@@ -426,17 +448,8 @@ async fn scenario(stop: Stop) {
             let done = std::mem::replace(game, client.new_game().await);
             finished.push(done);
         }
-        for _ in 0..120 {
-            let i = turn % GAMES;
-            turn += 1;
-            let Played::Acknowledged = client.play(&mut games[i], None).await else {
-                panic!("a move was refused after the disk was freed");
-            };
-            if games[i].over {
-                let done = std::mem::replace(&mut games[i], client.new_game().await);
-                finished.push(done);
-            }
-        }
+        let freed = "a move was refused after the disk was freed";
+        play_round(&client, &mut games, &mut finished, &mut turn, 120, freed).await;
     }
     let (status, took) =
         tokio::task::spawn_blocking(move || jiang.stop_within(signal, STOP_DEADLINE))

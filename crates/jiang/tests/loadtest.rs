@@ -152,50 +152,39 @@ async fn loadtest_lobby_mode_creates_and_takes_seeks_that_every_client_sees() {
     assert!(field(&report, "seen p99").ends_with(" ms"));
 }
 
-#[test]
-fn loadtest_says_clearly_when_the_server_is_unreachable() {
-    // Port 1 on loopback: nothing listens there.
+/// Runs `jiang loadtest` with `args`, expecting a usage or connection failure: exit code 2,
+/// nothing on standard output; its standard error.
+fn loadtest_failure(args: &[&str]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_jiang"))
-        .args(["loadtest", "--url", "http://127.0.0.1:1", "--games", "1"])
+        .arg("loadtest")
+        .args(args)
         .output()
         .expect("jiang runs");
     assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("cannot reach the server"), "{stderr}");
     assert!(output.stdout.is_empty());
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn loadtest_says_clearly_when_the_server_is_unreachable() {
+    // Port 1 on loopback: nothing listens there.
+    let stderr = loadtest_failure(&["--url", "http://127.0.0.1:1", "--games", "1"]);
+    assert!(stderr.contains("cannot reach the server"), "{stderr}");
 }
 
 #[test]
 fn loadtest_refuses_https_because_it_has_no_tls_client() {
-    let output = Command::new(env!("CARGO_BIN_EXE_jiang"))
-        .args(["loadtest", "--url", "https://127.0.0.1:1", "--games", "1"])
-        .output()
-        .expect("jiang runs");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = loadtest_failure(&["--url", "https://127.0.0.1:1", "--games", "1"]);
     assert!(stderr.contains("https is not supported"), "{stderr}");
-    assert!(output.stdout.is_empty());
 }
 
 #[test]
 fn loadtest_refuses_an_unknown_variant_naming_the_flag_and_the_choices() {
-    let output = Command::new(env!("CARGO_BIN_EXE_jiang"))
-        .args([
-            "loadtest",
-            "--url",
-            "http://127.0.0.1:1",
-            "--variant",
-            "chess",
-        ])
-        .output()
-        .expect("jiang runs");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = loadtest_failure(&["--url", "http://127.0.0.1:1", "--variant", "chess"]);
     assert!(stderr.contains("--variant"), "{stderr}");
     assert!(stderr.contains("chess"), "{stderr}");
     assert!(
         stderr.contains("xiangqi, jieqi, shogi, minishogi"),
         "{stderr}"
     );
-    assert!(output.stdout.is_empty());
 }

@@ -205,19 +205,36 @@ macro_rules! error_reasons {
 error_reasons! {
     /// The move text does not parse (ICCS like `h2e2`, USI like `7g7f`).
     Malformed = (IllegalMove, "malformed"),
-    /// Xiangqi family: no piece stands on the from point.
+    /// No piece stands on the from point (square).
     NoPiece = (IllegalMove, "no_piece"),
-    /// Xiangqi family: the piece on the from point is the opponent's.
+    /// The piece on the from point (square) is the opponent's.
     NotYourPiece = (IllegalMove, "not_your_piece"),
-    /// Xiangqi family: that piece cannot move there (geometry, blocking, own piece there).
+    /// That piece cannot move there (geometry, blocking, own piece there).
     Unreachable = (IllegalMove, "unreachable"),
     /// Xiangqi family: the move would leave the mover's general attacked or facing the other.
     LeavesGeneralInCheck = (IllegalMove, "leaves_general_in_check"),
     /// Xiangqi family: a reveal letter where none belongs (Xiangqi has no covered pieces, and
     /// in Jieqi the server reveals from the deal), or one that names no piece of the mover.
     RevealLetter = (IllegalMove, "reveal_letter"),
-    /// Shogi family: the move is well formed but not legal in this position.
-    NotLegal = (IllegalMove, "not_legal"),
+    /// Shogi family: a square of the move is off the board (Minishogi is 5×5).
+    OffBoard = (IllegalMove, "off_board"),
+    /// Shogi family: a drop of a piece the mover has none of in hand.
+    NotInHand = (IllegalMove, "not_in_hand"),
+    /// Shogi family: a drop on an occupied square.
+    DropOnOccupied = (IllegalMove, "drop_on_occupied"),
+    /// Shogi family: a drop where the piece could never move (a pawn or lance on the last
+    /// rank, a knight on the last two).
+    DeadDrop = (IllegalMove, "dead_drop"),
+    /// Shogi family: nifu, a second unpromoted pawn of the mover's on one file.
+    Nifu = (IllegalMove, "nifu"),
+    /// Shogi family: uchifuzume, a pawn drop that gives checkmate.
+    Uchifuzume = (IllegalMove, "uchifuzume"),
+    /// Shogi family: a move without promotion to where the piece could never move again.
+    MustPromote = (IllegalMove, "must_promote"),
+    /// Shogi family: a promotion of a piece that does not promote, or outside the zone.
+    CannotPromote = (IllegalMove, "cannot_promote"),
+    /// Shogi family: the move would leave the mover's king in check (or does not answer one).
+    LeavesKingInCheck = (IllegalMove, "leaves_king_in_check"),
     /// The rules consider the game over (e.g. a move after an end the rules reached).
     GameOver = (IllegalMove, "game_over"),
     /// Impasse condition 1: the king is not in the promotion zone.

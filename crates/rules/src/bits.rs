@@ -19,6 +19,51 @@ impl Iterator for Bits {
     }
 }
 
+/// The index methods of a family's `Square(u8)`, whose index (`0..Square::COUNT`) is the bit
+/// of the square in the family's `u128` boards: written once for both families, inside their
+/// `impl Square`.
+macro_rules! square_index_methods {
+    () => {
+        /// The square with this index, if below [`Square::COUNT`].
+        #[inline]
+        pub const fn from_index(index: usize) -> Option<Square> {
+            if index < Self::COUNT {
+                Some(Square(index as u8))
+            } else {
+                None
+            }
+        }
+
+        /// The square's index, in `0..`[`Square::COUNT`]: its bit in the family's boards.
+        #[inline]
+        pub const fn index(self) -> usize {
+            self.0 as usize
+        }
+    };
+}
+
+/// `ParseSquareError` (its message `$message`) and `FromStr` for a family's `Square(u8)` from
+/// two ASCII bytes, the file then the rank: `$file` and `$rank` are their byte patterns,
+/// `$index` the index they give (bound to `f`, `r`).
+macro_rules! square_from_str {
+    ($(#[$doc:meta])* message: $message:tt, $file:pat, $rank:pat, |$f:ident, $r:ident| $index:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+        #[error($message)]
+        pub struct ParseSquareError(pub String);
+
+        impl std::str::FromStr for Square {
+            type Err = ParseSquareError;
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                match s.as_bytes() {
+                    &[$f @ $file, $r @ $rank] => Ok(Square($index)),
+                    _ => Err(ParseSquareError(s.to_owned())),
+                }
+            }
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::Bits;

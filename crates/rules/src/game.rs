@@ -97,3 +97,77 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// their order; `None` while it goes on.
     fn outcome(&self) -> Option<Outcome>;
 }
+
+/// The [`Position`] items that a family's position answers with the types `Move` and
+/// `MoveError` of its module, its fields `variant` and `turn`, its inherent methods of the same
+/// names (`legal_moves`, `parse_move`, `play`) and its moves' `Display` (`move_text`): written
+/// once for both families, inside their `impl crate::Position`.
+macro_rules! position_moves_from_inherent_methods {
+    () => {
+        type Move = Move;
+        type MoveError = MoveError;
+
+        fn variant(&self) -> crate::Variant {
+            self.variant
+        }
+
+        fn turn(&self) -> crate::Side {
+            self.turn
+        }
+
+        fn legal_moves(&self) -> Vec<Self::Move> {
+            Self::legal_moves(self)
+        }
+
+        fn move_text(&self, mv: Self::Move) -> String {
+            mv.to_string()
+        }
+
+        fn parse_move(&self, text: &str) -> Result<Self::Move, Self::MoveError> {
+            Self::parse_move(self, text)
+        }
+
+        fn play(&mut self, mv: Self::Move) {
+            Self::play(self, mv)
+        }
+    };
+}
+
+/// `impl crate::Game for $game` from its inherent `new`, `start`, `position`, `play` and
+/// `outcome`, with `$play_text(game, text)` for [`Game::play_text`]: written once for both
+/// families.
+macro_rules! game_from_inherent_methods {
+    ($game:ty, $position:ty, $error:ty, play_text: $play_text:expr) => {
+        impl crate::Game for $game {
+            type Position = $position;
+            type PlayError = $error;
+
+            fn new(start: $position) -> Self {
+                Self::new(start)
+            }
+
+            fn start(&self) -> &$position {
+                Self::start(self)
+            }
+
+            fn position(&self) -> &$position {
+                Self::position(self)
+            }
+
+            fn play_move(
+                &mut self,
+                mv: <$position as crate::Position>::Move,
+            ) -> Result<(), $error> {
+                Self::play(self, mv)
+            }
+
+            fn play_text(&mut self, text: &str) -> Result<(), $error> {
+                ($play_text)(self, text)
+            }
+
+            fn outcome(&self) -> Option<crate::Outcome> {
+                Self::outcome(self)
+            }
+        }
+    };
+}

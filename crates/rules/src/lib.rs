@@ -7,7 +7,10 @@
 //!
 //! Nothing here does I/O or async work; move generation allocates nothing per node.
 
+#[macro_use]
 mod bits;
+mod civil;
+#[macro_use]
 mod game;
 pub mod import;
 pub mod jieqi;
@@ -19,8 +22,9 @@ mod variant;
 pub mod variation;
 pub mod xiangqi;
 
+pub use civil::utc_civil;
 pub use game::{Game, Position};
 pub use outcome::{Outcome, Reason, UnknownReason};
 pub use record_clock::RecordClock;
-pub use side::Side;
+pub use side::{Piece, Side};
 pub use variant::{Family, UnknownVariant, Variant};

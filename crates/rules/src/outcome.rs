@@ -125,6 +125,19 @@ impl Outcome {
         }
     }
 
+    /// The end when `mover` has no legal move: it loses, by checkmate when in check and by
+    /// stalemate otherwise (both families: neither has a stalemate draw).
+    pub fn no_legal_move(mover: Side, in_check: bool) -> Outcome {
+        Outcome::win(
+            !mover,
+            if in_check {
+                Reason::Checkmate
+            } else {
+                Reason::Stalemate
+            },
+        )
+    }
+
     /// A draw for `reason`.
     pub const fn draw(reason: Reason) -> Outcome {
         Outcome {

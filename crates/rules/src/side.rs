@@ -59,3 +59,19 @@ impl fmt::Display for Side {
         })
     }
 }
+/// A piece of one side, of a family's piece kind `K`: [`xiangqi::Piece`](crate::xiangqi::Piece)
+/// and [`shogi::Piece`](crate::shogi::Piece).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Piece<K> {
+    /// Whose piece it is.
+    pub side: Side,
+    /// What it is.
+    pub kind: K,
+}
+
+impl<K> Piece<K> {
+    /// A piece of `side` and `kind`.
+    pub const fn new(side: Side, kind: K) -> Piece<K> {
+        Piece { side, kind }
+    }
+}

@@ -10,17 +10,20 @@ fn perft(variant: Variant, sfen: &str, depth: u32) -> u64 {
     Position::from_sfen(variant, sfen).unwrap().perft(depth)
 }
 
-#[test]
-fn shogi_start_to_depth_4() {
-    let expected = [30, 900, 25470, 719731];
-    for (i, &n) in expected.iter().enumerate() {
+/// Checks the perft of `sfen` at depths 1, 2, … against `expected`.
+fn perft_from_depth_1(variant: Variant, sfen: &str, expected: &[u64]) {
+    for (depth, &n) in (1..).zip(expected) {
         assert_eq!(
-            perft(Variant::Shogi, "startpos", i as u32 + 1),
+            perft(variant, sfen, depth),
             n,
-            "depth {}",
-            i + 1
+            "{variant:?} {sfen} depth {depth}"
         );
     }
+}
+
+#[test]
+fn shogi_start_to_depth_4() {
+    perft_from_depth_1(Variant::Shogi, "startpos", &[30, 900, 25470, 719731]);
 }
 
 #[test]
@@ -32,15 +35,7 @@ fn shogi_start_depth_5_and_6() {
 
 #[test]
 fn shogi_midgame_to_depth_3() {
-    let expected = [207, 28684, 4809015];
-    for (i, &n) in expected.iter().enumerate() {
-        assert_eq!(
-            perft(Variant::Shogi, MIDGAME, i as u32 + 1),
-            n,
-            "depth {}",
-            i + 1
-        );
-    }
+    perft_from_depth_1(Variant::Shogi, MIDGAME, &[207, 28684, 4809015]);
 }
 
 #[test]
@@ -50,15 +45,11 @@ fn shogi_midgame_depth_4() {
 
 #[test]
 fn minishogi_start_to_depth_6() {
-    let expected = [14, 181, 2512, 35401, 533203, 8276188];
-    for (i, &n) in expected.iter().enumerate() {
-        assert_eq!(
-            perft(Variant::Minishogi, "startpos", i as u32 + 1),
-            n,
-            "depth {}",
-            i + 1
-        );
-    }
+    perft_from_depth_1(
+        Variant::Minishogi,
+        "startpos",
+        &[14, 181, 2512, 35401, 533203, 8276188],
+    );
 }
 
 /// The README gives 132680698 for minishogi depth 7. That figure counts 81 pawn drops that

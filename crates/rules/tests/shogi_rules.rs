@@ -336,26 +336,28 @@ fn ends_on_last_move(game: &mut Game, list: &str) -> Outcome {
     game.outcome().expect("the last move ends the game")
 }
 
-#[test]
-fn perpetual_check_loses() {
-    // Sente's rook checks on every move while gote's king shuffles 1a-2a: the position after
-    // 3i1i recurs after plies 5, 9 and 13.
-    let mut game = Game::new(pos("8k/9/9/9/9/9/9/9/K5R2 b - 1"));
-    let cycle = "1a2a 1i2i 2a1a 2i1i";
+/// Plays `first` then `cycle` three times from `sfen`: the fourth occurrence of the position
+/// after `first` ends the game, perpetual check lost by the checker.
+fn assert_perpetual_check(sfen: &str, first: &str, cycle: &str, winner: Side) {
+    let mut game = Game::new(pos(sfen));
     assert_eq!(
-        ends_on_last_move(&mut game, &format!("3i1i {cycle} {cycle} {cycle}")),
-        Outcome::win(Side::GOTE, Reason::PerpetualCheck)
+        ends_on_last_move(&mut game, &format!("{first} {cycle} {cycle} {cycle}")),
+        Outcome::win(winner, Reason::PerpetualCheck)
     );
 }
 
 #[test]
+fn perpetual_check_loses() {
+    // Sente's rook checks on every move while gote's king shuffles 1a-2a: the position after
+    // 3i1i recurs after plies 5, 9 and 13.
+    let (sfen, cycle) = ("8k/9/9/9/9/9/9/9/K5R2 b - 1", "1a2a 1i2i 2a1a 2i1i");
+    assert_perpetual_check(sfen, "3i1i", cycle, Side::GOTE);
+}
+
+#[test]
 fn perpetual_check_by_gote_loses_too() {
-    let mut game = Game::new(pos("k5r2/9/9/9/9/9/9/9/8K w - 1"));
-    let cycle = "1i2i 1a2a 2i1i 2a1a";
-    assert_eq!(
-        ends_on_last_move(&mut game, &format!("3a1a {cycle} {cycle} {cycle}")),
-        Outcome::win(Side::SENTE, Reason::PerpetualCheck)
-    );
+    let (sfen, cycle) = ("k5r2/9/9/9/9/9/9/9/8K w - 1", "1i2i 1a2a 2i1i 2a1a");
+    assert_perpetual_check(sfen, "3a1a", cycle, Side::SENTE);
 }
 
 #[test]

@@ -171,47 +171,39 @@ mod tests {
 
     #[test]
     fn forwarded_addresses_count_only_behind_a_trusted_proxy() {
-        // No trusted proxy: the header is the client's own words.
-        assert_eq!(client("10.0.0.9", &["1.2.3.4"], &[]), ip("10.0.0.9"));
-        // A trusted proxy: the address it appended.
-        assert_eq!(
-            client("127.0.0.1", &["1.2.3.4"], &["127.0.0.1"]),
-            ip("1.2.3.4")
-        );
-        // A forged entry left of the proxy's is ignored.
-        assert_eq!(
-            client("127.0.0.1", &["6.6.6.6, 1.2.3.4"], &["127.0.0.1"]),
-            ip("1.2.3.4")
-        );
-        // A chain of trusted proxies is walked through; several headers read as one list.
-        assert_eq!(
-            client(
+        let trusted = ["127.0.0.1"];
+        let chain = ["127.0.0.1", "10.0.0.2"];
+        // (peer, X-Forwarded-For headers, trusted proxies, the client)
+        let cases: &[(&str, &[&str], &[&str], &str)] = &[
+            // No trusted proxy: the header is the client's own words.
+            ("10.0.0.9", &["1.2.3.4"], &[], "10.0.0.9"),
+            // A trusted proxy: the address it appended.
+            ("127.0.0.1", &["1.2.3.4"], &trusted, "1.2.3.4"),
+            // A forged entry left of the proxy's is ignored.
+            ("127.0.0.1", &["6.6.6.6, 1.2.3.4"], &trusted, "1.2.3.4"),
+            // A chain of trusted proxies is walked through; several headers read as one list.
+            (
                 "127.0.0.1",
                 &["6.6.6.6, 1.2.3.4", "10.0.0.2"],
-                &["127.0.0.1", "10.0.0.2"]
+                &chain,
+                "1.2.3.4",
             ),
-            ip("1.2.3.4")
-        );
-        // Ports and IPv6.
-        assert_eq!(
-            client("::1", &["[2001:db8::7]:4711"], &["::1"]),
-            ip("2001:db8::7")
-        );
-        assert_eq!(client("::1", &["2001:db8::7"], &["::1"]), ip("2001:db8::7"));
-        // No header, junk, or only trusted hops: the last trusted hop.
-        assert_eq!(client("127.0.0.1", &[], &["127.0.0.1"]), ip("127.0.0.1"));
-        assert_eq!(
-            client("127.0.0.1", &["1.2.3.4, junk"], &["127.0.0.1"]),
-            ip("127.0.0.1")
-        );
-        assert_eq!(
-            client("127.0.0.1", &["junk, 1.2.3.4"], &["127.0.0.1"]),
-            ip("1.2.3.4")
-        );
-        assert_eq!(
-            client("127.0.0.1", &["10.0.0.2"], &["127.0.0.1", "10.0.0.2"]),
-            ip("10.0.0.2")
-        );
+            // Ports and IPv6.
+            ("::1", &["[2001:db8::7]:4711"], &["::1"], "2001:db8::7"),
+            ("::1", &["2001:db8::7"], &["::1"], "2001:db8::7"),
+            // No header, junk, or only trusted hops: the last trusted hop.
+            ("127.0.0.1", &[], &trusted, "127.0.0.1"),
+            ("127.0.0.1", &["1.2.3.4, junk"], &trusted, "127.0.0.1"),
+            ("127.0.0.1", &["junk, 1.2.3.4"], &trusted, "1.2.3.4"),
+            ("127.0.0.1", &["10.0.0.2"], &chain, "10.0.0.2"),
+        ];
+        for &(peer, headers, proxies, want) in cases {
+            assert_eq!(
+                client(peer, headers, proxies),
+                ip(want),
+                "{peer} {headers:?}"
+            );
+        }
     }
 
     #[test]

@@ -266,8 +266,9 @@ pub trait Backend: Send + Sync + 'static {
     fn close(&self) -> BoxFuture<'_, ()>;
 }
 
-const UPSERT_GAME: &str = "INSERT INTO games (id, variant, setup, status, token_first, \
-     token_second, result, clock, meta, created_at, updated_at, opponent) \
+/// `$1` to `$8` are the columns of [`UPDATE_GAME`], in its order (one binder serves both).
+const UPSERT_GAME: &str = "INSERT INTO games (id, status, token_first, token_second, result, \
+     clock, meta, updated_at, variant, setup, created_at, opponent) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
      ON CONFLICT (id) DO UPDATE SET status = excluded.status, \
      token_first = excluded.token_first, token_second = excluded.token_second, \
@@ -353,6 +354,23 @@ macro_rules! sql_backend {
                 )))
             }
 
+            /// `query` with `g`'s id and the columns a save changes bound as `$1` to `$8`
+            /// ([`UPDATE_GAME`]'s order, which [`UPSERT_GAME`] starts with).
+            fn bind_game<'q>(
+                query: sqlx::query::Query<'q, $db, <$db as sqlx::Database>::Arguments<'q>>,
+                g: &'q GameRow,
+            ) -> sqlx::query::Query<'q, $db, <$db as sqlx::Database>::Arguments<'q>> {
+                query
+                    .bind(&g.id)
+                    .bind(&g.status)
+                    .bind(&g.token_first)
+                    .bind(&g.token_second)
+                    .bind(&g.result)
+                    .bind(&g.clock)
+                    .bind(&g.meta)
+                    .bind(g.updated_at)
+            }
+
             async fn with_moves(&self, row: GameRow) -> Result<StoredGame, StoreError> {
                 let moves = sqlx::query_as::<_, MoveRow>(SELECT_MOVES)
                     .bind(&row.id)
@@ -392,32 +410,16 @@ macro_rules! sql_backend {
                     for write in units.iter().flatten() {
                         match write {
                             Write::SaveGame(g) => {
-                                sqlx::query(UPSERT_GAME)
-                                    .bind(&g.id)
+                                Self::bind_game(sqlx::query(UPSERT_GAME), g)
                                     .bind(&g.variant)
                                     .bind(&g.setup)
-                                    .bind(&g.status)
-                                    .bind(&g.token_first)
-                                    .bind(&g.token_second)
-                                    .bind(&g.result)
-                                    .bind(&g.clock)
-                                    .bind(&g.meta)
                                     .bind(g.created_at)
-                                    .bind(g.updated_at)
                                     .bind(&g.opponent)
                                     .execute(&mut *tx)
                                     .await?;
                             }
                             Write::UpdateGame(g) => {
-                                let done = sqlx::query(UPDATE_GAME)
-                                    .bind(&g.id)
-                                    .bind(&g.status)
-                                    .bind(&g.token_first)
-                                    .bind(&g.token_second)
-                                    .bind(&g.result)
-                                    .bind(&g.clock)
-                                    .bind(&g.meta)
-                                    .bind(g.updated_at)
+                                let done = Self::bind_game(sqlx::query(UPDATE_GAME), g)
                                     .execute(&mut *tx)
                                     .await?;
                                 if done.rows_affected() != 1 {

@@ -83,13 +83,15 @@ impl PlayError {
             PlayError::Jieqi(JieqiError::GameOver(_)) => Some(ErrorReason::GameOver),
             PlayError::Jieqi(JieqiError::DealMismatch { .. }) => None,
             PlayError::Shogi(shogi::PlayError::GameOver(_)) => Some(ErrorReason::GameOver),
-            PlayError::Shogi(shogi::PlayError::NotLegal(_)) => Some(ErrorReason::NotLegal),
+            PlayError::Shogi(shogi::PlayError::NotLegal { reason, .. }) => {
+                Some(shogi_move_reason(reason))
+            }
             PlayError::Shogi(shogi::PlayError::Move(shogi::MoveError::Syntax(_))) => {
                 Some(ErrorReason::Malformed)
             }
-            PlayError::Shogi(shogi::PlayError::Move(shogi::MoveError::Illegal { .. })) => {
-                Some(ErrorReason::NotLegal)
-            }
+            PlayError::Shogi(shogi::PlayError::Move(shogi::MoveError::Illegal {
+                reason, ..
+            })) => Some(shogi_move_reason(reason)),
             PlayError::Shogi(shogi::PlayError::Impasse(e)) => match e {
                 shogi::ImpasseError::KingNotInZone => Some(ErrorReason::KingNotInZone),
                 shogi::ImpasseError::TooFewPieces { .. } => Some(ErrorReason::TooFewPieces),
@@ -118,6 +120,26 @@ fn xiangqi_move_reason(error: &xiangqi::MoveError) -> ErrorReason {
         | E::UnexpectedReveal { .. }
         | E::BadRevealLetter { .. }
         | E::RevealNotInPool { .. } => ErrorReason::RevealLetter,
+    }
+}
+
+/// The reason for a refused Shogi or Minishogi move.
+fn shogi_move_reason(error: &shogi::Illegal) -> ErrorReason {
+    use shogi::Illegal as E;
+    match error {
+        E::OffBoard { .. } => ErrorReason::OffBoard,
+        E::NotInHand(_) => ErrorReason::NotInHand,
+        E::DropOnOccupied(_) => ErrorReason::DropOnOccupied,
+        E::DeadDrop(_) => ErrorReason::DeadDrop,
+        E::Nifu { .. } => ErrorReason::Nifu,
+        E::Uchifuzume => ErrorReason::Uchifuzume,
+        E::NoPiece(_) => ErrorReason::NoPiece,
+        E::NotYourPiece(_) => ErrorReason::NotYourPiece,
+        E::OwnPieceOnTarget(_) | E::Unreachable { .. } => ErrorReason::Unreachable,
+        E::CannotPromote(_) | E::PromotionOutsideZone => ErrorReason::CannotPromote,
+        E::MustPromote { .. } => ErrorReason::MustPromote,
+        E::IgnoresCheck | E::LeavesKingInCheck => ErrorReason::LeavesKingInCheck,
+        E::GameOver(_) => ErrorReason::GameOver,
     }
 }
 
@@ -620,24 +642,6 @@ pub fn rematch(variant: Variant, setup: &Setup) -> Result<Setup, SetupError> {
     }
 }
 
-/// Milliseconds since the epoch as `(year, month, day, hour, minute, second)` in UTC.
-fn civil(ms: i64) -> (i64, u32, u32, u32, u32, u32) {
-    let secs = ms.div_euclid(1000);
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400) as u32;
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day, rem / 3600, rem / 60 % 60, rem % 60)
-}
-
 fn fen_only(variant: Variant, format: RecordFormat, fen: String) -> Result<String, RecordError> {
     match (variant.family(), format) {
         (Family::Xiangqi, RecordFormat::Fen) | (Family::Shogi, RecordFormat::Sfen) => {
@@ -648,7 +652,7 @@ fn fen_only(variant: Variant, format: RecordFormat, fen: String) -> Result<Strin
 }
 
 fn xiangqi_tags(record: &mut Record, info: &RecordInfo) {
-    let (y, m, d, ..) = civil(info.created_at);
+    let (y, m, d, ..) = jiang_rules::utc_civil(info.created_at);
     record.set_tag("Event", "Jiang game");
     record.set_tag("Site", &info.url);
     record.set_tag("Date", &format!("{y:04}.{m:02}.{d:02}"));
@@ -1145,7 +1149,7 @@ impl OpenGame for shogi::Game {
         ) {
             return None;
         }
-        let (y, mo, d, h, mi, s) = civil(info.created_at);
+        let (y, mo, d, h, mi, s) = jiang_rules::utc_civil(info.created_at);
         let mut record = ShogiRecord::new(self.position().variant());
         record.start_sfen = self.start().fen();
         record.handicap = self.handicap();
@@ -1350,13 +1354,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dates_are_civil() {
-        assert_eq!(civil(0), (1970, 1, 1, 0, 0, 0));
-        // 2026-11-29 11:45:50 UTC
-        assert_eq!(civil(1_795_952_750_000), (2026, 11, 29, 11, 45, 50));
-    }
-
-    #[test]
     fn rules_refusals_name_their_reason_under_the_code_they_refine() {
         use jiang_protocol::{ErrorCode, ErrorReason as R};
         let reason = |variant, fen: Option<&str>, moves: &[&str], mv: &str| {
@@ -1382,7 +1379,57 @@ mod tests {
         assert_eq!(reason(Variant::Jieqi, None, &[], "zz"), Some(R::Malformed));
         let s = Variant::Shogi;
         assert_eq!(reason(s, None, &[], "zz"), Some(R::Malformed));
-        assert_eq!(reason(s, None, &[], "7g7e"), Some(R::NotLegal));
+        assert_eq!(reason(s, None, &[], "7g7e"), Some(R::Unreachable));
+        // One position per shogi cause: the rules' typed reason, refined into the server's.
+        let shogi_reasons = [
+            (Variant::Minishogi, None, "9a9b", R::OffBoard),
+            (s, None, "P*5e", R::NotInHand),
+            (s, None, "5e5d", R::NoPiece),
+            (s, None, "3c3d", R::NotYourPiece),
+            (s, None, "5i4i", R::Unreachable),
+            (s, None, "7g7f+", R::CannotPromote),
+            (
+                s,
+                Some("k8/9/9/4G4/9/9/9/9/4K4 b - 1"),
+                "5d5c+",
+                R::CannotPromote,
+            ),
+            (
+                s,
+                Some("k8/4P4/9/9/9/9/9/9/4K4 b - 1"),
+                "5b5a",
+                R::MustPromote,
+            ),
+            (
+                s,
+                Some("k8/9/9/9/9/9/9/9/4K4 b G 1"),
+                "G*5i",
+                R::DropOnOccupied,
+            ),
+            (s, Some("k8/9/9/9/9/9/9/9/4K4 b N 1"), "N*5b", R::DeadDrop),
+            (s, Some("k8/9/6+P2/9/9/9/4P4/9/4K4 b P 1"), "P*5e", R::Nifu),
+            (
+                s,
+                Some("8k/9/8G/9/9/9/9/9/4K2L1 b P 1"),
+                "P*1b",
+                R::Uchifuzume,
+            ),
+            (
+                s,
+                Some("k3r4/9/9/9/9/9/9/4G4/4K4 b G 1"),
+                "5h4h",
+                R::LeavesKingInCheck,
+            ),
+            (
+                s,
+                Some("k3r4/9/9/9/9/9/9/9/4K4 b G 1"),
+                "G*1e",
+                R::LeavesKingInCheck,
+            ),
+        ];
+        for (variant, fen, mv, want) in shogi_reasons {
+            assert_eq!(reason(variant, fen, &[], mv), Some(want), "{mv} in {fen:?}");
+        }
 
         let setup = create(s, None, None).unwrap();
         let mut table = open(s, &setup, &[]).unwrap();

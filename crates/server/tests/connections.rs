@@ -36,6 +36,11 @@ async fn server(adjust: impl FnOnce(&mut Config)) -> TestServer {
     TestServer::with(common::Backend::Sqlite, "connections", adjust).await
 }
 
+/// A server allowing `per_second` API requests per second, in bursts of `burst`.
+async fn rate_limited(per_second: f64, burst: f64) -> TestServer {
+    server(|c| c.rate_limit = Rate { per_second, burst }).await
+}
+
 fn addr(s: &TestServer) -> SocketAddr {
     s.base
         .trim_start_matches("http://")
@@ -373,13 +378,7 @@ async fn websockets_are_capped_per_address() {
 
 #[tokio::test]
 async fn websocket_upgrades_count_against_the_api_budget() {
-    let s = server(|c| {
-        c.rate_limit = Rate {
-            per_second: 0.01,
-            burst: 4.0,
-        }
-    })
-    .await;
+    let s = rate_limited(0.01, 4.0).await;
     let (id, _, _) = s.create(json!({"variant": "xiangqi"})).await;
     let url = s.ws_url(&id, None);
     let mut results = Vec::new();
@@ -396,13 +395,7 @@ async fn websocket_upgrades_count_against_the_api_budget() {
 
 #[tokio::test]
 async fn a_websocket_action_flood_from_one_address_is_rate_limited() {
-    let s = server(|c| {
-        c.rate_limit = Rate {
-            per_second: 1.0,
-            burst: 30.0,
-        }
-    })
-    .await;
+    let s = rate_limited(1.0, 30.0).await;
     // Create and join: 2 requests; 20 upgrades: 20 more; 8 actions are left at once.
     let (id, red, _black) = s.game(json!({"variant": "xiangqi"}), "red").await;
     let url = s.ws_url(&id, Some(&red));

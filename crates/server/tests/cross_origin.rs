@@ -53,6 +53,48 @@ async fn game_with_cookie(s: &TestServer) -> (String, String, String, String) {
     (id, pair, red, black)
 }
 
+/// A fresh server (default public URL) with a [`game_with_cookie`] on it: (server, id, the
+/// creator's seat cookie, red's token, black's token).
+async fn cookie_game() -> (TestServer, String, String, String, String) {
+    let s = server(None).await;
+    let (id, cookie, red, black) = game_with_cookie(&s).await;
+    (s, id, cookie, red, black)
+}
+
+/// The body of red's first move in [`game_with_cookie`]'s game.
+const H2E2: &str = r#"{"move":"h2e2"}"#;
+
+/// The headers of a browser's request with the seat `cookie`, from `origin`, of `content_type`.
+fn browser<'a>(
+    cookie: &'a str,
+    origin: &'a str,
+    content_type: &'a str,
+) -> [(&'static str, &'a str); 3] {
+    [
+        ("cookie", cookie),
+        ("origin", origin),
+        ("content-type", content_type),
+    ]
+}
+
+/// Creates a game from `body` as a plain browser request: the whole `Set-Cookie` header (checked
+/// to be `HttpOnly` and `SameSite=Lax`) and the answer.
+async fn create_in_browser(s: &TestServer, body: Value) -> (String, Value) {
+    let response = s
+        .http
+        .post(s.url("/api/games"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let cookie = set_cookie(&response);
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
+        "{cookie}"
+    );
+    (cookie, response.json().await.unwrap())
+}
+
 /// POSTs `body` to `path` with exactly these headers; (status, JSON answer).
 async fn post(
     s: &TestServer,
@@ -78,6 +120,12 @@ async fn progress(s: &TestServer, id: &str) -> (usize, String) {
     )
 }
 
+/// Asserts that game `id` has `moves` moves and is still being played, then stops the server.
+async fn still_playing_after(s: TestServer, id: &str, moves: usize) {
+    assert_eq!(progress(&s, id).await, (moves, "playing".to_owned()));
+    s.stop().await;
+}
+
 /// POSTs `body` to `path` with exactly these headers and asserts that it is refused as
 /// `cross_origin` (403).
 async fn assert_cross_origin_refused(
@@ -88,6 +136,13 @@ async fn assert_cross_origin_refused(
 ) {
     let got = post(s, path, headers, body).await;
     assert_refused(&got, StatusCode::FORBIDDEN, "cross_origin");
+}
+
+/// Asserts that `got` is a `cross_origin` refusal whose message says `words`.
+fn assert_cross_origin_saying(got: &(StatusCode, Value), words: &str) {
+    assert_refused(got, StatusCode::FORBIDDEN, "cross_origin");
+    let message = got.1["error"]["message"].as_str().unwrap();
+    assert!(message.contains(words), "{}", got.1);
 }
 
 fn assert_refused(got: &(StatusCode, Value), status: StatusCode, code: &str) {
@@ -104,100 +159,40 @@ fn assert_refused(got: &(StatusCode, Value), status: StatusCode, code: &str) {
 
 #[tokio::test]
 async fn a_cross_origin_text_plain_move_with_the_cookie_is_refused_and_changes_nothing() {
-    let s = server(None).await;
-    let (id, cookie, _, _) = game_with_cookie(&s).await;
+    let (s, id, cookie, _, _) = cookie_game().await;
     let path = format!("/api/games/{id}/move");
     // What a <form enctype="text/plain"> or a no-cors fetch from evil.example sends.
-    let got = post(
-        &s,
-        &path,
-        &[
-            ("cookie", &cookie),
-            ("origin", EVIL),
-            ("content-type", "text/plain"),
-        ],
-        r#"{"move":"h2e2"}"#,
-    )
-    .await;
-    assert_refused(&got, StatusCode::FORBIDDEN, "cross_origin");
-    assert!(
-        got.1["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("`http://evil.example`"),
-        "{}",
-        got.1
-    );
+    let got = post(&s, &path, &browser(&cookie, EVIL, "text/plain"), H2E2).await;
+    assert_cross_origin_saying(&got, "`http://evil.example`");
     // Even declared JSON (which a browser would only send after a preflight) is refused.
-    assert_cross_origin_refused(
-        &s,
-        &path,
-        &[
-            ("cookie", &cookie),
-            ("origin", EVIL),
-            ("content-type", "application/json"),
-        ],
-        r#"{"move":"h2e2"}"#,
-    )
-    .await;
-    assert_eq!(progress(&s, &id).await, (0, "playing".to_owned()));
-    s.stop().await;
+    let json = browser(&cookie, EVIL, "application/json");
+    assert_cross_origin_refused(&s, &path, &json, H2E2).await;
+    still_playing_after(s, &id, 0).await;
 }
 
 #[tokio::test]
 async fn a_cross_origin_form_encoded_resign_with_the_cookie_is_refused() {
-    let s = server(None).await;
-    let (id, cookie, _, _) = game_with_cookie(&s).await;
+    let (s, id, cookie, _, _) = cookie_game().await;
+    let form = browser(&cookie, EVIL, "application/x-www-form-urlencoded");
     for action in ["resign", "abort"] {
-        assert_cross_origin_refused(
-            &s,
-            &format!("/api/games/{id}/{action}"),
-            &[
-                ("cookie", &cookie),
-                ("origin", EVIL),
-                ("content-type", "application/x-www-form-urlencoded"),
-            ],
-            "",
-        )
-        .await;
+        assert_cross_origin_refused(&s, &format!("/api/games/{id}/{action}"), &form, "").await;
     }
     // Another port of the same host is another origin (same site, so SameSite=Lax lets the
     // cookie through; only the Origin check stops it).
     let (_, port) = s.base.rsplit_once(':').unwrap();
     let neighbour = format!("http://127.0.0.1:{}", port.parse::<u16>().unwrap() ^ 1);
-    assert_cross_origin_refused(
-        &s,
-        &format!("/api/games/{id}/resign"),
-        &[
-            ("cookie", &cookie),
-            ("origin", &neighbour),
-            ("content-type", "application/json"),
-        ],
-        "{}",
-    )
-    .await;
-    assert_eq!(progress(&s, &id).await, (0, "playing".to_owned()));
-    s.stop().await;
+    let json = browser(&cookie, &neighbour, "application/json");
+    assert_cross_origin_refused(&s, &format!("/api/games/{id}/resign"), &json, "{}").await;
+    still_playing_after(s, &id, 0).await;
 }
 
 #[tokio::test]
 async fn same_origin_json_with_the_cookie_acts_and_other_content_types_are_refused() {
-    let s = server(None).await;
-    let (id, cookie, _, black) = game_with_cookie(&s).await;
+    let (s, id, cookie, _, black) = cookie_game().await;
     let path = format!("/api/games/{id}/move");
     // A same-origin form (or text/plain) post is refused by its content type.
     for content_type in ["text/plain", "application/x-www-form-urlencoded"] {
-        let got = post(
-            &s,
-            &path,
-            &[
-                ("cookie", &cookie),
-                ("origin", &s.base),
-                ("content-type", content_type),
-            ],
-            r#"{"move":"h2e2"}"#,
-        )
-        .await;
+        let got = post(&s, &path, &browser(&cookie, &s.base, content_type), H2E2).await;
         assert_refused(
             &got,
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -206,17 +201,8 @@ async fn same_origin_json_with_the_cookie_acts_and_other_content_types_are_refus
     }
     assert_eq!(progress(&s, &id).await, (0, "playing".to_owned()));
     // The server's own page: JSON, its origin.
-    let got = post(
-        &s,
-        &path,
-        &[
-            ("cookie", &cookie),
-            ("origin", &s.base),
-            ("content-type", "application/json; charset=utf-8"),
-        ],
-        r#"{"move":"h2e2"}"#,
-    )
-    .await;
+    let json = browser(&cookie, &s.base, "application/json; charset=utf-8");
+    let got = post(&s, &path, &json, H2E2).await;
     assert_eq!(got.0, StatusCode::OK, "{}", got.1);
     assert_eq!(got.1["you"], "red");
     s.play(&id, &black, "h9g7").await;
@@ -250,41 +236,20 @@ async fn same_origin_json_with_the_cookie_acts_and_other_content_types_are_refus
     )
     .await;
     assert_eq!(got.0, StatusCode::OK, "{}", got.1);
-    assert_eq!(progress(&s, &id).await, (5, "playing".to_owned()));
-    s.stop().await;
+    still_playing_after(s, &id, 5).await;
 }
 
 #[tokio::test]
 async fn the_cookie_without_origin_or_sec_fetch_site_is_refused_and_cross_site_fetch_metadata_too()
 {
-    let s = server(None).await;
-    let (id, cookie, _, _) = game_with_cookie(&s).await;
+    let (s, id, cookie, _, _) = cookie_game().await;
     let path = format!("/api/games/{id}/move");
     let json = ("content-type", "application/json");
-    let got = post(
-        &s,
-        &path,
-        &[("cookie", &cookie), json],
-        r#"{"move":"h2e2"}"#,
-    )
-    .await;
-    assert_refused(&got, StatusCode::FORBIDDEN, "cross_origin");
-    assert!(
-        got.1["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("Authorization: Bearer"),
-        "{}",
-        got.1
-    );
+    let got = post(&s, &path, &[("cookie", &cookie), json], H2E2).await;
+    assert_cross_origin_saying(&got, "Authorization: Bearer");
     for site in ["cross-site", "same-site", "none"] {
-        assert_cross_origin_refused(
-            &s,
-            &path,
-            &[("cookie", &cookie), ("sec-fetch-site", site), json],
-            r#"{"move":"h2e2"}"#,
-        )
-        .await;
+        let headers = [("cookie", &*cookie), ("sec-fetch-site", site), json];
+        assert_cross_origin_refused(&s, &path, &headers, H2E2).await;
     }
     // A browser's own page origin does not outweigh its own cross-site verdict.
     assert_cross_origin_refused(
@@ -296,36 +261,23 @@ async fn the_cookie_without_origin_or_sec_fetch_site_is_refused_and_cross_site_f
             ("sec-fetch-site", "cross-site"),
             json,
         ],
-        r#"{"move":"h2e2"}"#,
+        H2E2,
     )
     .await;
     // `null` (a sandboxed frame, a data: page) is never this server.
-    assert_cross_origin_refused(
-        &s,
-        &path,
-        &[("cookie", &cookie), ("origin", "null"), json],
-        r#"{"move":"h2e2"}"#,
-    )
-    .await;
-    assert_eq!(progress(&s, &id).await, (0, "playing".to_owned()));
-    s.stop().await;
+    let headers = [("cookie", &*cookie), ("origin", "null"), json];
+    assert_cross_origin_refused(&s, &path, &headers, H2E2).await;
+    still_playing_after(s, &id, 0).await;
 }
 
 #[tokio::test]
 async fn bearer_clients_are_unaffected_by_origin_and_content_type() {
-    let s = server(None).await;
-    let (id, cookie, red, black) = game_with_cookie(&s).await;
+    let (s, id, cookie, red, black) = cookie_game().await;
     let path = format!("/api/games/{id}/move");
     let red_auth = format!("Bearer {red}");
     let black_auth = format!("Bearer {black}");
     // No Origin, no content type at all.
-    let got = post(
-        &s,
-        &path,
-        &[("authorization", &red_auth)],
-        r#"{"move":"h2e2"}"#,
-    )
-    .await;
+    let got = post(&s, &path, &[("authorization", &red_auth)], H2E2).await;
     assert_eq!(got.0, StatusCode::OK, "{}", got.1);
     // Any Origin and content type: the token was given on purpose, not attached by a browser.
     let got = post(
@@ -354,8 +306,7 @@ async fn bearer_clients_are_unaffected_by_origin_and_content_type() {
     )
     .await;
     assert_eq!(got.0, StatusCode::OK, "{}", got.1);
-    assert_eq!(progress(&s, &id).await, (2, "playing".to_owned()));
-    s.stop().await;
+    still_playing_after(s, &id, 2).await;
 }
 
 #[tokio::test]
@@ -431,8 +382,7 @@ async fn handshake(
 
 #[tokio::test]
 async fn websocket_upgrades_from_another_origin_are_refused_and_never_get_the_seat() {
-    let s = server(None).await;
-    let (id, cookie, red, _) = game_with_cookie(&s).await;
+    let (s, id, cookie, red, _) = cookie_game().await;
     // Another origin, with the cookie or without: 403 before the upgrade.
     for headers in [
         vec![("cookie", cookie.as_str()), ("origin", EVIL)],
@@ -474,75 +424,39 @@ async fn websocket_upgrades_from_another_origin_are_refused_and_never_get_the_se
     // The plain harness connection (no Origin, token in the query) is unchanged.
     let mut plain = connect(&s.ws_url(&id, Some(&red))).await;
     assert_eq!(next_of(&mut plain, "state").await["you"], "red");
-    assert_eq!(progress(&s, &id).await, (1, "playing".to_owned()));
-    s.stop().await;
+    still_playing_after(s, &id, 1).await;
 }
 
 #[tokio::test]
 async fn the_seat_cookie_is_secure_exactly_when_the_public_url_is_https() {
     let s = server(None).await;
-    let response = s
-        .http
-        .post(s.url("/api/games"))
-        .json(&json!({"variant": "minishogi"}))
-        .send()
-        .await
-        .unwrap();
-    let cookie = set_cookie(&response);
-    assert!(
-        cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
-        "{cookie}"
-    );
+    let (cookie, _) = create_in_browser(&s, json!({"variant": "minishogi"})).await;
     assert!(!cookie.contains("Secure"), "{cookie}");
     s.stop().await;
 
     let s = server(Some("https://jiang.example/")).await;
-    let response = s
-        .http
-        .post(s.url("/api/games"))
-        .json(&json!({"variant": "minishogi", "side": "sente"}))
-        .send()
-        .await
-        .unwrap();
-    let cookie = set_cookie(&response);
-    assert!(
-        cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
-        "{cookie}"
-    );
+    let body = json!({"variant": "minishogi", "side": "sente"});
+    let (cookie, created) = create_in_browser(&s, body).await;
     assert!(cookie.ends_with("; Secure"), "{cookie}");
-    let created: Value = response.json().await.unwrap();
     let id = created["id"].as_str().unwrap().to_owned();
     assert_eq!(created["url"], format!("https://jiang.example/g/{id}"));
     let response = s.join_response(&id).await;
     assert!(set_cookie(&response).ends_with("; Secure"));
     // Behind the TLS proxy, the public origin is the server's own page.
     let pair = cookie.split(';').next().unwrap();
+    let json = browser(pair, "https://jiang.example", "application/json");
     let got = post(
         &s,
         &format!("/api/games/{id}/move"),
-        &[
-            ("cookie", pair),
-            ("origin", "https://jiang.example"),
-            ("content-type", "application/json"),
-        ],
+        &json,
         r#"{"move":"5d5c"}"#,
     )
     .await;
     assert_eq!(got.0, StatusCode::OK, "{}", got.1);
     // Its plain-HTTP twin is another origin.
-    assert_cross_origin_refused(
-        &s,
-        &format!("/api/games/{id}/resign"),
-        &[
-            ("cookie", pair),
-            ("origin", "http://jiang.example"),
-            ("content-type", "application/json"),
-        ],
-        "{}",
-    )
-    .await;
-    assert_eq!(progress(&s, &id).await, (1, "playing".to_owned()));
-    s.stop().await;
+    let json = browser(pair, "http://jiang.example", "application/json");
+    assert_cross_origin_refused(&s, &format!("/api/games/{id}/resign"), &json, "{}").await;
+    still_playing_after(s, &id, 1).await;
 }
 
 #[tokio::test]

@@ -1,6 +1,7 @@
 //! The store on both back ends: rows round-trip, group commit keeps units atomic and isolated,
 //! live games are found after a reopen.
 
+#[macro_use]
 mod common;
 
 use jiang_server::store::{self, Durability, GameRow, MoveRow, Store, Write};
@@ -129,15 +130,13 @@ async fn sqlite_store() {
     .await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[cfg_attr(
-    not(pg_tests),
-    ignore = "set JIANG_TEST_DATABASE_URL to run the PostgreSQL tests"
-)]
-async fn postgres_store() {
-    let url = common::postgres_url("postgres_store").await;
-    exercise(&url).await;
-    common::drop_postgres(&url).await;
+postgres_test! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn postgres_store() {
+        let url = common::postgres_url("postgres_store").await;
+        exercise(&url).await;
+        common::drop_postgres(&url).await;
+    }
 }
 
 #[tokio::test]

@@ -4,6 +4,7 @@
 //! are private (0600). The disk-full case on SQLite runs the real binary on a tmpfs
 //! (crates/jiang/tests/disk_full.rs); these cover PostgreSQL and what needs no root.
 
+#[macro_use]
 mod common;
 
 use std::sync::Arc;
@@ -36,6 +37,16 @@ async fn stored_moves(database_url: &str, game: &str) -> Vec<String> {
     moves.into_iter().map(|(m,)| m).collect()
 }
 
+/// The name of the test server's PostgreSQL database.
+fn database_name(s: &TestServer) -> String {
+    let (_, name) = s
+        .config
+        .database_url
+        .rsplit_once('/')
+        .expect("a database name");
+    name.to_owned()
+}
+
 /// Makes every new session of database `name` read-only (or writable again) and ends the
 /// current ones, so that the server's next write meets the change.
 async fn set_read_only(name: &str, read_only: bool) {
@@ -55,110 +66,100 @@ async fn set_read_only(name: &str, read_only: bool) {
     admin.close().await;
 }
 
-#[cfg_attr(
-    not(pg_tests),
-    ignore = "set JIANG_TEST_DATABASE_URL to run the PostgreSQL tests"
-)]
-#[tokio::test]
-async fn postgres_refusing_writes_gets_503_and_writes_resume() {
-    let s = TestServer::with(Backend::Postgres, "postgres_refusing_writes", |_| {}).await;
-    let name = s
-        .config
-        .database_url
-        .rsplit_once('/')
-        .expect("a database name")
-        .1
-        .to_owned();
-    let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
-    s.play(&id, &red, "h2e2").await;
-    let (status, health) = s.get("/healthz", None).await;
-    assert_eq!(status, StatusCode::OK, "{health}");
-    assert_eq!(health, json!({"status": "ok"}));
+postgres_test! {
+    #[tokio::test]
+    async fn postgres_refusing_writes_gets_503_and_writes_resume() {
+        let s = TestServer::with(Backend::Postgres, "postgres_refusing_writes", |_| {}).await;
+        let name = database_name(&s);
+        let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
+        s.play(&id, &red, "h2e2").await;
+        let (status, health) = s.get("/healthz", None).await;
+        assert_eq!(status, StatusCode::OK, "{health}");
+        assert_eq!(health, json!({"status": "ok"}));
 
-    set_read_only(&name, true).await;
-    let (status, refused) = s
-        .action(&id, "move", Some(&black), json!({"move": "h9g7"}))
-        .await;
-    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{refused}");
-    assert_eq!(refused["error"]["code"], "storage_unavailable");
-    let (status, health) = s.get("/healthz", None).await;
-    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{health}");
-    assert_eq!(health["error"]["code"], "storage_unavailable", "{health}");
-    // Nothing changed: the move is not in the game and it is still black's turn.
-    let view = s.view(&id, Some(&black)).await;
-    assert_eq!(view["moves"], json!(["h2e2"]));
-    assert_eq!(view["to_move"], "black");
-    // The same refusal over a WebSocket.
-    let mut socket = common::connect(&s.ws_url(&id, Some(&black))).await;
-    common::next_of(&mut socket, "state").await;
-    common::send(&mut socket, json!({"type": "move", "move": "h9g7"})).await;
-    let error = common::next_of(&mut socket, "error").await;
-    assert_eq!(error["code"], "storage_unavailable", "{error}");
-    drop(socket);
-    // Every other change is refused and undone as well: a draw offer, a resignation.
-    for (action, body) in [("draw", json!({"action": "offer"})), ("resign", json!({}))] {
-        let (status, refused) = s.action(&id, action, Some(&black), body).await;
-        assert_eq!(
-            status,
-            StatusCode::SERVICE_UNAVAILABLE,
-            "{action}: {refused}"
-        );
+        set_read_only(&name, true).await;
+        let (status, refused) = s
+            .action(&id, "move", Some(&black), json!({"move": "h9g7"}))
+            .await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{refused}");
         assert_eq!(refused["error"]["code"], "storage_unavailable");
-    }
-    let view = s.view(&id, Some(&black)).await;
-    assert_eq!(view["status"], "playing");
-    assert_eq!(view["draw_offer"], Value::Null);
-    assert_eq!(view["result"], Value::Null);
-    assert_eq!(view["moves"], json!(["h2e2"]));
+        let (status, health) = s.get("/healthz", None).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{health}");
+        assert_eq!(health["error"]["code"], "storage_unavailable", "{health}");
+        // Nothing changed: the move is not in the game and it is still black's turn.
+        let view = s.view(&id, Some(&black)).await;
+        assert_eq!(view["moves"], json!(["h2e2"]));
+        assert_eq!(view["to_move"], "black");
+        // The same refusal over a WebSocket.
+        let mut socket = common::connect(&s.ws_url(&id, Some(&black))).await;
+        common::next_of(&mut socket, "state").await;
+        common::send(&mut socket, json!({"type": "move", "move": "h9g7"})).await;
+        let error = common::next_of(&mut socket, "error").await;
+        assert_eq!(error["code"], "storage_unavailable", "{error}");
+        drop(socket);
+        // Every other change is refused and undone as well: a draw offer, a resignation.
+        for (action, body) in [("draw", json!({"action": "offer"})), ("resign", json!({}))] {
+            let (status, refused) = s.action(&id, action, Some(&black), body).await;
+            assert_eq!(
+                status,
+                StatusCode::SERVICE_UNAVAILABLE,
+                "{action}: {refused}"
+            );
+            assert_eq!(refused["error"]["code"], "storage_unavailable");
+        }
+        let view = s.view(&id, Some(&black)).await;
+        assert_eq!(view["status"], "playing");
+        assert_eq!(view["draw_offer"], Value::Null);
+        assert_eq!(view["result"], Value::Null);
+        assert_eq!(view["moves"], json!(["h2e2"]));
 
-    // Writable again: the next attempt goes through, health comes back by itself.
-    set_read_only(&name, false).await;
-    s.play(&id, &black, "h9g7").await;
-    s.play(&id, &red, "h0g2").await;
-    let (status, health) = s.get("/healthz", None).await;
-    assert_eq!(status, StatusCode::OK, "{health}");
-    assert_eq!(
-        stored_moves(&s.config.database_url, &id).await,
-        ["h2e2", "h9g7", "h0g2"]
-    );
-    s.stop().await;
+        // Writable again: the next attempt goes through, health comes back by itself.
+        set_read_only(&name, false).await;
+        s.play(&id, &black, "h9g7").await;
+        s.play(&id, &red, "h0g2").await;
+        let (status, health) = s.get("/healthz", None).await;
+        assert_eq!(status, StatusCode::OK, "{health}");
+        assert_eq!(
+            stored_moves(&s.config.database_url, &id).await,
+            ["h2e2", "h9g7", "h0g2"]
+        );
+        s.stop().await;
+    }
 }
 
-#[cfg_attr(
-    not(pg_tests),
-    ignore = "set JIANG_TEST_DATABASE_URL to run the PostgreSQL tests"
-)]
-#[tokio::test]
-async fn postgres_lock_held_elsewhere_fails_the_write_in_seconds() {
-    let s = TestServer::with(Backend::Postgres, "postgres_lock_held_elsewhere", |_| {}).await;
-    let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
-    s.play(&id, &red, "h2e2").await;
-    let other = sqlx::PgPool::connect(&s.config.database_url)
-        .await
-        .expect("connects");
-    let mut locker = other.begin().await.expect("begin");
-    sqlx::query("LOCK TABLE moves IN EXCLUSIVE MODE")
-        .execute(&mut *locker)
-        .await
-        .expect("lock");
-    let started = Instant::now();
-    let (status, refused) = s
-        .action(&id, "move", Some(&black), json!({"move": "h9g7"}))
-        .await;
-    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{refused}");
-    assert_eq!(refused["error"]["code"], "storage_unavailable");
-    assert!(
-        started.elapsed() < Duration::from_secs(30),
-        "the writer did not stall"
-    );
-    locker.rollback().await.expect("unlock");
-    other.close().await;
-    s.play(&id, &black, "h9g7").await;
-    assert_eq!(
-        stored_moves(&s.config.database_url, &id).await,
-        ["h2e2", "h9g7"]
-    );
-    s.stop().await;
+postgres_test! {
+    #[tokio::test]
+    async fn postgres_lock_held_elsewhere_fails_the_write_in_seconds() {
+        let s = TestServer::with(Backend::Postgres, "postgres_lock_held_elsewhere", |_| {}).await;
+        let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
+        s.play(&id, &red, "h2e2").await;
+        let other = sqlx::PgPool::connect(&s.config.database_url)
+            .await
+            .expect("connects");
+        let mut locker = other.begin().await.expect("begin");
+        sqlx::query("LOCK TABLE moves IN EXCLUSIVE MODE")
+            .execute(&mut *locker)
+            .await
+            .expect("lock");
+        let started = Instant::now();
+        let (status, refused) = s
+            .action(&id, "move", Some(&black), json!({"move": "h9g7"}))
+            .await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{refused}");
+        assert_eq!(refused["error"]["code"], "storage_unavailable");
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the writer did not stall"
+        );
+        locker.rollback().await.expect("unlock");
+        other.close().await;
+        s.play(&id, &black, "h9g7").await;
+        assert_eq!(
+            stored_moves(&s.config.database_url, &id).await,
+            ["h2e2", "h9g7"]
+        );
+        s.stop().await;
+    }
 }
 
 /// A TCP relay to PostgreSQL that can be frozen: while frozen it forwards nothing, as a
@@ -211,106 +212,104 @@ async fn pump(
     let _ = to.shutdown().await;
 }
 
-#[cfg_attr(
-    not(pg_tests),
-    ignore = "set JIANG_TEST_DATABASE_URL to run the PostgreSQL tests"
-)]
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn shutdown_finishes_in_time_when_the_database_hangs() {
-    let direct_url = postgres_url("shutdown_with_a_hung_database").await;
-    let (prefix, name) = direct_url.rsplit_once('/').expect("a database name");
-    let host = prefix.rsplit_once('@').map_or(prefix, |(_, h)| h);
-    let host = host.trim_start_matches("postgres://");
-    let relay = Relay::start(host.to_owned()).await;
-    let relayed_url = direct_url.replacen(host, &relay.addr.to_string(), 1);
-    assert_ne!(relayed_url, direct_url);
-    let server = jiang_server::start(jiang_server::Config {
-        listen: "127.0.0.1:0".into(),
-        database_url: relayed_url,
-        rate_limit: jiang_server::Rate::UNLIMITED,
-        ..jiang_server::Config::default()
-    })
-    .await
-    .expect("server starts");
-    let base = format!("http://{}", server.addr());
-    let http = reqwest::Client::new();
-    let post = |path: String, token: Option<String>, body: Value| {
-        let mut request = http.post(format!("{base}{path}")).json(&body);
-        if let Some(token) = token {
-            request = request.bearer_auth(token);
-        }
-        async move {
-            let response = request.send().await.expect("answered");
-            let status = response.status();
-            (
-                status,
-                response.json::<Value>().await.unwrap_or(Value::Null),
-            )
-        }
-    };
-    let (_, created) = post(
-        "/api/games".into(),
-        None,
-        json!({"variant": "xiangqi", "side": "red"}),
-    )
-    .await;
-    let id = created["id"].as_str().expect("id").to_owned();
-    let red = created["token"].as_str().expect("token").to_owned();
-    let (_, joined) = post(format!("/api/games/{id}/join"), None, json!({})).await;
-    let black = joined["token"].as_str().expect("token").to_owned();
-    let (status, _) = post(
-        format!("/api/games/{id}/move"),
-        Some(red),
-        json!({"move": "h2e2"}),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK);
-
-    // The database host stops answering; a move waits for its commit.
-    relay.frozen.store(true, Ordering::SeqCst);
-    let hung = tokio::spawn(post(
-        format!("/api/games/{id}/move"),
-        Some(black),
-        json!({"move": "h9g7"}),
-    ));
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let started = Instant::now();
-    tokio::time::timeout(Duration::from_secs(60), server.shutdown())
+postgres_test! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn shutdown_finishes_in_time_when_the_database_hangs() {
+        let direct_url = postgres_url("shutdown_with_a_hung_database").await;
+        let (prefix, name) = direct_url.rsplit_once('/').expect("a database name");
+        let host = prefix.rsplit_once('@').map_or(prefix, |(_, h)| h);
+        let host = host.trim_start_matches("postgres://");
+        let relay = Relay::start(host.to_owned()).await;
+        let relayed_url = direct_url.replacen(host, &relay.addr.to_string(), 1);
+        assert_ne!(relayed_url, direct_url);
+        let server = jiang_server::start(jiang_server::Config {
+            listen: "127.0.0.1:0".into(),
+            database_url: relayed_url,
+            rate_limit: jiang_server::Rate::UNLIMITED,
+            ..jiang_server::Config::default()
+        })
         .await
-        .expect("shutdown finishes within its deadline")
-        .expect("clean shutdown");
-    let took = started.elapsed();
-    let (status, refused) = hung.await.expect("joined");
-    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{refused}");
-    assert_eq!(refused["error"]["code"], "unavailable", "{refused}");
-    println!("shutdown with a hung database took {took:?}");
-
-    relay.frozen.store(false, Ordering::SeqCst);
-    // The refused move was never committed.
-    let stored = tokio::time::timeout(Duration::from_secs(30), async {
-        loop {
-            // The abandoned session may hold its transaction until the relay delivers its
-            // last bytes; wait until no session of the test's database is left but ours.
-            let moves = stored_moves(&direct_url, &id).await;
-            let admin = admin().await;
-            let (sessions,): (i64,) = sqlx::query_as(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
-            )
-            .bind(name)
-            .fetch_one(&admin)
-            .await
-            .expect("sessions");
-            admin.close().await;
-            if sessions == 0 {
-                return moves;
+        .expect("server starts");
+        let base = format!("http://{}", server.addr());
+        let http = reqwest::Client::new();
+        let post = |path: String, token: Option<String>, body: Value| {
+            let mut request = http.post(format!("{base}{path}")).json(&body);
+            if let Some(token) = token {
+                request = request.bearer_auth(token);
             }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    })
-    .await
-    .expect("the abandoned sessions end");
-    assert_eq!(stored, ["h2e2"]);
-    common::drop_postgres(&direct_url).await;
+            async move {
+                let response = request.send().await.expect("answered");
+                let status = response.status();
+                (
+                    status,
+                    response.json::<Value>().await.unwrap_or(Value::Null),
+                )
+            }
+        };
+        let (_, created) = post(
+            "/api/games".into(),
+            None,
+            json!({"variant": "xiangqi", "side": "red"}),
+        )
+        .await;
+        let id = created["id"].as_str().expect("id").to_owned();
+        let red = created["token"].as_str().expect("token").to_owned();
+        let (_, joined) = post(format!("/api/games/{id}/join"), None, json!({})).await;
+        let black = joined["token"].as_str().expect("token").to_owned();
+        let (status, _) = post(
+            format!("/api/games/{id}/move"),
+            Some(red),
+            json!({"move": "h2e2"}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+
+        // The database host stops answering; a move waits for its commit.
+        relay.frozen.store(true, Ordering::SeqCst);
+        let hung = tokio::spawn(post(
+            format!("/api/games/{id}/move"),
+            Some(black),
+            json!({"move": "h9g7"}),
+        ));
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let started = Instant::now();
+        tokio::time::timeout(Duration::from_secs(60), server.shutdown())
+            .await
+            .expect("shutdown finishes within its deadline")
+            .expect("clean shutdown");
+        let took = started.elapsed();
+        let (status, refused) = hung.await.expect("joined");
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{refused}");
+        assert_eq!(refused["error"]["code"], "unavailable", "{refused}");
+        println!("shutdown with a hung database took {took:?}");
+
+        relay.frozen.store(false, Ordering::SeqCst);
+        // The refused move was never committed.
+        let stored = tokio::time::timeout(Duration::from_secs(30), async {
+            loop {
+                // The abandoned session may hold its transaction until the relay delivers its
+                // last bytes; wait until no session of the test's database is left but ours.
+                let moves = stored_moves(&direct_url, &id).await;
+                let admin = admin().await;
+                let (sessions,): (i64,) = sqlx::query_as(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+                )
+                .bind(name)
+                .fetch_one(&admin)
+                .await
+                .expect("sessions");
+                admin.close().await;
+                if sessions == 0 {
+                    return moves;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        })
+        .await
+        .expect("the abandoned sessions end");
+        assert_eq!(stored, ["h2e2"]);
+        common::drop_postgres(&direct_url).await;
+    }
 }
 
 fn game_row(id: &str) -> GameRow {
@@ -378,43 +377,35 @@ async fn healthz_is_ok_on_a_working_store() {
     s.stop().await;
 }
 
-#[cfg_attr(
-    not(pg_tests),
-    ignore = "set JIANG_TEST_DATABASE_URL to run the PostgreSQL tests"
-)]
-#[tokio::test]
-async fn a_timer_change_that_cannot_be_stored_is_retried() {
-    let s = TestServer::with(Backend::Postgres, "timer_retried", |c| {
-        c.first_move_timeout = Duration::from_secs(1);
-    })
-    .await;
-    let name = s
-        .config
-        .database_url
-        .rsplit_once('/')
-        .expect("a database name")
-        .1
-        .to_owned();
-    let (id, red, _black) = s.game(json!({"variant": "xiangqi"}), "red").await;
-    // Keep the game's actor in memory (a subscriber), then let its first-move timer fall due
-    // while nothing can be stored: the abort is undone and the game stays as stored.
-    let mut socket = common::connect(&s.ws_url(&id, Some(&red))).await;
-    common::next_of(&mut socket, "state").await;
-    set_read_only(&name, true).await;
-    tokio::time::sleep(Duration::from_millis(2500)).await;
-    assert_eq!(s.view(&id, None).await["status"], "playing");
-    // Once the database takes writes again, the timer's retry aborts the game.
-    set_read_only(&name, false).await;
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        if s.view(&id, None).await["status"] == "aborted" {
-            break;
+postgres_test! {
+    #[tokio::test]
+    async fn a_timer_change_that_cannot_be_stored_is_retried() {
+        let s = TestServer::with(Backend::Postgres, "timer_retried", |c| {
+            c.first_move_timeout = Duration::from_secs(1);
+        })
+        .await;
+        let name = database_name(&s);
+        let (id, red, _black) = s.game(json!({"variant": "xiangqi"}), "red").await;
+        // Keep the game's actor in memory (a subscriber), then let its first-move timer fall due
+        // while nothing can be stored: the abort is undone and the game stays as stored.
+        let mut socket = common::connect(&s.ws_url(&id, Some(&red))).await;
+        common::next_of(&mut socket, "state").await;
+        set_read_only(&name, true).await;
+        tokio::time::sleep(Duration::from_millis(2500)).await;
+        assert_eq!(s.view(&id, None).await["status"], "playing");
+        // Once the database takes writes again, the timer's retry aborts the game.
+        set_read_only(&name, false).await;
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if s.view(&id, None).await["status"] == "aborted" {
+                break;
+            }
+            assert!(Instant::now() < deadline, "the abort was never retried");
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        assert!(Instant::now() < deadline, "the abort was never retried");
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        let end = common::next_of(&mut socket, "end").await;
+        assert_eq!(end["result"]["reason"], "aborted", "{end}");
+        drop(socket);
+        s.stop().await;
     }
-    let end = common::next_of(&mut socket, "end").await;
-    assert_eq!(end["result"]["reason"], "aborted", "{end}");
-    drop(socket);
-    s.stop().await;
 }

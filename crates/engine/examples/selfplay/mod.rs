@@ -118,26 +118,12 @@ pub fn play_game(
         let pick = &legal[(rng.next_u64() % legal.len() as u64) as usize];
         table.play(pick).expect("a legal move");
     }
-    loop {
-        if let Some(outcome) = table.outcome() {
-            return outcome;
-        }
-        if table.ply() >= MAX_PLIES {
-            return Outcome::draw(Reason::MoveLimit);
-        }
-        let mover = table.turn();
+    play_out(&mut table, |table, mover| {
         let input = table.input();
         seen(&input);
         let thought = engines[mover.index()].think(&input, go, &mut |_| {});
-        let text = match thought.decision {
-            Decision::Move(m) => m,
-            Decision::DeclareImpasse => "win".to_owned(),
-            Decision::Resign => return Outcome::win(!mover, Reason::Resignation),
-        };
-        if table.play(&text).is_err() {
-            return Outcome::win(!mover, Reason::Resignation);
-        }
-    }
+        decided(thought.decision, mover)
+    })
 }
 
 /// Plays `engine` (on `side`) against a mover of uniformly random legal moves.
@@ -150,6 +136,25 @@ pub fn play_vs_random(
 ) -> Outcome {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let mut table = Table::new(variant, &mut rng);
+    play_out(&mut table, |table, mover| {
+        if mover == side {
+            decided(
+                engine.think(&table.input(), go, &mut |_| {}).decision,
+                mover,
+            )
+        } else {
+            let legal = table.legal();
+            Ok(legal[(rng.next_u64() % legal.len() as u64) as usize].clone())
+        }
+    })
+}
+
+/// Plays `table` to its end: `choose` gives the mover's move text, or the outcome that ends
+/// the game instead (a resignation); a move the table refuses resigns, the ply cap draws.
+fn play_out(
+    table: &mut Table,
+    mut choose: impl FnMut(&Table, Side) -> Result<String, Outcome>,
+) -> Outcome {
     loop {
         if let Some(outcome) = table.outcome() {
             return outcome;
@@ -158,18 +163,22 @@ pub fn play_vs_random(
             return Outcome::draw(Reason::MoveLimit);
         }
         let mover = table.turn();
-        let text = if mover == side {
-            match engine.think(&table.input(), go, &mut |_| {}).decision {
-                Decision::Move(m) => m,
-                Decision::DeclareImpasse => "win".to_owned(),
-                Decision::Resign => return Outcome::win(!mover, Reason::Resignation),
-            }
-        } else {
-            let legal = table.legal();
-            legal[(rng.next_u64() % legal.len() as u64) as usize].clone()
+        let text = match choose(table, mover) {
+            Ok(text) => text,
+            Err(outcome) => return outcome,
         };
         if table.play(&text).is_err() {
             return Outcome::win(!mover, Reason::Resignation);
         }
+    }
+}
+
+/// The move text of an engine's `decision` for `mover` (`win` declares an impasse), or the
+/// outcome of its resignation.
+fn decided(decision: Decision, mover: Side) -> Result<String, Outcome> {
+    match decision {
+        Decision::Move(m) => Ok(m),
+        Decision::DeclareImpasse => Ok("win".to_owned()),
+        Decision::Resign => Err(Outcome::win(!mover, Reason::Resignation)),
     }
 }

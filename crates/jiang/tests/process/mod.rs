@@ -4,6 +4,10 @@
 //! `JIANG_TEST_DATABASE_URL`.
 #![allow(dead_code)] // each test crate uses a different subset
 
+/// The server tests' fresh PostgreSQL database, the same code for both crates.
+#[path = "../../../server/tests/common/pg.rs"]
+mod pg;
+
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -117,31 +121,14 @@ impl Database {
         }
     }
 
-    /// A fresh PostgreSQL database, or `None` (saying so) when `JIANG_TEST_DATABASE_URL` is not
-    /// set.
     /// A fresh PostgreSQL database on the server named by `JIANG_TEST_DATABASE_URL`. Tests
     /// that call this carry `#[cfg_attr(not(pg_tests), ignore = "…")]` (see `build.rs`), so
     /// without a database they are reported as ignored; run anyway, this panics saying so.
     pub async fn postgres(test: &str) -> Database {
-        let Ok(admin) = std::env::var("JIANG_TEST_DATABASE_URL") else {
-            panic!(
-                "{test} needs PostgreSQL: set JIANG_TEST_DATABASE_URL \
-                 (e.g. postgres://postgres@127.0.0.1:5432/postgres)"
-            );
-        };
-        let name = format!("jiang_test_{}", rand::random::<u64>());
-        let pool = sqlx::PgPool::connect(&admin)
-            .await
-            .expect("JIANG_TEST_DATABASE_URL is reachable");
-        sqlx::query(&format!("CREATE DATABASE {name}"))
-            .execute(&pool)
-            .await
-            .expect("can create a test database");
-        pool.close().await;
-        let (prefix, _) = admin.rsplit_once('/').expect("URL has a database path");
-        println!("running {test} on PostgreSQL database {name}");
+        let suffix = rand::random::<u64>().to_string();
+        let (admin, url) = pg::fresh_database(test, &suffix).await;
         Database {
-            url: format!("{prefix}/{name}"),
+            url,
             _dir: None,
             admin: Some(admin),
         }
@@ -186,13 +173,7 @@ pub async fn post(
     token: Option<&str>,
     body: Value,
 ) -> Result<(u16, Value), reqwest::Error> {
-    let mut request = http.post(format!("{base}{path}")).json(&body);
-    if let Some(token) = token {
-        request = request.bearer_auth(token);
-    }
-    let response = request.send().await?;
-    let status = response.status().as_u16();
-    Ok((status, response.json().await.unwrap_or(Value::Null)))
+    send(http.post(format!("{base}{path}")).json(&body), token).await
 }
 
 /// GETs `base` + `path` with an optional bearer token; (status, JSON).
@@ -202,7 +183,15 @@ pub async fn get(
     path: &str,
     token: Option<&str>,
 ) -> Result<(u16, Value), reqwest::Error> {
-    let mut request = http.get(format!("{base}{path}"));
+    send(http.get(format!("{base}{path}")), token).await
+}
+
+/// Sends `request` with an optional bearer token; (status, JSON, `null` when the body is not
+/// JSON).
+async fn send(
+    mut request: reqwest::RequestBuilder,
+    token: Option<&str>,
+) -> Result<(u16, Value), reqwest::Error> {
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }

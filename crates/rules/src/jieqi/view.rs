@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::{Commitment, Deal, Salt};
-use crate::xiangqi::{Piece, PieceKind, Square};
+use crate::xiangqi::{Piece, PieceKind, Pool, Square};
 use crate::{Outcome, Side};
 
 /// Who is looking at a game.
@@ -62,55 +62,38 @@ pub struct CapturedPiece {
 /// Counts of identities of one side that an observer has not seen yet ("still hidden: 2
 /// chariots, 1 horse, …").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct UnseenPool {
-    counts: [u8; 7],
-}
+pub struct UnseenPool(Pool);
 
 impl UnseenPool {
     pub(super) const fn full() -> UnseenPool {
-        UnseenPool {
-            counts: [0, 2, 2, 2, 2, 2, 5],
-        }
+        UnseenPool(Pool::FULL)
     }
 
     pub(super) const fn empty() -> UnseenPool {
-        UnseenPool { counts: [0; 7] }
+        UnseenPool(Pool::EMPTY)
     }
 
     pub(super) fn remove(&mut self, kind: PieceKind) {
-        let count = &mut self.counts[kind.index()];
-        *count = count.saturating_sub(1);
+        self.0.remove(kind);
     }
 
     /// How many of `kind` are unseen.
     pub const fn count(&self, kind: PieceKind) -> u8 {
-        self.counts[kind.index()]
+        self.0.count(kind)
     }
 
     /// How many identities in all.
     pub fn total(&self) -> u32 {
-        self.counts.iter().map(|&c| u32::from(c)).sum()
+        self.0.total()
     }
 
     /// `A2B2N2R2C2P5`-style text for `side` (zero counts left out; `-` when empty), as in
     /// the Jieqi FEN pool.
     pub fn text(&self, side: Side) -> String {
-        let text: String = [
-            PieceKind::Advisor,
-            PieceKind::Elephant,
-            PieceKind::Horse,
-            PieceKind::Chariot,
-            PieceKind::Cannon,
-            PieceKind::Soldier,
-        ]
-        .into_iter()
-        .filter(|&k| self.count(k) > 0)
-        .map(|k| format!("{}{}", Piece::new(side, k).fen_letter(), self.count(k)))
-        .collect();
-        if text.is_empty() {
+        if self.0.is_empty() {
             "-".to_owned()
         } else {
-            text
+            self.0.fen_text(side)
         }
     }
 }

@@ -4,7 +4,7 @@
 use super::handicap::Handicap;
 use super::position::*;
 use super::tables::Bits;
-use super::{Move, MoveError, Position};
+use super::{Illegal, Move, MoveError, Position};
 use crate::{Outcome, Reason, Side, Variant};
 
 /// The game ends in a draw once this many moves (by the SFEN move numbering) have been played.
@@ -20,8 +20,13 @@ pub enum PlayError {
     #[error("the game is already over ({0})")]
     GameOver(Outcome),
     /// The move, valid in form, is not legal in the current position.
-    #[error("`{0}` is not legal here")]
-    NotLegal(Move),
+    #[error("`{mv}` is not legal here: {reason}")]
+    NotLegal {
+        /// The move.
+        mv: Move,
+        /// Which rule it breaks.
+        reason: Illegal,
+    },
     /// The move text does not name a legal move (the error says why).
     #[error(transparent)]
     Move(#[from] MoveError),
@@ -198,25 +203,36 @@ impl Game {
         if let Some(outcome) = self.outcome() {
             return Err(PlayError::GameOver(outcome));
         }
-        let position = self.position();
-        if !position.is_legal(mv) {
-            return Err(PlayError::NotLegal(mv));
+        if let Some(reason) = self.position().why_illegal(mv) {
+            return Err(PlayError::NotLegal { mv, reason });
         }
-        let mut next = position.clone();
-        next.play(mv);
-        self.entries.push(Entry::new(&next, Some(mv)));
-        self.current = next;
+        self.push(mv);
         Ok(())
     }
 
-    /// Plays a USI move text.
+    /// Plays a USI move text. Once the game is over, every well-formed move is refused with
+    /// [`Illegal::GameOver`].
     pub fn play_usi(&mut self, text: &str) -> Result<Move, MoveError> {
-        let mv = self.position().parse_move(text)?;
-        self.play(mv).map_err(|e| MoveError::Illegal {
-            text: text.to_owned(),
-            reason: e.to_string(),
-        })?;
+        let parsed = self.position().parse_move(text);
+        if let Some(outcome) = self.outcome()
+            && !matches!(parsed, Err(MoveError::Syntax(_)))
+        {
+            return Err(MoveError::Illegal {
+                text: text.to_owned(),
+                reason: Illegal::GameOver(outcome),
+            });
+        }
+        let mv = parsed?;
+        self.push(mv);
         Ok(mv)
+    }
+
+    /// Plays `mv`, legal in the current position of a game that goes on.
+    fn push(&mut self, mv: Move) {
+        let mut next = self.position().clone();
+        next.play(mv);
+        self.entries.push(Entry::new(&next, Some(mv)));
+        self.current = next;
     }
 
     /// Impasse counts of `side` in the current position.
@@ -299,12 +315,7 @@ impl Game {
         let to_move = pos.turn();
         // 1. No legal moves: the side to move loses (shogi has no stalemate draw).
         if pos.count_moves() == 0 {
-            let reason = if pos.is_check() {
-                Reason::Checkmate
-            } else {
-                Reason::Stalemate
-            };
-            return Some(Outcome::win(!to_move, reason));
+            return Some(Outcome::no_legal_move(to_move, pos.is_check()));
         }
         // 2. Sennichite.
         if let Some(outcome) = self.sennichite() {

@@ -32,24 +32,28 @@ const fn ranks(from: u8, to: u8, size: u8) -> Bitboard {
     m
 }
 
-static SHOGI: Geometry = Geometry {
-    size: 9,
-    board: ranks(1, 9, 9),
-    zone: [ranks(1, 3, 9), ranks(7, 9, 9)],
-    last_rank: [ranks(1, 1, 9), ranks(9, 9, 9)],
-    last_two_ranks: [ranks(1, 2, 9), ranks(8, 9, 9)],
-    set: [18, 4, 4, 4, 4, 2, 2, 2],
-};
+impl Geometry {
+    /// A `size`×`size` board whose promotion zones are `zone_depth` ranks deep, with the
+    /// piece `set`; the last one and two ranks of each side follow from the size.
+    const fn new(size: u8, zone_depth: u8, set: [u8; 8]) -> Geometry {
+        Geometry {
+            size,
+            board: ranks(1, size, size),
+            zone: [
+                ranks(1, zone_depth, size),
+                ranks(size + 1 - zone_depth, size, size),
+            ],
+            last_rank: [ranks(1, 1, size), ranks(size, size, size)],
+            last_two_ranks: [ranks(1, 2, size), ranks(size - 1, size, size)],
+            set,
+        }
+    }
+}
+
+static SHOGI: Geometry = Geometry::new(9, 3, [18, 4, 4, 4, 4, 2, 2, 2]);
 
 /// Minishogi: the zone is the last rank only (shogi.md, Minishogi differences).
-static MINISHOGI: Geometry = Geometry {
-    size: 5,
-    board: ranks(1, 5, 5),
-    zone: [ranks(1, 1, 5), ranks(5, 5, 5)],
-    last_rank: [ranks(1, 1, 5), ranks(5, 5, 5)],
-    last_two_ranks: [ranks(1, 2, 5), ranks(4, 5, 5)],
-    set: [2, 0, 0, 2, 2, 2, 2, 2],
-};
+static MINISHOGI: Geometry = Geometry::new(5, 1, [2, 0, 0, 2, 2, 2, 2, 2]);
 
 /// The geometry of a shogi-family variant (Minishogi for `Minishogi`, Shogi otherwise).
 pub(crate) fn geometry(variant: Variant) -> &'static Geometry {

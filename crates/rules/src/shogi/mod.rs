@@ -30,15 +30,11 @@ pub use piece::{Piece, PieceKind};
 pub use position::Position;
 pub use sfen::{MINISHOGI_START, SHOGI_START, Setup, SetupProblem, SfenError};
 pub use square::{ParseSquareError, Square};
-pub use usi::MoveError;
+pub use usi::{Illegal, MoveError};
 
-use crate::{Outcome, Side, Variant};
+use crate::Variant;
 
 impl crate::Position for Position {
-    type Move = Move;
-    type SetupError = SfenError;
-    type MoveError = MoveError;
-
     fn start(variant: Variant) -> Self {
         Position::startpos(variant)
     }
@@ -51,37 +47,16 @@ impl crate::Position for Position {
         self.sfen()
     }
 
-    fn variant(&self) -> Variant {
-        self.variant
-    }
-
-    fn turn(&self) -> Side {
-        self.turn
-    }
-
     fn is_check(&self) -> bool {
         Position::is_check(self)
-    }
-
-    fn legal_moves(&self) -> Vec<Move> {
-        Position::legal_moves(self)
-    }
-
-    fn move_text(&self, mv: Move) -> String {
-        mv.to_string()
-    }
-
-    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        Position::parse_move(self, text)
-    }
-
-    fn play(&mut self, mv: Move) {
-        Position::play(self, mv)
     }
 
     fn perft(&self, depth: u32) -> u64 {
         self.perft_nodes(depth)
     }
+
+    type SetupError = SfenError;
+    position_moves_from_inherent_methods!();
 }
 
 impl Position {
@@ -91,31 +66,4 @@ impl Position {
     }
 }
 
-impl crate::Game for Game {
-    type Position = Position;
-    type PlayError = PlayError;
-
-    fn new(start: Position) -> Self {
-        Game::new(start)
-    }
-
-    fn start(&self) -> &Position {
-        Game::start(self)
-    }
-
-    fn position(&self) -> &Position {
-        Game::position(self)
-    }
-
-    fn play_move(&mut self, mv: Move) -> Result<(), PlayError> {
-        Game::play(self, mv)
-    }
-
-    fn play_text(&mut self, text: &str) -> Result<(), PlayError> {
-        self.play_token(text)
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        Game::outcome(self)
-    }
-}
+game_from_inherent_methods!(Game, Position, PlayError, play_text: Game::play_token);

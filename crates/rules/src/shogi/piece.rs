@@ -156,20 +156,9 @@ impl PieceKind {
 }
 
 /// A piece of one side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Piece {
-    /// Whose piece it is.
-    pub side: Side,
-    /// What it is.
-    pub kind: PieceKind,
-}
+pub type Piece = crate::Piece<PieceKind>;
 
 impl Piece {
-    /// A piece of `side` and `kind`.
-    pub const fn new(side: Side, kind: PieceKind) -> Piece {
-        Piece { side, kind }
-    }
-
     /// The kanji, with the convention that sente's king is 玉 and gote's is 王.
     pub const fn kanji(self) -> char {
         match (self.kind, self.side) {

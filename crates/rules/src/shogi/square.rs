@@ -1,18 +1,12 @@
 //! Squares in USI coordinates (`7g`), shared by the 9×9 and 5×5 boards.
 
 use std::fmt;
-use std::str::FromStr;
 
 /// A square of a board up to 9×9. Files count 1–9 from **right to left** as sente sees the
 /// board, ranks 1–9 (USI letters `a`–`i`) from **top to bottom**; Minishogi uses files and
 /// ranks 1–5. The index is `(rank - 1) * 9 + (file - 1)`, so `1a` is 0 and `9i` is 80.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
-
-/// A square name that is not `1a`…`9i`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a square: expected a file 1-9 and a rank a-i, like `7g`")]
-pub struct ParseSquareError(pub String);
 
 impl Square {
     /// Squares on the largest (9×9) board.
@@ -28,21 +22,7 @@ impl Square {
         }
     }
 
-    /// The square with this index (`(rank - 1) * 9 + (file - 1)`), if below 81.
-    #[inline]
-    pub const fn from_index(index: usize) -> Option<Square> {
-        if index < Self::COUNT {
-            Some(Square(index as u8))
-        } else {
-            None
-        }
-    }
-
-    /// `(rank - 1) * 9 + (file - 1)`, in `0..81`.
-    #[inline]
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
+    square_index_methods!();
 
     /// The file, 1 (sente's right) to 9.
     #[inline]
@@ -83,15 +63,11 @@ impl fmt::Display for Square {
     }
 }
 
-impl FromStr for Square {
-    type Err = ParseSquareError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.as_bytes() {
-            [f @ b'1'..=b'9', r @ b'a'..=b'i'] => Ok(Square((r - b'a') * 9 + (f - b'1'))),
-            _ => Err(ParseSquareError(s.to_owned())),
-        }
-    }
-}
+square_from_str!(
+    /// A square name that is not `1a`…`9i`.
+    message: "`{0}` is not a square: expected a file 1-9 and a rank a-i, like `7g`",
+    b'1'..=b'9', b'a'..=b'i', |f, r| (r - b'a') * 9 + (f - b'1')
+);
 
 #[cfg(test)]
 mod tests {

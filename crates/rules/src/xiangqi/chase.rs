@@ -22,6 +22,7 @@
 use super::bitboard::{Bits, bit};
 use super::position::code_kind;
 use super::{Move, PieceKind, Position};
+use crate::{Outcome, Reason, Side};
 
 /// What a side did through a repetition cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,6 +124,23 @@ pub(crate) fn chased_points(before: &Position, mv: Move, after: &Position) -> u1
         }
     }
     chased
+}
+
+/// The verdict of a cycle (`positions[0]` the first occurrence, `positions[i + 1]` after
+/// `moves[i]`): the side that checked (or else chased) throughout while the other did not
+/// loses; otherwise a draw.
+pub(crate) fn cycle_outcome(positions: &[Position], moves: &[Move]) -> Outcome {
+    let [red, black] = judge_cycle(positions, moves);
+    match (red, black) {
+        (Offence::Check, Offence::Check) | (Offence::Chase, Offence::Chase) => {
+            Outcome::draw(Reason::Repetition)
+        }
+        (Offence::Check, _) => Outcome::win(Side::BLACK, Reason::PerpetualCheck),
+        (_, Offence::Check) => Outcome::win(Side::RED, Reason::PerpetualCheck),
+        (Offence::Chase, _) => Outcome::win(Side::BLACK, Reason::PerpetualChase),
+        (_, Offence::Chase) => Outcome::win(Side::RED, Reason::PerpetualChase),
+        (Offence::None, Offence::None) => Outcome::draw(Reason::Repetition),
+    }
 }
 
 /// Judges a cycle: `positions[0]` is the first occurrence, `positions[i + 1]` follows

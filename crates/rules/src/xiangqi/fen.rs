@@ -695,26 +695,28 @@ mod tests {
             xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR g").unwrap_err(),
             FenError::BadSide("g".into())
         );
-        assert!(matches!(
-            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0"),
-            Err(FenError::FieldCount { found: 5, .. })
-        ));
-        assert!(matches!(
-            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1"),
-            Err(FenError::BadCounter { field: 5, .. })
-        ));
-        assert!(matches!(
-            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 0"),
-            Err(FenError::BadCounter { field: 6, .. })
-        ));
-        assert!(matches!(
-            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w a - 0 1"),
-            Err(FenError::BadPlaceholder { field: 3, .. })
-        ));
-        assert!(matches!(
-            xq("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w R2 - 0 1"),
-            Err(FenError::PoolInXiangqi(_))
-        ));
+        // The start position's board, then bad other fields.
+        let board = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+        type Expected = fn(&FenError) -> bool;
+        let bad_fields: [(&str, Expected); 5] = [
+            ("w - - 0", |e| {
+                matches!(e, FenError::FieldCount { found: 5, .. })
+            }),
+            ("w - - x 1", |e| {
+                matches!(e, FenError::BadCounter { field: 5, .. })
+            }),
+            ("w - - 0 0", |e| {
+                matches!(e, FenError::BadCounter { field: 6, .. })
+            }),
+            ("w a - 0 1", |e| {
+                matches!(e, FenError::BadPlaceholder { field: 3, .. })
+            }),
+            ("w R2 - 0 1", |e| matches!(e, FenError::PoolInXiangqi(_))),
+        ];
+        for (fields, expected) in bad_fields {
+            let error = xq(&format!("{board} {fields}")).unwrap_err();
+            assert!(expected(&error), "{fields}: {error:?}");
+        }
     }
 
     #[test]
@@ -781,22 +783,10 @@ mod tests {
     fn jieqi_pool_field() {
         let jq = |t: &str| Position::parse_fen(Variant::Jieqi, t);
         let board = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX";
-        assert!(matches!(
-            jq(&format!("{board} w A2B2N2R2C2P5a2b2n2r2c2p5k1 0 1")),
-            Err(FenError::BadPool(_))
-        ));
-        assert!(matches!(
-            jq(&format!("{board} w A2A2 0 1")),
-            Err(FenError::BadPool(_))
-        ));
-        assert!(matches!(
-            jq(&format!("{board} w A 0 1")),
-            Err(FenError::BadPool(_))
-        ));
-        assert!(matches!(
-            jq(&format!("{board} w R3 0 1")),
-            Err(FenError::BadPool(_))
-        ));
+        for pool in ["A2B2N2R2C2P5a2b2n2r2c2p5k1", "A2A2", "A", "R3"] {
+            let parsed = jq(&format!("{board} w {pool} 0 1"));
+            assert!(matches!(parsed, Err(FenError::BadPool(_))), "{pool}");
+        }
         assert_eq!(jq(&format!("{board} w")).unwrap().to_fen(), JIEQI_START);
         // Pieces in any order, letters and counts read as given.
         let p = jq(&format!("{board} w p5c2r2n2b2a2P5C2R2N2B2A2 0 1")).unwrap();

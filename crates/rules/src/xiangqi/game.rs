@@ -1,7 +1,7 @@
 //! A xiangqi-family game: the start, the moves, every position, and the outcome decided after
 //! each move in the order of xiangqi.md "End of the game".
 
-use super::chase::{Offence, judge_cycle};
+use super::chase::cycle_outcome;
 use super::{Move, MoveError, Position};
 use crate::{Outcome, Reason, Side};
 
@@ -149,12 +149,7 @@ impl Game {
         let mover = position.turn();
         // 1. No legal moves: the side to move loses.
         if !position.has_legal_move() {
-            let reason = if position.in_check() {
-                Reason::Checkmate
-            } else {
-                Reason::Stalemate
-            };
-            return Some(Outcome::win(!mover, reason));
+            return Some(Outcome::no_legal_move(mover, position.in_check()));
         }
         // 2. Third occurrence of the same position.
         if let Some(first) = self.third_occurrence_start() {
@@ -193,48 +188,13 @@ impl Game {
 
     /// Judges the cycle from `first` to now (xiangqi.md "Repetition").
     fn repetition_verdict(&self, first: usize) -> Outcome {
-        let [red, black] = judge_cycle(&self.recent[first - self.base..], &self.moves[first..]);
-        match (red, black) {
-            (Offence::Check, Offence::Check) | (Offence::Chase, Offence::Chase) => {
-                Outcome::draw(Reason::Repetition)
-            }
-            (Offence::Check, _) => Outcome::win(Side::BLACK, Reason::PerpetualCheck),
-            (_, Offence::Check) => Outcome::win(Side::RED, Reason::PerpetualCheck),
-            (Offence::Chase, _) => Outcome::win(Side::BLACK, Reason::PerpetualChase),
-            (_, Offence::Chase) => Outcome::win(Side::RED, Reason::PerpetualChase),
-            (Offence::None, Offence::None) => Outcome::draw(Reason::Repetition),
-        }
+        cycle_outcome(&self.recent[first - self.base..], &self.moves[first..])
     }
 }
 
-impl crate::Game for Game {
-    type Position = Position;
-    type PlayError = PlayError;
-
-    fn new(start: Position) -> Self {
-        Game::new(start)
-    }
-
-    fn start(&self) -> &Position {
-        Game::start(self)
-    }
-
-    fn position(&self) -> &Position {
-        Game::position(self)
-    }
-
-    fn play_move(&mut self, mv: Move) -> Result<(), PlayError> {
-        Game::play(self, mv)
-    }
-
-    fn play_text(&mut self, text: &str) -> Result<(), PlayError> {
-        self.play_iccs(text).map(|_| ())
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        Game::outcome(self)
-    }
-}
+game_from_inherent_methods!(Game, Position, PlayError, play_text: |game: &mut Game, text| {
+    game.play_iccs(text).map(|_| ())
+});
 
 #[cfg(test)]
 mod tests {

@@ -34,10 +34,6 @@ pub use square::{ParseSquareError, Square};
 use crate::Variant;
 
 impl crate::Position for Position {
-    type Move = Move;
-    type SetupError = FenError;
-    type MoveError = MoveError;
-
     fn start(variant: Variant) -> Self {
         Position::parse_fen(variant, "startpos").expect("the start position is valid")
     }
@@ -50,32 +46,8 @@ impl crate::Position for Position {
         self.to_fen()
     }
 
-    fn variant(&self) -> Variant {
-        self.variant
-    }
-
-    fn turn(&self) -> crate::Side {
-        self.turn
-    }
-
     fn is_check(&self) -> bool {
         self.in_check()
-    }
-
-    fn legal_moves(&self) -> Vec<Move> {
-        Position::legal_moves(self)
-    }
-
-    fn move_text(&self, mv: Move) -> String {
-        mv.to_string()
-    }
-
-    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        Position::parse_move(self, text)
-    }
-
-    fn play(&mut self, mv: Move) {
-        Position::play(self, mv)
     }
 
     fn perft(&self, depth: u32) -> u64 {
@@ -94,6 +66,9 @@ impl crate::Position for Position {
         texts.dedup();
         texts
     }
+
+    type SetupError = FenError;
+    position_moves_from_inherent_methods!();
 }
 
 impl Position {

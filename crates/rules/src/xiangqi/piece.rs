@@ -35,6 +35,13 @@ impl PieceKind {
         PieceKind::Soldier,
     ];
 
+    /// The kinds a covered (Jieqi) piece may be: every kind but the general, in the order of
+    /// a Jieqi FEN pool (`A2B2N2R2C2P5`).
+    pub const COVERED: [PieceKind; 6] = {
+        let [_general, covered @ ..] = PieceKind::ALL;
+        covered
+    };
+
     /// `0..7`, in the order of [`PieceKind::ALL`]: an index into per-kind tables.
     #[inline]
     pub const fn index(self) -> usize {
@@ -91,20 +98,9 @@ impl PieceKind {
 }
 
 /// A piece of one side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Piece {
-    /// Whose piece it is.
-    pub side: Side,
-    /// What it is.
-    pub kind: PieceKind,
-}
+pub type Piece = crate::Piece<PieceKind>;
 
 impl Piece {
-    /// A piece of `side` and `kind`.
-    pub const fn new(side: Side, kind: PieceKind) -> Piece {
-        Piece { side, kind }
-    }
-
     /// The FEN letter: uppercase for Red, lowercase for Black.
     pub const fn fen_letter(self) -> char {
         let upper = self.kind.letter();

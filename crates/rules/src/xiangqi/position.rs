@@ -142,22 +142,17 @@ impl Pool {
     /// The pool as written in a Jieqi FEN for `side`: `A2B2N2R2C2P5` order, letters cased by
     /// side, zero counts left out.
     pub fn fen_text(&self, side: Side) -> String {
-        let mut s = String::new();
-        for kind in [
-            PieceKind::Advisor,
-            PieceKind::Elephant,
-            PieceKind::Horse,
-            PieceKind::Chariot,
-            PieceKind::Cannon,
-            PieceKind::Soldier,
-        ] {
-            let n = self.count(kind);
-            if n > 0 {
-                s.push(Piece::new(side, kind).fen_letter());
-                s.push_str(&n.to_string());
-            }
-        }
-        s
+        PieceKind::COVERED
+            .into_iter()
+            .filter(|&kind| self.count(kind) > 0)
+            .map(|kind| {
+                format!(
+                    "{}{}",
+                    Piece::new(side, kind).fen_letter(),
+                    self.count(kind)
+                )
+            })
+            .collect()
     }
 }
 

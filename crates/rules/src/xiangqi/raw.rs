@@ -6,10 +6,10 @@
 //! decide.
 
 use super::bitboard::{bit, zobrist};
-use super::chase::{Offence, judge_cycle};
+use super::chase::cycle_outcome;
 use super::position::{COVERED_BIT, code_kind, code_side, side_of};
 use super::{Move, PieceKind, Position, Square};
-use crate::{Outcome, Reason, Side};
+use crate::{Outcome, Side};
 
 /// One occupied point as the engine sees it: whose piece, what it moves as, whether covered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,23 +99,13 @@ pub fn cycle_verdict(positions: &[Position], moves: &[Move]) -> Outcome {
         moves.len() + 1,
         "one more position than moves"
     );
-    let [red, black] = judge_cycle(positions, moves);
-    match (red, black) {
-        (Offence::Check, Offence::Check) | (Offence::Chase, Offence::Chase) => {
-            Outcome::draw(Reason::Repetition)
-        }
-        (Offence::Check, _) => Outcome::win(Side::BLACK, Reason::PerpetualCheck),
-        (_, Offence::Check) => Outcome::win(Side::RED, Reason::PerpetualCheck),
-        (Offence::Chase, _) => Outcome::win(Side::BLACK, Reason::PerpetualChase),
-        (_, Offence::Chase) => Outcome::win(Side::RED, Reason::PerpetualChase),
-        (Offence::None, Offence::None) => Outcome::draw(Reason::Repetition),
-    }
+    cycle_outcome(positions, moves)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Variant;
+    use crate::{Reason, Variant};
 
     #[test]
     fn buffered_moves_are_the_unrevealed_legal_moves() {

@@ -1,7 +1,6 @@
 //! Points of the 9×10 board in ICCS coordinates.
 
 use std::fmt;
-use std::str::FromStr;
 
 use crate::Side;
 
@@ -9,11 +8,6 @@ use crate::Side;
 /// from Red's side; the index is `rank * 9 + file`, so `a0` is 0 and `i9` is 89.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
-
-/// A square name that is not `a0`…`i9`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a point: expected a file a-i and a rank 0-9, like `e0`")]
-pub struct ParseSquareError(pub String);
 
 impl Square {
     /// Number of points on the board.
@@ -33,21 +27,7 @@ impl Square {
         }
     }
 
-    /// The point with this index (`rank * 9 + file`), if below 90.
-    #[inline]
-    pub const fn from_index(index: usize) -> Option<Square> {
-        if index < Self::COUNT {
-            Some(Square(index as u8))
-        } else {
-            None
-        }
-    }
-
-    /// `rank * 9 + file`, in `0..90`.
-    #[inline]
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
+    square_index_methods!();
 
     /// The file, 0 (a) to 8 (i).
     #[inline]
@@ -101,15 +81,11 @@ impl fmt::Display for Square {
     }
 }
 
-impl FromStr for Square {
-    type Err = ParseSquareError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.as_bytes() {
-            [f @ b'a'..=b'i', r @ b'0'..=b'9'] => Ok(Square((r - b'0') * 9 + (f - b'a'))),
-            _ => Err(ParseSquareError(s.to_owned())),
-        }
-    }
-}
+square_from_str!(
+    /// A square name that is not `a0`…`i9`.
+    message: "`{0}` is not a point: expected a file a-i and a rank 0-9, like `e0`",
+    b'a'..=b'i', b'0'..=b'9', |f, r| (r - b'0') * 9 + (f - b'a')
+);
 
 #[cfg(test)]
 mod tests {

@@ -3,6 +3,8 @@
 //! and real WebSockets (tokio-tungstenite).
 #![allow(dead_code)]
 
+pub mod pg;
+
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -32,16 +34,30 @@ macro_rules! on_both {
                 ($body)(server).await;
             }
 
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            #[cfg_attr(
-                not(pg_tests),
-                ignore = "set JIANG_TEST_DATABASE_URL to run the PostgreSQL tests"
-            )]
-            async fn postgres() {
-                let server = TestServer::with(Backend::Postgres, stringify!($name), $adjust).await;
-                ($body)(server).await;
+            postgres_test! {
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn postgres() {
+                    let server =
+                        TestServer::with(Backend::Postgres, stringify!($name), $adjust).await;
+                    ($body)(server).await;
+                }
             }
         }
+    };
+}
+
+/// A PostgreSQL-only test: the test attribute it is given, ignored (and so reported as
+/// skipped) unless `JIANG_TEST_DATABASE_URL` is set. Test files take it with `#[macro_use] mod
+/// common;`.
+#[allow(unused_macros)]
+macro_rules! postgres_test {
+    ($(#[$attr:meta])* async fn $name:ident() $body:block) => {
+        $(#[$attr])*
+        #[cfg_attr(
+            not(pg_tests),
+            ignore = "set JIANG_TEST_DATABASE_URL to run the PostgreSQL tests"
+        )]
+        async fn $name() $body
     };
 }
 
@@ -123,27 +139,8 @@ pub async fn drop_postgres(url: &str) {
 /// changes), so without a database the summary counts these tests as *ignored*, not passed.
 /// Run anyway (`--include-ignored`) without the variable, this panics saying so.
 pub async fn postgres_url(test: &str) -> String {
-    let Ok(base) = std::env::var("JIANG_TEST_DATABASE_URL") else {
-        panic!(
-            "{test} needs PostgreSQL: set JIANG_TEST_DATABASE_URL \
-             (e.g. postgres://postgres@127.0.0.1:5432/postgres)"
-        );
-    };
-    let name = format!(
-        "jiang_test_{}",
-        jiang_server::seat::new_game_id().to_lowercase()
-    );
-    let admin = sqlx::PgPool::connect(&base)
-        .await
-        .expect("JIANG_TEST_DATABASE_URL is reachable");
-    sqlx::query(&format!("CREATE DATABASE {name}"))
-        .execute(&admin)
-        .await
-        .expect("can create a test database");
-    admin.close().await;
-    let (prefix, _) = base.rsplit_once('/').expect("URL has a database path");
-    println!("running {test} on PostgreSQL database {name}");
-    format!("{prefix}/{name}")
+    let suffix = jiang_server::seat::new_game_id().to_lowercase();
+    pg::fresh_database(test, &suffix).await.1
 }
 
 impl TestServer {

@@ -32,6 +32,7 @@ use crate::{Outcome, Reason, Side, Variant};
 use super::error::{NotationError, RecordError};
 use super::kanji;
 use super::legal_facts;
+use super::outcome_or_word;
 use super::record::{
     ShogiRecord, decode_record_text, parse_result_comment, replay, result_comment,
 };
@@ -443,6 +444,27 @@ pub fn read_csa(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
     Ok(record)
 }
 
+/// `text` as square-piece pairs of four characters (`82HI`): the square's two, the piece's
+/// two. Anything else is a syntax error naming `what` and an `example`.
+fn pairs(
+    text: &str,
+    line: usize,
+    what: &str,
+    example: &str,
+) -> Result<Vec<(String, String)>, RecordError> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() % 4 != 0 {
+        return Err(syntax(
+            line,
+            format!("{what} are square-piece pairs like `{example}`"),
+        ));
+    }
+    Ok(chars
+        .chunks(4)
+        .map(|chunk| (chunk[..2].iter().collect(), chunk[2..].iter().collect()))
+        .collect())
+}
+
 /// Applies one start-position statement (`PI…`, `P1…`, `P+…`, `P-…`).
 fn read_setup_line(
     setup: &mut Setup,
@@ -463,16 +485,7 @@ fn read_setup_line(
         for sq in Square::all(9) {
             view.set_piece(sq, standard.piece_at(sq));
         }
-        let chars: Vec<char> = rest.chars().collect();
-        if chars.len() % 4 != 0 {
-            return Err(syntax(
-                line,
-                "`PI` removals are square-piece pairs like `82HI`",
-            ));
-        }
-        for chunk in chars.chunks(4) {
-            let sq_text: String = chunk[..2].iter().collect();
-            let code: String = chunk[2..].iter().collect();
+        for (sq_text, code) in pairs(rest, line, "`PI` removals", "82HI")? {
             let sq = read_square(&sq_text, 9)
                 .flatten()
                 .ok_or_else(|| syntax(line, format!("`{sq_text}` is not a square")))?;
@@ -540,16 +553,8 @@ fn read_setup_line(
         }
         Some(c @ ('+' | '-')) => {
             let side = if c == '+' { Side::First } else { Side::Second };
-            let rest: Vec<char> = chars.collect();
-            if rest.len() % 4 != 0 {
-                return Err(syntax(
-                    line,
-                    "placements are square-piece pairs like `00HI`",
-                ));
-            }
-            for chunk in rest.chunks(4) {
-                let sq_text: String = chunk[..2].iter().collect();
-                let code: String = chunk[2..].iter().collect();
+            let rest: String = chars.collect();
+            for (sq_text, code) in pairs(&rest, line, "placements", "00HI")? {
                 if sq_text == "00" && code == "AL" {
                     setup.all_to = Some((line, side));
                     continue;
@@ -655,14 +660,7 @@ fn derive_result(
         "%TORYO" if !end.legal_moves().is_empty() => {
             Some(Outcome::win(!to_move, Reason::Resignation))
         }
-        "%TORYO" | "%TSUMI" => Some(Outcome::win(
-            !to_move,
-            if end.is_check() {
-                Reason::Checkmate
-            } else {
-                Reason::Stalemate
-            },
-        )),
+        "%TORYO" | "%TSUMI" => Some(Outcome::no_legal_move(to_move, end.is_check())),
         "%TIME_UP" => Some(Outcome::win(!to_move, Reason::Timeout)),
         // Minishogi: a plain sennichite is a loss for sente (shogi.md).
         "%SENNICHITE" if end.variant() == Variant::Minishogi => {
@@ -682,8 +680,5 @@ fn derive_result(
         "%CHUDAN" => Some(Outcome::draw(Reason::Aborted)),
         _ => None,
     };
-    match outcome {
-        Some(o) => (Some(o), None),
-        None => (None, Some(word)),
-    }
+    outcome_or_word(outcome, word)
 }

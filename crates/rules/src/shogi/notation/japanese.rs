@@ -23,6 +23,7 @@ use crate::shogi::{PieceKind, Square};
 
 use super::error::NotationError;
 use super::kanji;
+use super::only_fit;
 use super::view::{MoveFacts, could_promote};
 
 /// Which flavour of Japanese notation to write.
@@ -461,12 +462,5 @@ pub(crate) fn parse(
             }
         }
     }
-    match fits.as_slice() {
-        [] => Err(NotationError::NoSuchMove(text.to_owned())),
-        [one] => Ok(*one),
-        many => Err(NotationError::Ambiguous {
-            text: text.to_owned(),
-            count: many.len(),
-        }),
-    }
+    only_fit(&fits, text)
 }

@@ -24,37 +24,23 @@
 use crate::shogi::Move;
 
 use super::error::RecordError;
-use super::japanese::{self, Flavour};
+use super::japanese::Flavour;
 use super::kif::{
-    EndNotes, NoteLine, derive_result, end_words, only_end_lines, read_header, record_from_header,
-    summary_winner, write_header,
+    EndNotes, NoteLine, begin_record, end_words, only_end_lines, read_header, record_from_header,
+    summary_winner,
 };
-use super::record::{ShogiRecord, decode_record_text, replay, result_comment, side_label};
-use super::{facts, legal_facts};
+use super::record::{ShogiRecord, decode_record_text, result_comment, side_label};
 
 /// Writes `record` as a KI2 record (UTF-8 text, `\n` line ends; save as `.ki2u`, or encode as
 /// Shift_JIS for `.ki2`).
 ///
 /// Fails when the start SFEN or a move is not legal.
 pub fn write_ki2(record: &ShogiRecord) -> Result<String, RecordError> {
-    let replay = replay(record)?;
-    let labelled = record.effective_handicap().is_some();
-    let mut out = String::from("#KI2 version=2.0 encoding=UTF-8\n");
-    write_header(record, &replay.start, &mut out);
+    let (replay, labelled, mut out) = begin_record(record, "KI2")?;
     out.push('\n');
-    let mut previous: Option<Move> = None;
-    for (pos, mv) in &replay.steps {
-        let (_, legal) = legal_facts(pos);
-        let text = japanese::write(
-            &legal,
-            &facts(pos, *mv),
-            pos.size(),
-            previous.map(Move::to),
-            Flavour::Ki2,
-        );
+    for text in replay.japanese(Flavour::Ki2) {
         out.push_str(&text);
         out.push('\n');
-        previous = Some(*mv);
     }
     let n = replay.steps.len();
     if let Some(outcome) = &record.result {
@@ -146,17 +132,10 @@ pub fn read_ki2(bytes: &[u8]) -> Result<ShogiRecord, RecordError> {
         }
     }
     let special = illegal.then(|| "反則負け".to_owned());
-    let EndNotes {
-        comment_result,
-        perpetual_noted,
-        summary,
-    } = notes;
-    let (result, other) = match comment_result {
-        Some(outcome) => (Some(outcome), None),
-        None => derive_result(&pos, special, summary.as_deref(), perpetual_noted),
-    };
+    let (result, other) = notes.result(&pos, special);
     record.end_winner = other.as_ref().and_then(|_| {
-        summary
+        notes
+            .summary
             .as_deref()
             .and_then(summary_winner)
             .or(illegal.then(|| !pos.turn()))

@@ -29,8 +29,10 @@ use crate::{Outcome, Reason, Side, Variant};
 use super::error::{NotationError, RecordError};
 use super::japanese::{self, Flavour};
 use super::kanji;
+use super::outcome_or_word;
 use super::record::{
-    ShogiRecord, decode_record_text, parse_result_comment, replay, result_comment, side_label,
+    Replay, ShogiRecord, decode_record_text, parse_result_comment, replay, result_comment,
+    side_label,
 };
 use super::view::BoardView;
 use super::{facts, legal_facts};
@@ -233,28 +235,16 @@ fn diagram(pos: &Position, handicap: bool) -> String {
 ///
 /// Fails when the start SFEN or a move is not legal.
 pub fn write_kif(record: &ShogiRecord) -> Result<String, RecordError> {
-    let replay = replay(record)?;
-    let labelled = record.effective_handicap().is_some();
-    let mut out = String::from("#KIF version=2.0 encoding=UTF-8\n");
-    write_header(record, &replay.start, &mut out);
+    let (replay, labelled, mut out) = begin_record(record, "KIF")?;
     out.push_str("手数----指手---------消費時間--\n");
     let mut totals = [0u32; 2];
-    let mut previous: Option<Move> = None;
-    for (i, (pos, mv)) in replay.steps.iter().enumerate() {
-        let (_, legal) = legal_facts(pos);
-        let text = japanese::write(
-            &legal,
-            &facts(pos, *mv),
-            pos.size(),
-            previous.map(Move::to),
-            Flavour::Kif,
-        );
+    let texts = replay.japanese(Flavour::Kif);
+    for (i, ((pos, _), text)) in replay.steps.iter().zip(texts).enumerate() {
         let seconds = record.move_seconds.get(i).copied().unwrap_or(0);
         let side = pos.turn().index();
         totals[side] += seconds;
         out.push_str(&move_line(i + 1, &text, seconds, totals[side]));
         out.push('\n');
-        previous = Some(*mv);
     }
     let n = replay.steps.len();
     if let Some(outcome) = &record.result {
@@ -359,6 +349,19 @@ fn variation_blocks(
             variation_blocks(before, variation, ply, *last, out);
         }
     }
+}
+
+/// The start of a KIF or KI2 (`format`) record: the replayed game, whether its handicap is
+/// labelled, and the text so far (the `#KIF`/`#KI2` line and the header).
+pub(crate) fn begin_record(
+    record: &ShogiRecord,
+    format: &str,
+) -> Result<(Replay, bool, String), RecordError> {
+    let replay = replay(record)?;
+    let labelled = record.effective_handicap().is_some();
+    let mut out = format!("#{format} version=2.0 encoding=UTF-8\n");
+    write_header(record, &replay.start, &mut out);
+    Ok((replay, labelled, out))
 }
 
 /// The header lines shared by KIF and KI2: date, 手合割 (a handicap by its name, never as a
@@ -860,26 +863,17 @@ fn read_moves(
     if all_timed && seconds.iter().any(|&t| t > 0) {
         record.move_seconds = seconds;
     }
-    let EndNotes {
-        comment_result,
-        perpetual_noted,
-        summary,
-    } = notes;
-    let (result, other) = match comment_result {
-        Some(outcome) => (Some(outcome), None),
-        None => derive_result(
-            &pos,
-            special.map(|s| s.1),
-            summary.as_deref(),
-            perpetual_noted,
-        ),
-    };
+    let (result, other) = notes.result(&pos, special.map(|s| s.1));
     record.end_winner = other.as_deref().and_then(|word| {
-        summary.as_deref().and_then(summary_winner).or(match word {
-            "反則負け" | "不戦敗" => Some(!pos.turn()),
-            "反則勝ち" | "不戦勝" => Some(pos.turn()),
-            _ => None,
-        })
+        notes
+            .summary
+            .as_deref()
+            .and_then(summary_winner)
+            .or(match word {
+                "反則負け" | "不戦敗" => Some(!pos.turn()),
+                "反則勝ち" | "不戦勝" => Some(pos.turn()),
+                _ => None,
+            })
     });
     record.result = result;
     record.other_end = other;
@@ -925,6 +919,21 @@ pub(crate) struct EndNotes {
     pub(crate) perpetual_noted: bool,
     /// The summary after `まで`.
     pub(crate) summary: Option<String>,
+}
+
+impl EndNotes {
+    /// The record's result and its other end word: the `#` comment's result if any, else
+    /// what the `special` move (and the summary) at the `end` position give.
+    pub(crate) fn result(
+        &self,
+        end: &Position,
+        special: Option<String>,
+    ) -> (Option<Outcome>, Option<String>) {
+        match self.comment_result {
+            Some(outcome) => (Some(outcome), None),
+            None => derive_result(end, special, self.summary.as_deref(), self.perpetual_noted),
+        }
+    }
 }
 
 /// What a trimmed line of a move section is to [`EndNotes::take`].
@@ -1024,14 +1033,10 @@ pub(crate) fn derive_result(
     let win = |default: Side, reason: Reason| Some(Outcome::win(named.unwrap_or(default), reason));
     let outcome = match word.as_str() {
         "投了" => win(!to_move, Reason::Resignation),
-        "詰み" | "詰" => {
-            let reason = if end.is_check() {
-                Reason::Checkmate
-            } else {
-                Reason::Stalemate
-            };
-            win(!to_move, reason)
-        }
+        "詰み" | "詰" => win(
+            !to_move,
+            Outcome::no_legal_move(to_move, end.is_check()).reason,
+        ),
         "切れ負け" | "時間切れ" => win(!to_move, Reason::Timeout),
         "千日手" if perpetual_noted => win(to_move, Reason::PerpetualCheck),
         "千日手" => match named {
@@ -1052,8 +1057,5 @@ pub(crate) fn derive_result(
         "中断" => Some(Outcome::draw(Reason::Aborted)),
         _ => None,
     };
-    match outcome {
-        Some(o) => (Some(o), None),
-        None => (None, Some(word)),
-    }
+    outcome_or_word(outcome, word)
 }

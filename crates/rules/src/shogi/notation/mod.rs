@@ -28,7 +28,33 @@ pub use record::{ShogiRecord, decode_record_text};
 pub use western::WesternStyle;
 
 use super::{Move, Position};
+use crate::Outcome;
 use view::MoveFacts;
+
+/// A record's closing word read as `outcome`, or the word itself when it names no outcome
+/// (kept for the reader's notes).
+pub(crate) fn outcome_or_word(
+    outcome: Option<Outcome>,
+    word: String,
+) -> (Option<Outcome>, Option<String>) {
+    match outcome {
+        Some(o) => (Some(o), None),
+        None => (None, Some(word)),
+    }
+}
+
+/// The one legal move (an index into the legal moves) that fits `text`, or why there is not
+/// exactly one: none fits, or several do.
+pub(crate) fn only_fit(fits: &[usize], text: &str) -> Result<usize, NotationError> {
+    match fits {
+        [] => Err(NotationError::NoSuchMove(text.to_owned())),
+        [one] => Ok(*one),
+        many => Err(NotationError::Ambiguous {
+            text: text.to_owned(),
+            count: many.len(),
+        }),
+    }
+}
 
 /// The facts of `mv` (legal in `pos`) that notation needs.
 pub(crate) fn facts(pos: &Position, mv: Move) -> MoveFacts {

@@ -41,6 +41,8 @@ use crate::shogi::{Game, Handicap, Move, Position};
 use crate::{Outcome, Reason, Side, Variant};
 
 use super::error::RecordError;
+use super::japanese::{self, Flavour};
+use super::{facts, legal_facts};
 
 /// A shogi or minishogi game record: what KIF and CSA files hold and what the server has.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -170,6 +172,29 @@ pub(crate) struct Replay {
     pub start: Position,
     pub steps: Vec<(Position, Move)>,
     pub end: Position,
+}
+
+impl Replay {
+    /// Each move in Japanese of `flavour` (KIF or KI2), with 同 where a move lands where the
+    /// one before it did.
+    pub(crate) fn japanese(&self, flavour: Flavour) -> Vec<String> {
+        let mut previous: Option<Move> = None;
+        self.steps
+            .iter()
+            .map(|(pos, mv)| {
+                let (_, legal) = legal_facts(pos);
+                let text = japanese::write(
+                    &legal,
+                    &facts(pos, *mv),
+                    pos.size(),
+                    previous.map(Move::to),
+                    flavour,
+                );
+                previous = Some(*mv);
+                text
+            })
+            .collect()
+    }
 }
 
 /// Replays `record`'s moves, checking each is legal.

@@ -9,6 +9,7 @@
 use crate::shogi::{PieceKind, Square};
 
 use super::error::NotationError;
+use super::only_fit;
 use super::view::{MoveFacts, could_promote};
 
 /// How Western notation writes squares.
@@ -145,12 +146,5 @@ pub(crate) fn parse(legal: &[MoveFacts], text: &str) -> Result<usize, NotationEr
         Some(want) => fits.retain(|&n| legal[n].promote == want),
         None => fits.retain(|&n| !legal[n].promote),
     }
-    match fits.as_slice() {
-        [] => Err(NotationError::NoSuchMove(text.to_owned())),
-        [one] => Ok(*one),
-        many => Err(NotationError::Ambiguous {
-            text: text.to_owned(),
-            count: many.len(),
-        }),
-    }
+    only_fit(&fits, text)
 }
