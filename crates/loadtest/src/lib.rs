@@ -867,6 +867,9 @@ async fn computer_slot(target: &Target, stop: &tokio::sync::Notify) -> ComputerT
     }
 }
 
+/// The shortest time between two of the visitor's moves in a game against the computer.
+const COMPUTER_GAME_MOVE_GAP: Duration = Duration::from_millis(100);
+
 /// Plays one game against the computer to its end, counting the computer's moves.
 async fn computer_game(target: &Target, moves: &mut u64) -> Result<(), GameError> {
     let body = CreateGame {
@@ -882,12 +885,17 @@ async fn computer_game(target: &Target, moves: &mut u64) -> Result<(), GameError
         ));
     };
     let mut state = view.state;
+    // A weak computer answers at once: the visitor moves at most this often, as a person
+    // could (and within the server's per-socket message budget).
+    let mut next_move_at = tokio::time::Instant::now();
     loop {
         if state.status != GameStatus::Playing {
             let _ = player.socket.close(None).await;
             return Ok(());
         }
         if state.you.is_some() && state.you == state.to_move {
+            tokio::time::sleep_until(next_move_at).await;
+            next_move_at = tokio::time::Instant::now() + COMPUTER_GAME_MOVE_GAP;
             let choice = state.legal_moves.choose(&mut rand::rng()).cloned();
             if let Some(mv) = choice {
                 let text =

@@ -163,7 +163,8 @@ on_both!(
             (StatusCode::BAD_REQUEST, "illegal_move"),
             "{v}"
         );
-        assert_eq!(v["error"]["reason"], "not_legal");
+        // Gote has no piece on 7g.
+        assert_eq!(v["error"]["reason"], "no_piece");
         assert!(
             v["error"]["message"].as_str().unwrap().contains("Move 2"),
             "{v}"
@@ -500,7 +501,8 @@ on_both!(
         let e = next_engine(&mut socket).await;
         assert_eq!(
             (e["code"].as_str(), e["reason"].as_str()),
-            (Some("illegal_move"), Some("not_legal"))
+            // A pawn moves one square.
+            (Some("illegal_move"), Some("unreachable"))
         );
         // A position where the game is over: nothing to search.
         send(
