@@ -73,17 +73,9 @@ pub(crate) async fn upgrade(
             return ApiError::new(ErrorCode::NotWebsocket, e.body_text()).into_response();
         }
     };
-    let socket_slot = match state.sockets.try_acquire(Some(client)) {
+    let socket_slot = match socket_slot(&state, client) {
         Ok(slot) => slot,
-        Err(Full::Address(cap) | Full::Total(cap)) => {
-            return ApiError::new(
-                ErrorCode::TooManySockets,
-                format!(
-                    "This address already has {cap} WebSockets open, the most allowed; close one first."
-                ),
-            )
-            .into_response();
-        }
+        Err(e) => return e.into_response(),
     };
     let from_query = query
         .as_deref()
@@ -144,6 +136,21 @@ pub(crate) async fn upgrade(
         .max_message_size(MAX_READ)
         .max_frame_size(MAX_READ)
         .on_upgrade(move |ws| socket.run(ws, rx))
+}
+
+/// A place among the address's WebSockets, or `too_many_sockets`.
+pub(crate) fn socket_slot(state: &AppState, client: IpAddr) -> Result<Slot, ApiError> {
+    state
+        .sockets
+        .try_acquire(Some(client))
+        .map_err(|(Full::Address(cap) | Full::Total(cap))| {
+            ApiError::new(
+                ErrorCode::TooManySockets,
+                format!(
+                    "This address already has {cap} WebSockets open, the most allowed; close one first."
+                ),
+            )
+        })
 }
 
 /// One open socket and what it holds.
