@@ -30,8 +30,8 @@ async function freePort() {
   });
 }
 
-/** A running server: `url`, `stop()`, `restart()`. */
-export async function startServer() {
+/** A running server: `url`, `stop()`, `restart()`; `args` are more `jiang serve` flags. */
+export async function startServer(args = []) {
   const bin = buildServer();
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jiang-e2e-'));
@@ -41,7 +41,7 @@ export async function startServer() {
   const log = fs.openSync(path.join(dir, 'server.log'), 'a');
 
   async function start() {
-    child = spawn(bin, ['serve', '--listen', `127.0.0.1:${port}`, '--database', db, '--public-url', url], {
+    child = spawn(bin, ['serve', '--listen', `127.0.0.1:${port}`, '--database', db, '--public-url', url, ...args], {
       cwd: repo,
       stdio: ['ignore', log, log],
       env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },

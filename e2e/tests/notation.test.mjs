@@ -73,8 +73,9 @@ test('every locale has every English key, and only those', () => {
     }
   }
   // Every result reason of clocks-and-games.md is explained.
-  for (const r of ['checkmate', 'stalemate', 'resignation', 'timeout', 'timeout-vs-insufficient', 'repetition', 'perpetual-check', 'perpetual-chase', 'move-limit', 'insufficient-material', 'agreement', 'impasse', 'aborted', 'abandoned'])
+  for (const r of ['checkmate', 'stalemate', 'resignation', 'timeout', 'timeout-vs-insufficient', 'repetition', 'perpetual-check', 'perpetual-chase', 'move-limit', 'insufficient-material', 'agreement', 'impasse', 'aborted', 'abandoned', 'disconnection'])
     assert.ok(en[`reason.${r}`], r);
+  assert.ok(en['reason.disconnectionDraw'], 'a draw claimed against an absent player');
   assert.ok(en['result.abandoned'], 'the abandoned headline');
 });
 

@@ -11,7 +11,24 @@ export class ApiError extends Error {
 }
 
 export const tokenFor = (id) => localStorage.getItem(`jiang.token.${id}`);
-export const saveToken = (id, token) => localStorage.setItem(`jiang.token.${id}`, token);
+/** Keeps a seat: its token, and (for "My games") its side and when it was taken. */
+export const saveToken = (id, token, side) => {
+  localStorage.setItem(`jiang.token.${id}`, token);
+  if (side) localStorage.setItem(`jiang.side.${id}`, side);
+  if (!localStorage.getItem(`jiang.at.${id}`)) localStorage.setItem(`jiang.at.${id}`, String(Date.now()));
+};
+/** The side this browser holds in game `id`, if it knows it. */
+export const sideFor = (id) => localStorage.getItem(`jiang.side.${id}`);
+/** The ids of the games this browser holds a seat in, the most recently taken first (at most n). */
+export function myGames(n) {
+  const ids = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key?.startsWith('jiang.token.')) ids.push(key.slice('jiang.token.'.length));
+  }
+  const at = (id) => Number(localStorage.getItem(`jiang.at.${id}`)) || 0;
+  return ids.sort((a, b) => at(b) - at(a)).slice(0, n);
+}
 
 /** Call the API. Throws ApiError with the server's message on a non-2xx answer. */
 export async function api(path, { method = 'GET', body, token } = {}) {
@@ -39,4 +56,12 @@ export async function api(path, { method = 'GET', body, token } = {}) {
       data?.error?.reason,
     );
   return data;
+}
+
+/** Create a game (`POST /api/games`) and keep its seat token and variant; returns its id. */
+export async function createGame(body) {
+  const res = await api('/api/games', { method: 'POST', body });
+  saveToken(res.id, res.token, res.side);
+  localStorage.setItem(`jiang.variant.${res.id}`, body.variant);
+  return res.id;
 }

@@ -78,7 +78,14 @@ export function pieceSvg(variant, piece, style = 'traditional', scale = 1, upsid
 
 /**
  * Create a board in `host`. Options: variant, interactive, onMove(move) for a chosen machine
- * move, choosePromotion(from, to) → Promise<boolean|null>, label(sq, piece) → aria text.
+ * move, choosePromotion(from, to) → Promise<boolean|null>, label(sq, piece) → aria text,
+ * onPremove(move) for a move queued while it is not the player's turn (state `premovable`: the
+ * player's seat; any own piece to any square, the server judges it when its turn comes) and
+ * onPremoveCancel() when a queued premove (state `premove`: {from, to}) is clicked away or
+ * Escape is pressed.
+ * Edit mode (the board editor) instead: edit = {click(sq), clear(sq), move(from, to)}: a click
+ * or Enter/Space on a square, a right click or Delete on one, a piece dragged to another
+ * square (off the board: cleared). The board decides nothing about what they mean.
  */
 export function createBoard(host, opts) {
   const variant = opts.variant;
@@ -105,7 +112,7 @@ export function createBoard(host, opts) {
   const hands = layer('hands');
   const drag = layer('drag');
 
-  let state = { pos: null, orientation: 'first', lastMove: null, check: null, highlight: [], arrows: [], legal: [], movable: null, style: 'traditional', label: opts.label || ((s) => s), endRevealed: [], endRevealedNote: '' };
+  let state = { pos: null, orientation: 'first', lastMove: null, check: null, highlight: [], arrows: [], legal: [], movable: null, premovable: null, premove: null, style: 'traditional', label: opts.label || ((s) => s), endRevealed: [], endRevealedNote: '' };
   let selected = null; // {from} or {drop: letter}
   let focusSq = null;
   let drawnOrientation = null;
@@ -238,9 +245,9 @@ export function createBoard(host, opts) {
         const letter = owner === 'first' ? k : k.toLowerCase();
         const [x, y] = handSlot(owner, i);
         const sel = selected?.drop === letter ? ' selected' : '';
-        const canDrop = state.movable === owner && state.legal.some((m) => m.startsWith(k + '*'));
+        const canDrop = (state.movable === owner && state.legal.some((m) => m.startsWith(k + '*'))) || premoving() === owner;
         const top = owner !== (flip() ? 'second' : 'first');
-        o.push(`<g class="hand-piece${sel}${canDrop ? ' movable' : ''}" data-hand="${letter}" data-count="${n}" role="button" tabindex="-1" aria-label="${esc(state.label(null, letter, n))}" transform="translate(${x} ${y})">` +
+        o.push(`<g class="hand-piece${sel}${canDrop ? ' movable' : ''}" data-hand="${letter}" data-count="${n}" role="button" tabindex="${canDrop ? 0 : -1}" aria-label="${esc(state.label(null, letter, n))}" transform="translate(${x} ${y})">` +
           `<rect class="hit" x="-50" y="-54" width="100" height="108"/>${pieceSvg(variant, letter, state.style, 0.92, top)}` +
           (n > 1 ? `<g class="count" transform="translate(34 ${top ? -38 : 38})"><circle r="19"/><text y="1">${n}</text></g>` : '') + '</g>');
       });
@@ -264,8 +271,20 @@ export function createBoard(host, opts) {
       el?.animate?.([{ transform: `translate(${fx}px, ${fy}px)` }, { transform: `translate(${tx}px, ${ty}px)` }], { duration: 160, easing: 'ease-out' });
     }
   }
+  /** The seat that may queue a premove now (not its turn), or null. */
+  const premoving = () => (!state.movable && state.premovable) || null;
+  /** Premove targets: any square not holding one's own piece (drops: any empty square). */
+  const premoveTargets = (sel) => {
+    const all = [...squares.children].map((el) => el.dataset.square);
+    const mine = (sq) => {
+      const p = state.pos?.board.get(sq);
+      return !!p && isFirst(p) === (state.premovable === 'first');
+    };
+    return sel.drop ? all.filter((sq) => !state.pos?.board.has(sq)) : all.filter((sq) => sq !== sel.from && !mine(sq));
+  };
   const targetsFrom = (sel) => {
     if (!sel) return [];
+    if (premoving()) return premoveTargets(sel);
     const prefix = sel.drop ? sel.drop.toUpperCase() + '*' : sel.from;
     return state.legal.filter((m) => m.startsWith(prefix) && (sel.drop || m[1] !== '*')).map((m) => m.slice(sel.drop ? 2 : 2, sel.drop ? 4 : 4));
   };
@@ -287,6 +306,11 @@ export function createBoard(host, opts) {
       o.push(`<circle class="check" cx="${x}" cy="${y}" r="58"/>`);
     }
     if (selected?.from) cell(selected.from, 'sel');
+    // A queued premove: its squares, apart from the last move's.
+    if (state.premove) {
+      if (state.premove.from) cell(state.premove.from, 'premove from');
+      cell(state.premove.to, 'premove');
+    }
     marks.innerHTML = o.join('');
     const h = [];
     for (const to of new Set(targetsFrom(selected))) {
@@ -321,10 +345,17 @@ export function createBoard(host, opts) {
 
   const mineAt = (sq) => {
     const p = state.pos?.board.get(sq);
+    if (premoving()) return !!p && isFirst(p) === (state.premovable === 'first');
     return !!p && state.movable && isFirst(p) === (state.movable === 'first') && state.legal.some((m) => m.startsWith(sq));
   };
 
   async function tryMove(sel, to) {
+    if (premoving()) {
+      selected = null;
+      drawMarks();
+      opts.onPremove?.(sel.drop ? `${sel.drop.toUpperCase()}*${to}` : sel.from + to);
+      return true;
+    }
     const cands = sel.drop ? state.legal.filter((m) => m === `${sel.drop.toUpperCase()}*${to}`) : state.legal.filter((m) => m.startsWith(sel.from + to));
     if (!cands.length) return false;
     let mv = cands[0];
@@ -350,14 +381,21 @@ export function createBoard(host, opts) {
     return pt.matrixTransform(svg.getScreenCTM().inverse());
   };
   svg.addEventListener('pointerdown', async (e) => {
+    if (opts.edit) return editDown(e);
     if (!opts.interactive || e.button > 0) return;
+    // A click on the board takes a queued premove back.
+    if (state.premove) {
+      e.preventDefault();
+      opts.onPremoveCancel?.();
+      return;
+    }
     const handEl = e.target.closest?.('[data-hand]');
     const p = toSvg(e);
     const sq = handEl ? null : squareFromPoint(p.x, p.y);
     if (handEl) {
       const letter = handEl.dataset.hand;
       const owner = letter === letter.toUpperCase() ? 'first' : 'second';
-      if (state.movable !== owner) return;
+      if ((state.movable || premoving()) !== owner) return;
       selected = selected?.drop === letter ? null : { drop: letter };
       press = selected ? { x: e.clientX, y: e.clientY, id: e.pointerId, sel: selected, piece: letter, dragging: false, fresh: true } : null;
       drawMarks();
@@ -383,8 +421,26 @@ export function createBoard(host, opts) {
     selected = null;
     drawMarks();
   });
+  // Edit mode: every square is a target; a press on a piece may become a drag.
+  function editDown(e) {
+    if (e.button > 0) return;
+    const p = toSvg(e);
+    const sq = squareFromPoint(p.x, p.y);
+    if (!sq) return;
+    e.preventDefault();
+    press = { x: e.clientX, y: e.clientY, id: e.pointerId, sel: { from: sq }, piece: state.pos?.board.get(sq), dragging: false, edit: true };
+    svg.setPointerCapture?.(e.pointerId);
+  }
+  svg.addEventListener('contextmenu', (e) => {
+    if (!opts.edit) return;
+    e.preventDefault();
+    const p = toSvg(e);
+    const sq = squareFromPoint(p.x, p.y);
+    if (sq) opts.edit.clear(sq);
+  });
   svg.addEventListener('pointermove', (e) => {
     if (!press || e.pointerId !== press.id) return;
+    if (press.edit && !press.piece) return;
     if (!press.dragging && Math.hypot(e.clientX - press.x, e.clientY - press.y) < 6) return;
     const p = toSvg(e);
     if (!press.dragging) {
@@ -397,7 +453,7 @@ export function createBoard(host, opts) {
     drag.firstChild.setAttribute('transform', `translate(${p.x} ${p.y})`);
     const over = squareFromPoint(p.x, p.y);
     squares.querySelectorAll('.over').forEach((el) => el.classList.remove('over'));
-    if (over && targetsFrom(press.sel).includes(over)) squares.querySelector(`[data-square="${over}"]`)?.classList.add('over');
+    if (over && (press.edit || targetsFrom(press.sel).includes(over))) squares.querySelector(`[data-square="${over}"]`)?.classList.add('over');
   });
   const endPress = async (e, cancelled) => {
     if (!press || e.pointerId !== press.id) return;
@@ -406,6 +462,15 @@ export function createBoard(host, opts) {
     drag.innerHTML = '';
     pr.origin?.classList.remove('ghost');
     squares.querySelectorAll('.over').forEach((el) => el.classList.remove('over'));
+    if (pr.edit) {
+      if (cancelled) return;
+      if (!pr.dragging) return opts.edit.click(pr.sel.from);
+      const p = toSvg(e);
+      const over = squareFromPoint(p.x, p.y);
+      if (!over) opts.edit.clear(pr.sel.from);
+      else if (over !== pr.sel.from) opts.edit.move(pr.sel.from, over);
+      return;
+    }
     if (!pr.dragging) {
       if (pr.again) {
         selected = null;
@@ -437,11 +502,12 @@ export function createBoard(host, opts) {
     if (!el) return;
     if (el.dataset.hand && (e.key === 'Enter' || e.key === ' ')) {
       e.preventDefault();
-      const letter = el.dataset.hand;
-      if (state.movable === (letter === letter.toUpperCase() ? 'first' : 'second')) {
-        selected = selected?.drop === letter ? null : { drop: letter };
-        drawMarks();
-      }
+      selectDrop(el.dataset.hand, true);
+      return;
+    }
+    if (e.key === 'Escape' && state.premove) {
+      e.preventDefault();
+      opts.onPremoveCancel?.();
       return;
     }
     const sq = el.dataset.square;
@@ -455,6 +521,11 @@ export function createBoard(host, opts) {
       col = Math.min(g.files - 1, Math.max(0, col + d[0] * s));
       row = Math.min(g.ranks - 1, Math.max(0, row + d[1] * s));
       focusSquare(squareAt(variant, col, row));
+    } else if (opts.edit && (e.key === 'Enter' || e.key === ' ' || e.key === 'Delete' || e.key === 'Backspace')) {
+      e.preventDefault();
+      e.stopPropagation();
+      if (e.key === 'Enter' || e.key === ' ') opts.edit.click(sq);
+      else opts.edit.clear(sq);
     } else if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
       e.stopPropagation();
@@ -467,8 +538,26 @@ export function createBoard(host, opts) {
     } else if (e.key === 'Escape') {
       selected = null;
       drawMarks();
+    } else if (/^[a-z]$/i.test(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey && g.hand) {
+      // A piece letter on a square picks that piece from the player's hand (P, L, N, S, G,
+      // B, R), as a click on it would: then Enter on a square drops it there.
+      const owner = state.movable || premoving();
+      const letter = owner === 'first' ? e.key.toUpperCase() : e.key.toLowerCase();
+      if (owner && hands.querySelector(`[data-hand="${letter}"]`)) {
+        e.preventDefault();
+        selectDrop(letter, false);
+      }
     }
   });
+
+  /** Picks (or puts back) `letter` from the hand; `toBoard`: the focus goes to the board. */
+  function selectDrop(letter, toBoard) {
+    const owner = letter === letter.toUpperCase() ? 'first' : 'second';
+    if ((state.movable || premoving()) !== owner) return;
+    selected = selected?.drop === letter ? null : { drop: letter };
+    drawMarks();
+    if (selected && toBoard) (squares.querySelector('[tabindex="0"]') || squares.firstChild)?.focus();
+  }
 
   return {
     svg,
@@ -481,7 +570,7 @@ export function createBoard(host, opts) {
       state = { ...state, ...next };
       if (drawnOrientation !== state.orientation) drawSurface();
       const moved = next.lastMove && prevPos && (!prevMove || prevMove.to !== next.lastMove.to || prevMove.from !== next.lastMove.from);
-      if (selected && !(selected.from ? mineAt(selected.from) : state.movable)) selected = null;
+      if (selected && !(selected.from ? mineAt(selected.from) : state.movable || premoving())) selected = null;
       drawPieces(moved && !next.noAnimation);
       drawHands();
       drawMarks();
@@ -496,6 +585,12 @@ export function createBoard(host, opts) {
     },
     focus() {
       (squares.querySelector('[tabindex="0"]') || squares.firstChild)?.focus();
+    },
+    /** The square under a point of the page (client coordinates), or null: for drops from
+     * outside the board (the editor's palette). */
+    squareAtClient(clientX, clientY) {
+      const p = toSvg({ clientX, clientY });
+      return squareFromPoint(p.x, p.y);
     },
   };
 }

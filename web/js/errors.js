@@ -9,7 +9,11 @@ export const TRANSLATED_CODES = [
   'too_late_to_abort', 'game_not_over', 'impasse_rejected', 'impasse_not_allowed',
   'draw_not_allowed', 'rate_limited', 'too_many_sockets', 'storage_unavailable', 'unavailable',
   'cross_origin', 'wrong_token', 'missing_token', 'too_large', 'invalid_message', 'internal',
-  'game_not_found', 'game_in_progress',
+  'game_not_found', 'chat_invalid', 'chat_not_allowed', 'chat_full', 'nothing_to_take_back',
+  'takeback_unfair', 'takeback_hidden', 'takeback_pending', 'no_takeback', 'premove_not_allowed',
+  'claim_too_early',
+  'too_many_seeks', 'seek_rate_limited',
+  'game_in_progress',
 ];
 
 /** Every `reason` of docs/api.md (Reasons), each with an `error.reason.<reason>` string. */

@@ -7,6 +7,7 @@ import { familyOf, sidesOf, parse, moveSquares } from './position.js';
 import { findTyped } from './typed.js';
 import { navigate } from './main.js';
 import { turnAlerts, turnSoundOn, setTurnSound, turnNotifyOn, setTurnNotify, chime } from './alerts.js';
+import { chatPanel, chatSettingOn, setChatSetting, takebackBox, claimBox } from './comforts.js';
 
 /** The move notations offered per family (the server writes them all). */
 const STYLES = { xiangqi: ['wxf', 'chinese', 'iccs'], shogi: ['japanese', 'western', 'usi'] };
@@ -31,6 +32,11 @@ export function describeResult(variant, result, status, handicap = null) {
     return { headline: t('result.aborted'), reason, text: t('result.line', { headline: t('result.aborted'), reason }) };
   }
   // An untimed game nobody moved in for 30 days: over, with no winner and no result.
+  // A draw claimed against an absent player has nobody who "left" to name in the reason.
+  if (result?.reason === 'disconnection' && !result.winner) {
+    const reason = t('reason.disconnectionDraw');
+    return { headline: t('result.draw'), reason, text: t('result.line', { headline: t('result.draw'), reason }) };
+  }
   if (result?.reason === 'abandoned') {
     const reason = t('reason.abandoned');
     return { headline: t('result.abandoned'), reason, text: t('result.line', { headline: t('result.abandoned'), reason }) };
@@ -99,6 +105,9 @@ export function gamePage(main, id) {
   let connected = false;
   let keepAlive = null;
   let viewBase = 0; // performance.now() when the last full view arrived
+  let awayBase = 0; // performance.now() when the `away` figures arrived
+  let claimWaiting = false; // the player chose to wait for an absent opponent
+  let chat = null;
 
   const $ = (s) => main.querySelector(s);
   let built = false;
@@ -127,6 +136,8 @@ export function gamePage(main, id) {
     </div>
     <div class="join" hidden><p>${t('game.seatFree')}</p><button type="button" class="primary take-seat">${t('game.takeSeat')}</button></div>
     <div class="draw-offer" hidden></div>
+    <div class="takeback-box" hidden></div>
+    <div class="claim-box" role="alert" hidden></div>
     <div class="actions"></div>
     <div class="impasse-info" hidden></div>
     <div class="jieqi-info" hidden></div>
@@ -152,9 +163,11 @@ export function gamePage(main, id) {
       <label class="check"><input type="checkbox" name="sound"> ${t('game.sound')}</label>
       <label class="check"><input type="checkbox" name="turnSound"> ${t('game.turnSound')}</label>
       <label class="check"><input type="checkbox" name="turnNotify"> ${t('game.turnNotify')}</label>
+      <label class="check"><input type="checkbox" name="chat"> ${t('chat.setting')}</label>
       <p class="hint notify-denied" hidden>${t('game.notifyDenied')}</p>
     </details>
     <p class="spectators" aria-live="off"></p>
+    <section class="chat" aria-labelledby="chat-title"></section>
   </aside>
 </section>
 <dialog class="promo" aria-labelledby="promo-title">
@@ -228,7 +241,7 @@ export function gamePage(main, id) {
       try {
         const res = await api(`/api/games/${id}/join`, { method: 'POST', body: {} });
         token = res.token;
-        saveToken(id, token);
+        saveToken(id, token, res.side);
         disconnect();
         await refresh();
         connect();
@@ -243,6 +256,12 @@ export function gamePage(main, id) {
       const input = $('#type-move-input');
       const err = $('.type-move .error');
       const mv = findTyped(input.value, view.legal_moves || [], view.hints?.legal_names);
+      // Not our turn: a move in the server's syntax is queued as a premove (B*5e: a predrop).
+      const premoveText = input.value.trim();
+      if (!mv && view.you && view.status === 'playing' && view.to_move !== view.you && MACHINE_MOVE[fam()]?.test(premoveText)) {
+        input.value = '';
+        return void post('premove', { move: premoveText });
+      }
       if (!mv) {
         // A move in the server's own syntax that is not among the legal moves: let the server
         // say which rule refuses it (the answer's `reason`, shown in the reader's language).
@@ -260,6 +279,8 @@ export function gamePage(main, id) {
     settings.querySelector('[name=sound]').checked = store.get('sound', '0') === '1';
     settings.querySelector('[name=turnSound]').checked = turnSoundOn();
     settings.querySelector('[name=turnNotify]').checked = turnNotifyOn();
+    settings.querySelector('[name=chat]').checked = chatSettingOn();
+    chat = chatPanel($('.chat'), { send: wsSend, sideName: sn });
     settings.addEventListener('change', async (e) => {
       const el = e.target;
       if (el.name === 'turnSound') {
@@ -275,6 +296,12 @@ export function gamePage(main, id) {
         settings.querySelector('.notify-denied').hidden = on || !el.dataset.asked || typeof Notification === 'undefined' || Notification.permission !== 'denied';
         return;
       }
+      if (el.name === 'chat') {
+        setChatSetting(el.checked);
+        // The setting turns this game's channels off (or on) too.
+        if (view?.you) for (const channel of ['players', 'spectators']) wsSend({ type: 'chat_mute', channel, muted: !el.checked });
+        return;
+      }
       if (el.name === 'pieces') store.set('pieces', el.value);
       if (el.name === 'notation') store.set('notation.' + fam(), el.value);
       if (el.name === 'sound') {
@@ -288,7 +315,15 @@ export function gamePage(main, id) {
   function ensureBoard() {
     if (board) return;
     store.set('variant.' + id, view.variant);
-    board = createBoard($('.board-host'), { variant: view.variant, interactive: true, label, choosePromotion, onMove: sendMove });
+    board = createBoard($('.board-host'), {
+      variant: view.variant,
+      interactive: true,
+      label,
+      choosePromotion,
+      onMove: sendMove,
+      onPremove: (move) => post('premove', { move }),
+      onPremoveCancel: () => post('premove', { move: null }),
+    });
     $('.board-col').style.setProperty('--ratio', String(board.aspect));
     const notation = $('select[name=notation]');
     notation.innerHTML = STYLES[fam()].map((s) => `<option value="${s}">${t('notation.' + s)}</option>`).join('');
@@ -376,6 +411,9 @@ export function gamePage(main, id) {
       check,
       legal: myTurn ? view.legal_moves || [] : [],
       movable: myTurn ? mySeat : null,
+      // Not our turn: a move may be queued (the server judges it when the turn comes).
+      premovable: live && view.status === 'playing' && you && !myTurn && !view.pendingMove ? mySeat : null,
+      premove: view.premove ? moveSquares(view.premove) : null,
       style: pieceStyle(),
       label,
     });
@@ -395,8 +433,10 @@ export function gamePage(main, id) {
       el.className = `player ${el === $('.player.top') ? 'top' : 'bottom'}${toMove ? ' to-move' : ''}`;
       el.dataset.side = side;
       const clock = view.clock?.[side];
+      // An absent player: the mark beside its clock (the server says within a moment).
+      const away = view.status === 'playing' && view.away?.[side] ? `<span class="away-mark" title="${t('presence.awayOf', { side: sn(side) })}">${t('presence.away')}</span>` : '';
       const computer = view.computer?.side === side ? ` <span class="computer-name">${t('game.computer', { level: view.computer.level })}</span>` : '';
-      el.innerHTML = `<span class="who"><span class="dot ${side}" aria-hidden="true"></span>${sn(side)}${you ? ` <em>(${t('game.you')})</em>` : ''}${computer}</span>` +
+      el.innerHTML = `<span class="who"><span class="dot ${side}" aria-hidden="true"></span>${sn(side)}${you ? ` <em>(${t('game.you')})</em>` : ''}${computer}${away}</span>` +
         (clock ? `<span class="clock" data-side="${side}" role="timer" aria-label="${t('game.clockOf', { side: sn(side) })}"><span class="time"></span><span class="periods"></span></span>` : '');
     }
     updateClocks();
@@ -431,6 +471,7 @@ export function gamePage(main, id) {
   }
 
   function updateClocks() {
+    if (view && built && view.away && Object.keys(view.away).length) renderClaim();
     const fm = main.querySelector('.first-move');
     if (fm && view) {
       const left = view.first_move_ms == null || view.status !== 'playing' ? null : view.first_move_ms - (performance.now() - viewBase);
@@ -512,12 +553,19 @@ export function gamePage(main, id) {
         (you ? `<div class="row"><button type="button" data-action="draw-accept" class="primary">${t('draw.accept')}</button><button type="button" data-action="draw-decline">${t('draw.decline')}</button></div>` : '');
     }
 
+    const tb = $('.takeback-box');
+    tb.innerHTML = takebackBox(view, sn);
+    tb.hidden = !tb.innerHTML;
+    renderClaim();
+
     // Actions.
     const acts = [];
     const btn = (action, text, enabled = true, cls = '') => acts.push(`<button type="button" data-action="${action}" class="${cls}"${enabled ? '' : ' disabled'}>${text}</button>`);
     if (you && playing) btn('resign', t('action.resign'), true, 'danger');
     // The computer declines every draw offer (docs/api.md): no button for it.
     if (you && playing && fam() === 'xiangqi' && !view.draw_offer && !view.computer) btn('draw-offer', t('action.offerDraw'));
+    if (you && playing && !view.takeback) btn('takeback-request', t('takeback.request'));
+    if (you && playing && view.premove) btn('premove-cancel', t('premove.cancel', { move: view.premove }));
     const myMoves = you ? view.moves.filter((_, i) => (i % 2 === 0) === (seatOf(you) === parse(view.variant, view.initial_fen).toMove)).length : 0;
     if (you && (view.status === 'waiting' || (playing && myMoves === 0))) btn('abort', t('action.abort'));
     if (view.variant === 'shogi') {
@@ -534,7 +582,7 @@ export function gamePage(main, id) {
     }
     const rm = view.rematch || {};
     const asked = rm.requested || [];
-    if (rm.id && rm.token) saveToken(rm.id, rm.token);
+    if (rm.id && rm.token) saveToken(rm.id, rm.token, rm.side);
     if (you && (view.status === 'ended' || view.status === 'aborted') && !rm.id) {
       if (asked.includes(you)) btn('rematch', t('action.rematchSent'), false);
       else btn('rematch', asked.length ? t('action.acceptRematch') : t('action.rematch'), true, 'primary');
@@ -553,7 +601,29 @@ export function gamePage(main, id) {
 
     $('.type-move').hidden = !(you && playing);
     $('.spectators').textContent = view.spectators ? t('game.spectators', { n: view.spectators }) : '';
+    chat?.render(view);
     renderJieqi();
+  }
+
+  /** The claim box: the opponent away, a countdown to the claim, then the claims. */
+  function renderClaim() {
+    const box = $('.claim-box');
+    const opp = view.you ? sides().find((s) => s !== view.you) : null;
+    const away = view.status === 'playing' && opp ? view.away?.[opp] : null;
+    if (!away) {
+      claimWaiting = false;
+      box.hidden = true;
+      box.dataset.key = '';
+      return;
+    }
+    const left = Math.max(0, away.claim_in_ms - (performance.now() - awayBase));
+    const html = claimBox(sn(opp), left, fam(), claimWaiting);
+    // Redrawn only when its words change, so that a focused button keeps its focus.
+    if (box.dataset.key !== html) {
+      box.innerHTML = html;
+      box.dataset.key = html;
+    }
+    box.hidden = false;
   }
 
   function renderJieqi() {
@@ -597,7 +667,9 @@ export function gamePage(main, id) {
     const prevPly = view?.moves?.length;
     view = v;
     view.moves ||= [];
+    view.away ||= {};
     clockBase = performance.now();
+    awayBase = clockBase;
     viewBase = clockBase;
     if (shownPly !== null && shownPly >= view.moves.length) shownPly = null;
     render();
@@ -703,6 +775,21 @@ export function gamePage(main, id) {
       $('.spectators').textContent = view.spectators ? t('game.spectators', { n: view.spectators }) : '';
       return;
     }
+    if (type === 'chat_history') return void chat?.history(rest);
+    if (type === 'chat') return void chat?.line(msg);
+    if (type === 'takeback' || type === 'premove' || type === 'presence') {
+      if (type === 'takeback') view.takeback = rest.takeback;
+      if (type === 'premove') {
+        view.premove = rest.premove;
+        if (rest.dropped) showError(t('premove.dropped', { move: rest.dropped }));
+      }
+      if (type === 'presence') {
+        view.away = rest.away || {};
+        awayBase = performance.now();
+      }
+      render();
+      return;
+    }
     if (type === 'clock') {
       if (rest.clock) view.clock = rest.clock;
       clockBase = performance.now();
@@ -724,9 +811,21 @@ export function gamePage(main, id) {
       return;
     }
     const merged = { ...view, ...rest, pendingMove: null };
+    // Fields the server leaves out when empty: absent means none.
+    if (type === 'move' || type === 'end') {
+      merged.takeback = rest.takeback ?? null;
+      merged.premove = rest.premove ?? null;
+      merged.away = rest.away ?? {};
+    }
     if (type === 'move' && !('legal_moves' in rest)) merged.legal_moves = [];
     setView(merged, type === 'move');
     if ((type === 'move' || type === 'end') && (!('legal_moves' in rest) || !rest.fen)) refresh();
+  }
+
+  /** Sends a message over the socket (chat, claims: they need the socket's presence). */
+  function wsSend(message) {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+    else showError(t('game.reconnecting'));
   }
 
   function showError(text) {
@@ -787,6 +886,13 @@ export function gamePage(main, id) {
     else if (a === 'abort') post('abort');
     else if (a === 'impasse') post('impasse');
     else if (a === 'rematch') post('rematch');
+    else if (a.startsWith('takeback-')) post('takeback', { action: a.slice('takeback-'.length) });
+    else if (a === 'premove-cancel') post('premove', { move: null });
+    else if (a === 'claim-win' || a === 'claim-draw') wsSend({ type: 'claim', result: a === 'claim-win' ? 'win' : 'draw' });
+    else if (a === 'claim-wait') {
+      claimWaiting = true;
+      renderClaim();
+    }
     else if (a === 'flip') {
       flipped = !flipped;
       render();

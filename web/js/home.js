@@ -1,11 +1,12 @@
 // Home page: pick a game, a clock, a side (and a shogi handicap), create it (or play the
 // computer at a level), go to its page.
 import { t } from './i18n.js';
-import { api, saveToken, ApiError } from './api.js';
+import { createGame, ApiError } from './api.js';
 import { errorText } from './errors.js';
 import { pieceSvg } from './board.js';
 import { familyOf, sidesOf } from './position.js';
 import { navigate } from './main.js';
+import { mountLobby } from './lobby.js';
 
 const VARIANTS = ['xiangqi', 'jieqi', 'shogi', 'minishogi'];
 /** Clock presets per family: label and API clock (seconds). */
@@ -49,6 +50,9 @@ export function homePage(main) {
   let variant = localStorage.getItem('jiang.home.variant') || 'xiangqi';
   if (!VARIANTS.includes(variant)) variant = 'xiangqi';
   let clockChoice = localStorage.getItem('jiang.home.clock') || '1';
+  // The lobby keeps its socket and lists across the form's redraws.
+  const lobbyRoot = document.createElement('div');
+  const lobby = mountLobby(lobbyRoot);
   let level = Number(localStorage.getItem('jiang.home.level')) || 3;
 
   function render() {
@@ -63,6 +67,7 @@ export function homePage(main) {
     <h1>${t('home.title')}</h1>
     <p class="lead">${t('tagline')}</p>
   </div>
+  <div class="lobby-slot"></div>
   <form class="create" novalidate>
     <fieldset class="variants">
       <legend>${t('home.game')}</legend>
@@ -76,6 +81,7 @@ export function homePage(main) {
             <span class="variant-line">${t('variant.' + v + '.line')}</span>
           </label>
           <a class="rules-link" href="/rules/${v}">${t('rules.title.' + v)}</a>
+          <a class="editor-link" href="/editor/${v}">${t('editor.link')}</a>
         </div>`).join('')}
       </div>
     </fieldset>
@@ -111,6 +117,11 @@ export function homePage(main) {
       </select></label>
       <p class="hint">${t('home.handicapHint')}</p>
     </fieldset>` : ''}
+    <fieldset class="listing-choice">
+      <legend>${t('home.listing')}</legend>
+      <label class="check"><input type="checkbox" name="open"> ${t('home.open')}</label>
+      <label class="check"><input type="checkbox" name="unlisted"> ${t('home.unlisted')}</label>
+    </fieldset>
     <div class="create-row">
       <button class="primary big" type="submit">${t('home.create')}</button>
       <div class="computer-choice">
@@ -125,6 +136,8 @@ export function homePage(main) {
     </div>
   </form>
 </section>`;
+    main.querySelector('.lobby-slot').replaceWith(lobbyRoot);
+    lobby.rerender();
     const form = main.querySelector('form');
     // "Play with the computer" submits the same form with an opponent.
     let vsComputer = false;
@@ -173,14 +186,14 @@ export function homePage(main) {
       } else if (clockChoice !== 'none') body.clock = presets[Number(clockChoice)][1];
       body.side = data.get('side') || 'random';
       if (data.get('handicap')) body.handicap = data.get('handicap');
+      // The computer takes the other seat at once: such a game is never an open seek.
+      if (data.get('open') && !computer) body.open = true;
+      if (data.get('unlisted')) body.unlisted = true;
       const button = computer ? form.querySelector('.play-computer') : form.querySelector('button[type=submit]');
       if (computer) body.opponent = { computer: Number(data.get('level')) || level };
       button.disabled = true;
       try {
-        const res = await api('/api/games', { method: 'POST', body });
-        saveToken(res.id, res.token);
-        localStorage.setItem(`jiang.variant.${res.id}`, variant);
-        navigate(`/g/${res.id}`);
+        navigate(`/g/${await createGame(body)}`);
       } catch (ex) {
         err.textContent = ex instanceof ApiError && ex.status ? errorText(ex) : t('error.network');
         err.hidden = false;
@@ -190,7 +203,7 @@ export function homePage(main) {
   }
   render();
   document.title = `Jiang — ${t('home.title')}`;
-  return { rerender: render };
+  return { rerender: render, destroy: lobby.destroy };
 }
 
 export { fmtClock };

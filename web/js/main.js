@@ -1,6 +1,6 @@
 // Entry point: the page chrome (skip link, header, language picker, footer) and client-side
 // routing on location.pathname: `/` home, `/g/<id>` game, `/rules/<variant>` rules,
-// `/analysis/<variant>` the analysis board.
+// `/analysis/<variant>` the analysis board, `/editor/<variant>` the board editor.
 import { LANGS, initialLang, setLang, rememberLang, currentLang, t } from './i18n.js';
 
 let page = null; // the current page: { destroy?(), rerender?() }
@@ -51,6 +51,10 @@ async function route() {
     mod = await import('./analysis.js');
     if (seq !== routeSeq) return;
     page = mod.analysisPage(main, m[1]);
+  } else if ((m = path.match(/^\/editor(?:\/([a-z]+))?\/?$/))) {
+    mod = await import('./editor.js');
+    if (seq !== routeSeq) return;
+    page = mod.editorPage(main, m[1] || 'xiangqi');
   } else if ((m = path.match(/^\/rules(?:\/([a-z]+))?\/?$/))) {
     mod = await import('./rules.js');
     if (seq !== routeSeq) return;
@@ -61,8 +65,8 @@ async function route() {
     page = mod.homePage(main);
   }
   document.querySelectorAll('.site-nav a').forEach((a) => {
-    const href = a.getAttribute('href');
-    const here = href === '/' ? path === '/' : path.startsWith(href.split('/').slice(0, 2).join('/'));
+    // The same first path segment: `/rules/…`, `/editor/…`; `/` only at home.
+    const here = a.getAttribute('href').split('/')[1] === path.split('/')[1];
     if (here) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   });

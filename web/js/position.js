@@ -78,6 +78,41 @@ export function parse(variant, text) {
   return { variant, files, ranks, board, hands, toMove };
 }
 
+/** Write a position read by `parse` (or built by the editor) back as text: FEN for the
+ * xiangqi family (`pool`: a Jieqi pool field, else `- -` and the server derives the pool),
+ * SFEN for the shogi family. Display data only: the server judges what it describes. */
+export function write(pos, pool = null) {
+  const { files, ranks } = dims(pos.variant);
+  const rows = [];
+  for (let row = 0; row < ranks; row++) {
+    let text = '';
+    let empty = 0;
+    for (let col = 0; col < files; col++) {
+      const p = pos.board.get(squareAt(pos.variant, col, row));
+      if (!p) {
+        empty++;
+        continue;
+      }
+      if (empty) text += empty;
+      empty = 0;
+      text += p;
+    }
+    rows.push(empty ? text + empty : text);
+  }
+  const board = rows.join('/');
+  if (familyOf(pos.variant) === 'shogi') {
+    let hands = '';
+    for (const owner of ['first', 'second'])
+      for (const k of 'RBGSNLP') {
+        const n = pos.hands[owner][k] || 0;
+        if (n) hands += (n > 1 ? n : '') + (owner === 'first' ? k : k.toLowerCase());
+      }
+    return `${board} ${pos.toMove === 'first' ? 'b' : 'w'} ${hands || '-'} 1`;
+  }
+  const side = pos.toMove === 'first' ? 'w' : 'b';
+  return pool ? `${board} ${side} ${pool} 0 1` : `${board} ${side} - - 0 1`;
+}
+
 /** The squares a machine move names, to mark the last move: ICCS `h2e2`, Jieqi `h2e2C`, USI
  * `7g7f`, `8h2b+`, `P*5e` (a drop has no `from`). Text slicing only. */
 export function moveSquares(mv) {

@@ -65,6 +65,7 @@ export function rulesPage(main, variant) {
   </nav>
   <article class="article" aria-busy="true"><p>${t('rules.loading')}</p></article>
   <p class="play-cta"><a class="button primary" href="/">${t('rules.play.' + variant)}</a></p>
+  <p class="editor-cta"><a href="/editor/${variant}">${t('editor.link')}</a></p>
 </section>`;
     document.title = `Jiang — ${t('rules.title.' + variant)}`;
     const got = await fetchArticle(variant, lang);

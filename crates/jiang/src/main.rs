@@ -114,6 +114,20 @@ struct ServeArgs {
     /// Seconds a graceful shutdown waits for open connections before dropping them.
     #[arg(long, env = "JIANG_SHUTDOWN_TIMEOUT", default_value = "10", value_parser = seconds)]
     shutdown_timeout: Duration,
+    /// The shortest grace period, in seconds, before a player may claim the win or a draw
+    /// against an opponent with no open connection (longer clocks get longer ones).
+    #[arg(long, env = "JIANG_CLAIM_GRACE_MIN", default_value = "10", value_parser = seconds)]
+    claim_grace_min: Duration,
+    /// Open seeks per client address at once (0: no cap).
+    #[arg(long, env = "JIANG_MAX_SEEKS_PER_ADDRESS", default_value_t = 3)]
+    max_seeks_per_address: u32,
+    /// Open seeks a client address may create per minute, in bursts of up to half as many
+    /// (seek churn; 0: no limit).
+    #[arg(long, env = "JIANG_SEEKS_PER_MINUTE", default_value_t = 10.0)]
+    seeks_per_minute: f64,
+    /// Seconds an open seek stays listed after its creator's page is gone.
+    #[arg(long, env = "JIANG_SEEK_TIMEOUT", default_value = "30", value_parser = seconds)]
+    seek_timeout: Duration,
     /// Threads that run engine searches (computer opponents); default: half the cores, at
     /// least 1.
     #[arg(long, env = "JIANG_ENGINE_THREADS", value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -214,8 +228,21 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
             burst: args.rate_limit * 3.0,
         },
         durability: args.sqlite_sync.into(),
+        claim_grace_min: args.claim_grace_min,
         trusted_proxies: args.trusted_proxies,
         limits,
+        lobby: jiang_server::LobbySettings {
+            seek_timeout: args.seek_timeout,
+            max_seeks_per_address: per_address(args.max_seeks_per_address),
+            seek_rate: if args.rate_limit > 0.0 && args.seeks_per_minute > 0.0 {
+                jiang_server::Rate {
+                    per_second: args.seeks_per_minute / 60.0,
+                    burst: (args.seeks_per_minute / 2.0).max(1.0),
+                }
+            } else {
+                jiang_server::Rate::UNLIMITED
+            },
+        },
         engine_threads: args
             .engine_threads
             .map_or_else(jiang_server::engine_pool::default_threads, |n| n as usize),

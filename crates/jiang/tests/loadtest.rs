@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use jiang_server::{Config, Rate};
+use jiang_server::{Config, LobbySettings, Rate};
 
 /// The value of the report line starting with `key ` (see `loadtest.rs` for the format).
 fn field<'a>(report: &'a str, key: &str) -> &'a str {
@@ -13,27 +13,37 @@ fn field<'a>(report: &'a str, key: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no `{key}` line in the report:\n{report}"))
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn loadtest_plays_games_against_a_real_server() {
+/// Runs `jiang loadtest` with `args` against a real server (one engine thread) and returns its
+/// output once the server has shut down cleanly.
+async fn loadtest(args: &[&str]) -> std::process::Output {
     let dir = tempfile::tempdir().expect("temp dir");
     let config = Config {
         listen: "127.0.0.1:0".into(),
         database_url: format!("sqlite://{}/jiang.db", dir.path().display()),
         // The load generator comes from one address: no per-client limit.
         rate_limit: Rate::UNLIMITED,
+        engine_threads: 1,
         ..Config::default()
     };
     let server = jiang_server::start(config).await.expect("server starts");
     let url = format!("http://{}", server.addr());
+    let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
     let output = tokio::task::spawn_blocking(move || {
         Command::new(env!("CARGO_BIN_EXE_jiang"))
-            .args(["loadtest", "--url", &url, "--games", "3", "--seconds", "3"])
+            .args(["loadtest", "--url", &url])
+            .args(&args)
             .output()
             .expect("jiang runs")
     })
     .await
     .expect("joined");
     server.shutdown().await.expect("clean shutdown");
+    output
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loadtest_plays_games_against_a_real_server() {
+    let output = loadtest(&["--games", "3", "--seconds", "3"]).await;
 
     let report = String::from_utf8(output.stdout).expect("UTF-8 report");
     let details = String::from_utf8_lossy(&output.stderr);
@@ -59,6 +69,87 @@ async fn loadtest_plays_games_against_a_real_server() {
             .unwrap_or_else(|| panic!("`{key} {value}` is not `<number> ms`"));
         assert!(ms > 0.0);
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loadtest_plays_beside_games_against_the_computer() {
+    let output = loadtest(&[
+        "--games",
+        "2",
+        "--seconds",
+        "3",
+        "--computer",
+        "2",
+        "--computer-level",
+        "1",
+    ])
+    .await;
+    let report = String::from_utf8(output.stdout).expect("UTF-8 report");
+    let details = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{report}\n{details}");
+    assert_eq!(
+        report.lines().count(),
+        7,
+        "the report is unchanged:\n{report}"
+    );
+    assert_eq!(field(&report, "games"), "2", "human games only");
+    assert_eq!(field(&report, "errors"), "0", "{details}");
+    let line = details
+        .lines()
+        .find_map(|l| l.strip_prefix("computer games: 2 kept at once, "))
+        .unwrap_or_else(|| panic!("no computer line:\n{details}"));
+    let computer_moves: u64 = line
+        .split(", ")
+        .find_map(|part| part.strip_suffix(" computer moves"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no move count in `{line}`"));
+    assert!(computer_moves > 0, "the computers moved: {line}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loadtest_lobby_mode_creates_and_takes_seeks_that_every_client_sees() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = Config {
+        listen: "127.0.0.1:0".into(),
+        database_url: format!("sqlite://{}/jiang.db", dir.path().display()),
+        rate_limit: Rate::UNLIMITED,
+        // As `jiang serve --rate-limit 0`: no per-address seek limits either.
+        lobby: LobbySettings {
+            max_seeks_per_address: 0,
+            seek_rate: Rate::UNLIMITED,
+            ..LobbySettings::default()
+        },
+        ..Config::default()
+    };
+    let server = jiang_server::start(config).await.expect("server starts");
+    let url = format!("http://{}", server.addr());
+    let output = tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_jiang"))
+            .args(["loadtest", "--url", &url, "--lobby-clients", "4"])
+            .args(["--seeks-per-second", "5", "--seconds", "2"])
+            .output()
+            .expect("jiang runs")
+    })
+    .await
+    .expect("joined");
+    server.shutdown().await.expect("clean shutdown");
+    let report = String::from_utf8(output.stdout).expect("UTF-8 report");
+    let details = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "exit {:?}\n{report}\n{details}",
+        output.status
+    );
+    assert_eq!(report.lines().count(), 9, "exactly nine lines:\n{report}");
+    assert_eq!(field(&report, "lobby clients"), "4");
+    assert_eq!(field(&report, "seeks"), "10");
+    assert_eq!(field(&report, "taken"), "10");
+    assert_eq!(field(&report, "errors"), "0", "{details}");
+    // Sightings: at most every client saw every seek once (a seek taken before a flush on a
+    // very slow machine is seen by none, so fewer is possible).
+    let seen: u64 = field(&report, "seen").parse().expect("a count");
+    assert!((1..=40).contains(&seen), "{report}");
+    assert!(field(&report, "seen p99").ends_with(" ms"));
 }
 
 #[test]

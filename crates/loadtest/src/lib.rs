@@ -41,6 +41,21 @@
 //!
 //! The server limits API requests per client address, and all of this load comes from one:
 //! start it with `jiang serve --rate-limit 0` for a load test.
+//!
+//! # Computer games
+//! `--computer <n>` adds `n` games against the computer (level `--computer-level`, default 8;
+//! untimed: up to 3 s a move)
+//! played beside the human games: one socket each, a random legal move as soon as it is the
+//! visitor's turn, so that the server's engine threads are always busy. Their moves are not
+//! part of the report (it measures the human games, which must keep their latency while the
+//! computers think); standard error tells how many computer games ran and how many moves the
+//! computers made. A computer that does not answer within the window is not an error.
+//!
+//! With `--lobby-clients`, it loads the lobby instead (see [`lobby`]).
+
+mod lobby;
+
+pub use lobby::LobbyReport;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -51,8 +66,8 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use jiang_protocol::{
-    ClientMessage, CreateGame, Created, EmptyRequest, ErrorCode, GameStatus, Joined, ServerMessage,
-    TimeControlSpec,
+    ClientMessage, CreateGame, Created, EmptyRequest, ErrorCode, GameStatus, Joined, Opponent,
+    ServerMessage, TimeControlSpec,
 };
 use jiang_rules::Variant;
 use rand::Rng;
@@ -94,6 +109,20 @@ pub struct Args {
     /// The variant to play: xiangqi, jieqi, shogi or minishogi.
     #[arg(long, default_value = "xiangqi")]
     pub variant: Variant,
+    /// Lobby mode: this many lobby WebSocket clients watch while seeks are created and taken
+    /// (`--games` and `--rate` do not apply).
+    #[arg(long)]
+    pub lobby_clients: Option<usize>,
+    /// Lobby mode: open seeks created (and each taken half a second later) per second.
+    #[arg(long, default_value_t = 100.0)]
+    pub seeks_per_second: f64,
+    /// Games against the computer played beside the human games (level 8, untimed), so that
+    /// the engine threads are busy while the human games are measured.
+    #[arg(long, default_value_t = 0)]
+    pub computer: usize,
+    /// The level of those computers, 1–8.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=8))]
+    pub computer_level: u32,
 }
 
 /// Why the load test could not run at all.
@@ -229,6 +258,24 @@ impl fmt::Display for Report {
 
 /// Runs `jiang loadtest` and prints the report; the exit status is documented above.
 pub fn main(args: Args) -> ExitCode {
+    if args.lobby_clients.is_some() {
+        return match run_lobby(&args) {
+            Ok(report) => {
+                let mut out = std::io::stdout().lock();
+                let _ = write!(out, "{report}");
+                let _ = out.flush();
+                if !report.latencies.is_empty() && report.errors == 0 {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                }
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     match run(&args) {
         Ok(report) => {
             let mut out = std::io::stdout().lock();
@@ -247,8 +294,36 @@ pub fn main(args: Args) -> ExitCode {
     }
 }
 
-/// Validates the arguments, raises the open-file limit and runs the test.
-pub fn run(args: &Args) -> Result<Report, LoadtestError> {
+/// The lobby mode (`--lobby-clients`): validates its arguments and runs it.
+pub fn run_lobby(args: &Args) -> Result<LobbyReport, LoadtestError> {
+    let clients = args.lobby_clients.unwrap_or(0);
+    if clients == 0 {
+        return Err(LoadtestError::BadArgument(
+            "--lobby-clients must be at least 1",
+        ));
+    }
+    if !(args.seeks_per_second.is_finite() && args.seeks_per_second > 0.0) {
+        return Err(LoadtestError::BadArgument(
+            "--seeks-per-second must be a number of seeks per second, more than 0",
+        ));
+    }
+    if args.seconds == 0 {
+        return Err(LoadtestError::BadArgument("--seconds must be at least 1"));
+    }
+    let (runtime, target) = setup(args, clients / 2)?;
+    runtime.block_on(lobby::drive(
+        target,
+        clients,
+        args.seeks_per_second,
+        Duration::from_secs(args.seconds),
+    ))
+}
+
+/// The target's URLs and HTTP client, and a runtime, for `sockets / 2` games' worth of sockets.
+fn setup(
+    args: &Args,
+    games: usize,
+) -> Result<(tokio::runtime::Runtime, Arc<Target>), LoadtestError> {
     let base = args.url.trim_end_matches('/').to_owned();
     let ws_base = if let Some(rest) = base.strip_prefix("http://") {
         format!("ws://{rest}")
@@ -261,21 +336,7 @@ pub fn run(args: &Args) -> Result<Report, LoadtestError> {
             url: args.url.clone(),
         });
     };
-    if args.games == 0 {
-        return Err(LoadtestError::BadArgument("--games must be at least 1"));
-    }
-    if args.seconds == 0 {
-        return Err(LoadtestError::BadArgument("--seconds must be at least 1"));
-    }
-    let rate = args
-        .rate
-        .unwrap_or(DEFAULT_RATE_PER_GAME * args.games as f64);
-    if !(rate.is_finite() && rate >= 0.0) {
-        return Err(LoadtestError::BadArgument(
-            "--rate must be a number of moves per second, 0 or more",
-        ));
-    }
-    raise_open_file_limit(args.games);
+    raise_open_file_limit(games);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -291,7 +352,28 @@ pub fn run(args: &Args) -> Result<Report, LoadtestError> {
         base,
         ws_base,
         variant: args.variant,
+        computer_level: args.computer_level,
     });
+    Ok((runtime, target))
+}
+
+/// Validates the arguments, raises the open-file limit and runs the test.
+pub fn run(args: &Args) -> Result<Report, LoadtestError> {
+    let (runtime, target) = setup(args, args.games + args.computer)?;
+    if args.games == 0 {
+        return Err(LoadtestError::BadArgument("--games must be at least 1"));
+    }
+    if args.seconds == 0 {
+        return Err(LoadtestError::BadArgument("--seconds must be at least 1"));
+    }
+    let rate = args
+        .rate
+        .unwrap_or(DEFAULT_RATE_PER_GAME * args.games as f64);
+    if !(rate.is_finite() && rate >= 0.0) {
+        return Err(LoadtestError::BadArgument(
+            "--rate must be a number of moves per second, 0 or more",
+        ));
+    }
     let mean_think = if rate > 0.0 {
         Duration::from_secs_f64(args.games as f64 / rate)
     } else {
@@ -300,6 +382,7 @@ pub fn run(args: &Args) -> Result<Report, LoadtestError> {
     runtime.block_on(drive(
         target,
         args.games,
+        args.computer,
         Duration::from_secs(args.seconds),
         mean_think,
     ))
@@ -329,6 +412,7 @@ struct Target {
     base: String,
     ws_base: String,
     variant: Variant,
+    computer_level: u32,
 }
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -375,31 +459,41 @@ impl Tally {
     }
 }
 
+/// Checks that the server answers `GET /healthz`.
+async fn check_health(target: &Target) -> Result<(), LoadtestError> {
+    let health = format!("{}/healthz", target.base);
+    match target.http.get(&health).send().await {
+        Ok(r) if r.status().is_success() => Ok(()),
+        Ok(r) => Err(LoadtestError::Unreachable {
+            url: health,
+            reason: format!("status {}", r.status()),
+        }),
+        Err(e) => Err(LoadtestError::Unreachable {
+            url: health,
+            reason: e.to_string(),
+        }),
+    }
+}
+
 /// Sets up every game, then plays them all for `window`.
 async fn drive(
     target: Arc<Target>,
     games: usize,
+    computer_games: usize,
     window: Duration,
     mean_think: Duration,
 ) -> Result<Report, LoadtestError> {
-    let health = format!("{}/healthz", target.base);
-    match target.http.get(&health).send().await {
-        Ok(r) if r.status().is_success() => {}
-        Ok(r) => {
-            return Err(LoadtestError::Unreachable {
-                url: health,
-                reason: format!("status {}", r.status()),
-            });
-        }
-        Err(e) => {
-            return Err(LoadtestError::Unreachable {
-                url: health,
-                reason: e.to_string(),
-            });
-        }
-    }
+    check_health(&target).await?;
 
     let setup_started = Instant::now();
+    // The computers start thinking first and go on until the end of the window.
+    let computers_stop = Arc::new(tokio::sync::Notify::new());
+    let computers: Vec<_> = (0..computer_games)
+        .map(|_| {
+            let (target, stop) = (target.clone(), computers_stop.clone());
+            tokio::spawn(async move { computer_slot(&target, &stop).await })
+        })
+        .collect();
     let limit = Arc::new(Semaphore::new(SETUP_CONCURRENCY));
     let mut setups = Vec::with_capacity(games);
     for _ in 0..games {
@@ -442,6 +536,22 @@ async fn drive(
         tally.merge(slot.await.expect("game task panicked"));
     }
     let elapsed = start.elapsed();
+    computers_stop.notify_waiters();
+    let mut computer = ComputerTally::default();
+    for slot in computers {
+        let t = slot.await.expect("computer game task panicked");
+        computer.games += t.games;
+        computer.moves += t.moves;
+        for (kind, (n, example)) in t.errors.errors {
+            tally.errors.entry(kind).or_insert((0, example)).0 += n;
+        }
+    }
+    if computer_games > 0 {
+        eprintln!(
+            "computer games: {} kept at once, {} created, {} computer moves",
+            computer_games, computer.games, computer.moves
+        );
+    }
     eprintln!(
         "played for {:.1} s; {} games created in all",
         elapsed.as_secs_f64(),
@@ -520,13 +630,7 @@ async fn new_game(target: &Target) -> Result<LiveGame, GameError> {
         }),
         ..CreateGame::default()
     };
-    let created: Created = post(
-        target,
-        "create",
-        &format!("{}/api/games", target.base),
-        &body,
-    )
-    .await?;
+    let created = create(target, &body).await?;
     let joined: Joined = post(
         target,
         "join",
@@ -565,6 +669,17 @@ async fn new_game(target: &Target) -> Result<LiveGame, GameError> {
         ply,
         legal,
     })
+}
+
+/// `POST /api/games`.
+async fn create(target: &Target, body: &CreateGame) -> Result<Created, GameError> {
+    post(
+        target,
+        "create",
+        &format!("{}/api/games", target.base),
+        body,
+    )
+    .await
 }
 
 async fn post<T: for<'de> Deserialize<'de>>(
@@ -615,15 +730,21 @@ async fn connect(target: &Target, id: &str, token: &str) -> Result<Player, GameE
     Ok(Player { socket })
 }
 
-/// The next JSON message from the server on `socket` (pings are answered by tungstenite).
+/// The next JSON message from the server on `socket` (pings are answered by tungstenite),
+/// within [`ANSWER_TIMEOUT`].
 async fn next_event(
     socket: &mut Socket,
     waiting_for: &'static str,
 ) -> Result<ServerMessage, GameError> {
+    tokio::time::timeout(ANSWER_TIMEOUT, next_message(socket))
+        .await
+        .map_err(|_| GameError::Timeout(waiting_for))?
+}
+
+/// The next JSON message from the server on `socket`, however long it takes.
+async fn next_message(socket: &mut Socket) -> Result<ServerMessage, GameError> {
     loop {
-        let message = tokio::time::timeout(ANSWER_TIMEOUT, socket.next())
-            .await
-            .map_err(|_| GameError::Timeout(waiting_for))?;
+        let message = socket.next().await;
         let text = match message {
             Some(Ok(Message::Text(text))) => text,
             Some(Ok(Message::Close(_))) | None => return Err(GameError::Closed),
@@ -716,6 +837,87 @@ async fn play_moves(
     }
 }
 
+/// What the games against the computer did.
+#[derive(Default)]
+struct ComputerTally {
+    games: u64,
+    moves: u64,
+    errors: Tally,
+}
+
+/// Keeps one game against the computer going until `stop`: the visitor's side plays a random
+/// legal move whenever it is to move, the computer answers in its own time.
+async fn computer_slot(target: &Target, stop: &tokio::sync::Notify) -> ComputerTally {
+    let mut tally = ComputerTally::default();
+    let stopped = stop.notified();
+    tokio::pin!(stopped);
+    loop {
+        tally.games += 1;
+        let outcome = tokio::select! {
+            outcome = computer_game(target, &mut tally.moves) => outcome,
+            _ = &mut stopped => return tally,
+        };
+        if let Err(e) = outcome {
+            tally.errors.error(&e);
+            tokio::select! {
+                _ = tokio::time::sleep(Duration::from_secs(1)) => {}
+                _ = &mut stopped => return tally,
+            }
+        }
+    }
+}
+
+/// Plays one game against the computer to its end, counting the computer's moves.
+async fn computer_game(target: &Target, moves: &mut u64) -> Result<(), GameError> {
+    let body = CreateGame {
+        variant: target.variant.name().to_owned(),
+        opponent: Some(Opponent::Computer(target.computer_level)),
+        ..CreateGame::default()
+    };
+    let created = create(target, &body).await?;
+    let mut player = connect(target, &created.id, &created.token).await?;
+    let ServerMessage::State(view) = next_event(&mut player.socket, "state").await? else {
+        return Err(GameError::Unexpected(
+            "the first message is not a state".into(),
+        ));
+    };
+    let mut state = view.state;
+    loop {
+        if state.status != GameStatus::Playing {
+            let _ = player.socket.close(None).await;
+            return Ok(());
+        }
+        if state.you.is_some() && state.you == state.to_move {
+            let choice = state.legal_moves.choose(&mut rand::rng()).cloned();
+            if let Some(mv) = choice {
+                let text =
+                    serde_json::to_string(&ClientMessage::Move { mv }).expect("a move serialises");
+                player
+                    .socket
+                    .send(Message::Text(text.into()))
+                    .await
+                    .map_err(|e| GameError::Socket(e.to_string()))?;
+            }
+        }
+        // The computer may think long while its turn waits in the engine queue: no timeout.
+        let event = loop {
+            match next_message(&mut player.socket).await? {
+                ServerMessage::Move(event) => break event.state,
+                ServerMessage::End(view) => break view.state,
+                ServerMessage::Error { code, message, .. } => return Err(refused(code, &message)),
+                _ => {}
+            }
+        };
+        if event.you != event.to_move {
+            // Our own move's echo: wait for the computer's.
+            state = event;
+            continue;
+        }
+        *moves += 1;
+        state = event;
+    }
+}
+
 fn refused(code: ErrorCode, message: &str) -> GameError {
     GameError::Refused(format!("{code}: {message}"))
 }
@@ -766,6 +968,10 @@ mod tests {
             seconds,
             rate,
             variant: Variant::Xiangqi,
+            lobby_clients: None,
+            seeks_per_second: 100.0,
+            computer: 0,
+            computer_level: 8,
         };
         assert!(matches!(
             run(&args("ftp://x", 1, 1, None)),

@@ -121,6 +121,27 @@ error_codes! {
     TooLateToAbort = (409, "too_late_to_abort"),
     /// Rematch before the end.
     GameNotOver = (409, "game_not_over"),
+    /// A chat line that is empty, longer than 200 characters or not one line of text.
+    ChatInvalid = (400, "chat_invalid"),
+    /// A chat channel this viewer may not write in, or one it turned off.
+    ChatNotAllowed = (403, "chat_not_allowed"),
+    /// The game's chat holds the most lines it keeps (1,000).
+    ChatFull = (409, "chat_full"),
+    /// Takeback: nothing of yours to take back (the first move of each side stays).
+    NothingToTakeBack = (409, "nothing_to_take_back"),
+    /// Takeback: the opponent has under 20 s on the clock; answering would cost it time.
+    TakebackUnfair = (409, "takeback_unfair"),
+    /// Takeback (Jieqi): the moves to take back revealed or captured a covered piece.
+    TakebackHidden = (409, "takeback_hidden"),
+    /// Takeback: the opponent's request stands (answer it first).
+    TakebackPending = (409, "takeback_pending"),
+    /// Takeback: accept/decline/cancel without such a request.
+    NoTakeback = (409, "no_takeback"),
+    /// Premove on your own turn: play the move instead.
+    PremoveNotAllowed = (409, "premove_not_allowed"),
+    /// Claim while the opponent is present, before the grace period is over, or while you are
+    /// away yourself.
+    ClaimTooEarly = (409, "claim_too_early"),
     /// Analysis of a game still being played (or waiting for its second player).
     GameInProgress = (409, "game_in_progress"),
     /// A body or WebSocket message over the limit.
@@ -131,6 +152,10 @@ error_codes! {
     RateLimited = (429, "rate_limited"),
     /// Too many WebSockets open from this address.
     TooManySockets = (429, "too_many_sockets"),
+    /// An open seek over the address's cap of seeks open at once.
+    TooManySeeks = (429, "too_many_seeks"),
+    /// Open seeks created too fast from this address (seek churn).
+    SeekRateLimited = (429, "seek_rate_limited"),
     /// The database refused the write itself (a bug): nothing was applied.
     Internal = (500, "internal"),
     /// The database cannot store anything right now: nothing was changed.

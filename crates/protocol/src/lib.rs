@@ -11,8 +11,11 @@
 //! the rules crate, not the contract, knows which names a variant has.
 
 mod analysis;
+mod comforts;
 mod error;
+mod lobby;
 mod message;
+mod position;
 mod request;
 mod view;
 
@@ -21,11 +24,21 @@ pub use analysis::{
     EngineInfo, EngineLine, EngineScore, EngineServerMessage, ExportRequest, ExportedRecord,
     Judgement, Knowledge, MoveVerdict, ReviewAnswer, ReviewRequest, TreeMove,
 };
+pub use comforts::{
+    AwayView, ChatChannel, ChatHistoryMessage, ChatLine, ChatMessage, ChatMuteRequest, ChatMuted,
+    ClaimRequest, ClaimResult, PremoveMessage, PremoveRequest, PresenceMessage, TakebackAction,
+    TakebackMessage, TakebackNote, TakebackRequest,
+};
 pub use error::{ErrorBody, ErrorCode, ErrorDetail, ErrorReason};
+pub use lobby::{
+    GameSummary, HeldSeat, LiveGame, LobbyClientMessage, LobbyCounts, LobbyServerMessage,
+    LobbySnapshot, LobbyUpdate, PairRequest, Paired, Seek, Summaries, SummariesRequest,
+};
 pub use message::{
     ClientMessage, ClockMessage, CountMessage, DrawOfferMessage, MoveEvent, RematchMessage,
     ServerMessage,
 };
+pub use position::{PositionCheck, PositionProblem, ValidatePosition};
 pub use request::{
     CreateGame, Created, DrawAction, DrawRequest, EmptyRequest, Health, ImportedGame,
     ImportedResult, Joined, MoveRequest, NotationList, Opponent, TimeControlSpec,

@@ -2,6 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::comforts::{
+    ChatChannel, ChatHistoryMessage, ChatMessage, ClaimResult, PremoveMessage, PresenceMessage,
+    TakebackAction, TakebackMessage,
+};
 use crate::error::{ErrorCode, ErrorReason};
 use crate::request::DrawAction;
 use crate::view::{ClockView, GameState, GameView, RematchView};
@@ -34,6 +38,36 @@ pub enum ClientMessage {
     Clock {},
     /// Keep-alive; answered by `pong`.
     Ping {},
+    /// Say something in a chat channel (players: `players`; spectators: `spectators`).
+    Chat {
+        /// The channel.
+        channel: ChatChannel,
+        /// The text (at most 200 characters, one line).
+        text: String,
+    },
+    /// A player turns a chat channel off or on for itself in this game.
+    ChatMute {
+        /// The channel.
+        channel: ChatChannel,
+        /// Off (`true`) or on.
+        muted: bool,
+    },
+    /// Request, cancel, accept or decline a takeback.
+    Takeback {
+        /// What to do.
+        action: TakebackAction,
+    },
+    /// Queue a move for your next turn; `null` cancels it.
+    Premove {
+        /// The move, or `null`.
+        #[serde(rename = "move")]
+        mv: Option<String>,
+    },
+    /// Claim the win or a draw once the opponent has been away for the grace period.
+    Claim {
+        /// What is claimed.
+        result: ClaimResult,
+    },
 }
 
 /// Server → client. Every message but `pong` and `error` carries `ply`.
@@ -54,6 +88,16 @@ pub enum ServerMessage {
     Rematch(RematchMessage),
     /// The answer to a client `clock` message.
     Clock(ClockMessage),
+    /// A new chat line.
+    Chat(ChatMessage),
+    /// The chat this viewer may see (after `state` on connect, and after a mute change).
+    ChatHistory(ChatHistoryMessage),
+    /// A takeback request was made, withdrawn or declined.
+    Takeback(TakebackMessage),
+    /// The player's own queued premove changed (to that player only).
+    Premove(PremoveMessage),
+    /// A player went away or came back.
+    Presence(PresenceMessage),
     /// The answer to `ping`.
     Pong {},
     /// A client message was refused.

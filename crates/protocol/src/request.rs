@@ -20,9 +20,20 @@ pub struct CreateGame {
     /// A custom start (FEN or SFEN; not for Jieqi).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fen: Option<String>,
+    /// Open to anyone: listed in the lobby's seeks until someone joins, it is cancelled
+    /// (abort) or the creator's page has been gone for the seek timeout.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub open: bool,
+    /// Kept out of the lobby's "Watch" list (and its rematches too).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unlisted: bool,
     /// Who holds the other seat; absent: a person (who joins through the invite link).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opponent: Option<Opponent>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// The opponent of a new game: `{"computer": <level>}` for Jiang's engine at a level from 1

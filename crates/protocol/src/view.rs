@@ -102,6 +102,16 @@ pub struct GameState {
     pub handicap: Option<String>,
     /// Who asked for a rematch, and the next game.
     pub rematch: RematchView,
+    /// The side whose takeback request stands (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub takeback: Option<String>,
+    /// For a player: its own queued premove (never shown to anyone else).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub premove: Option<String>,
+    /// While playing: per side name, the players away (no open WebSocket); absent when both
+    /// are present.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub away: BTreeMap<String, crate::AwayView>,
     /// In a game against the computer: its side and level (absent in games between people).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computer: Option<ComputerSeat>,

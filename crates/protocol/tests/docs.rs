@@ -6,8 +6,9 @@ use std::collections::HashMap;
 use jiang_protocol::{
     AnalysisAnswer, AnalysisRequest, ClientMessage, CreateGame, Created, DrawRequest,
     EngineClientMessage, EngineServerMessage, ErrorBody, ErrorCode, ErrorReason, ExportRequest,
-    ExportedRecord, GameView, Health, ImportedGame, Joined, MoveRequest, NotationList,
-    ServerMessage,
+    ExportedRecord, GameView, Health, ImportedGame, Joined, LobbyClientMessage, LobbyServerMessage,
+    LobbySnapshot, MoveRequest, NotationList, PairRequest, Paired, PositionCheck, ServerMessage,
+    Summaries, SummariesRequest, ValidatePosition,
 };
 use serde::de::DeserializeOwned;
 
@@ -145,6 +146,8 @@ fn parse_as(name: &str, text: &str) -> Result<(), String> {
         "DrawRequest" => parses::<DrawRequest>(text),
         "NotationList" => parses::<NotationList>(text),
         "ImportedGame" => parses::<ImportedGame>(text),
+        "ValidatePosition" => parses::<ValidatePosition>(text),
+        "PositionCheck" => parses::<PositionCheck>(text),
         "Health" => parses::<Health>(text),
         "AnalysisRequest" => parses::<AnalysisRequest>(text),
         "AnalysisAnswer" => parses::<AnalysisAnswer>(text),
@@ -158,6 +161,17 @@ fn parse_as(name: &str, text: &str) -> Result<(), String> {
         "GameView" => parses::<GameView>(text),
         "ServerMessage" => parses::<ServerMessage>(text),
         "ClientMessage" => parses::<ClientMessage>(text),
+        "TakebackRequest" => parses::<jiang_protocol::TakebackRequest>(text),
+        "PremoveRequest" => parses::<jiang_protocol::PremoveRequest>(text),
+        "ClaimRequest" => parses::<jiang_protocol::ClaimRequest>(text),
+        "ChatMuteRequest" => parses::<jiang_protocol::ChatMuteRequest>(text),
+        "PairRequest" => parses::<PairRequest>(text),
+        "Paired" => parses::<Paired>(text),
+        "LobbySnapshot" => parses::<LobbySnapshot>(text),
+        "LobbyServerMessage" => parses::<LobbyServerMessage>(text),
+        "LobbyClientMessage" => parses::<LobbyClientMessage>(text),
+        "SummariesRequest" => parses::<SummariesRequest>(text),
+        "Summaries" => parses::<Summaries>(text),
         other => Err(format!("no protocol type `{other}`")),
     }
 }

@@ -39,6 +39,9 @@ pub enum Reason {
     /// default): over, with no winner and no result. An addition of Jiang's server to the
     /// rules reference's reasons: untimed games have no clock to end them.
     Abandoned,
+    /// A player was away (no connection) past the server's grace period and the opponent
+    /// claimed the win or a draw. An addition of Jiang's server, like `Abandoned`.
+    Disconnection,
 }
 
 /// A reason name that Jiang does not know.
@@ -48,7 +51,7 @@ pub struct UnknownReason(pub String);
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 14] = [
+    pub const ALL: [Reason; 15] = [
         Reason::Checkmate,
         Reason::Stalemate,
         Reason::Resignation,
@@ -63,6 +66,7 @@ impl Reason {
         Reason::Impasse,
         Reason::Aborted,
         Reason::Abandoned,
+        Reason::Disconnection,
     ];
 
     /// The stable kebab-case name, as in `../shared/rules/clocks-and-games.md`.
@@ -82,6 +86,7 @@ impl Reason {
             Reason::Impasse => "impasse",
             Reason::Aborted => "aborted",
             Reason::Abandoned => "abandoned",
+            Reason::Disconnection => "disconnection",
         }
     }
 }

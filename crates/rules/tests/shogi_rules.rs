@@ -654,7 +654,7 @@ fn sfen_errors_say_what_and_where() {
 #[test]
 fn sfen_validation_rejects_impossible_positions() {
     let illegal = |s: &str| match Position::from_sfen(Variant::Shogi, s) {
-        Err(SfenError::Illegal(why)) => why,
+        Err(SfenError::Illegal(why)) => why.to_string(),
         other => panic!("{s}: {other:?}"),
     };
     assert!(illegal("9/9/9/9/9/9/9/9/K8 b - 1").contains("0 kings"));

@@ -11,9 +11,10 @@ use axum::http::{Extensions, HeaderMap, HeaderValue, StatusCode, Version, header
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use jiang_protocol::{
-    CreateGame, Created, DrawRequest, EmptyRequest, GameView, Health, MoveRequest, to_sorted_value,
+    ChatMuteRequest, ClaimRequest, CreateGame, Created, DrawRequest, EmptyRequest, GameView,
+    Health, MoveRequest, PremoveRequest, TakebackRequest, to_sorted_value,
 };
 use jiang_rules::{Side, Variant};
 use serde::de::DeserializeOwned;
@@ -31,7 +32,7 @@ use crate::seat;
 use crate::slots::Slots;
 use crate::store::Write;
 use crate::table::{self, NotationStyle, RecordFormat, SetupError};
-use crate::{pages, ws};
+use crate::{lobby, pages, ws};
 
 /// The largest request body accepted (bytes).
 pub const MAX_BODY: usize = 16 * 1024;
@@ -47,6 +48,8 @@ pub(crate) struct AppState {
     pub origin: Arc<OriginPolicy>,
     /// Open WebSockets per client address.
     pub sockets: Arc<Slots>,
+    /// The lobby hub.
+    pub lobby: Arc<crate::lobby::Lobby>,
     /// A WebSocket silent for this long is closed.
     pub ws_idle_timeout: Duration,
     /// The longest one analysis search may run.
@@ -72,6 +75,16 @@ pub(crate) fn router(state: AppState) -> Router {
         ("abort", action(|_: EmptyRequest| Action::Abort)),
         ("impasse", action(|_: EmptyRequest| Action::Impasse)),
         ("rematch", action(|_: EmptyRequest| Action::Rematch)),
+        (
+            "takeback",
+            action(|r: TakebackRequest| Action::Takeback(r.action)),
+        ),
+        ("premove", action(|r: PremoveRequest| Action::Premove(r.mv))),
+        ("claim", action(|r: ClaimRequest| Action::Claim(r.result))),
+        (
+            "chat_mute",
+            action(|r: ChatMuteRequest| Action::ChatMute(r.channel, r.muted)),
+        ),
     ];
     let api = actions
         .into_iter()
@@ -84,10 +97,15 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/notation", get(notation))
         .route("/api/games/{id}/ws", get(ws::upgrade))
+        .route("/api/lobby", get(lobby::lobby_view))
+        .route("/api/lobby/ws", get(lobby::upgrade))
+        .route("/api/lobby/pair", post(lobby::pair))
+        .route("/api/summaries", post(lobby::summaries))
         .route("/api/analysis", post(crate::analysis::analyse))
         .route("/api/analysis/export", post(crate::analysis::export))
         .route("/api/analysis/ws", get(crate::analysis_engine::upgrade))
         .route("/api/analysis/review", post(crate::analysis_engine::review))
+        .route("/api/positions/validate", post(crate::positions::validate))
         .route(
             "/api/import",
             post(crate::import::handler).layer(DefaultBodyLimit::max(crate::import::MAX_IMPORT)),
@@ -292,7 +310,7 @@ fn action_token(
 
 /// The `Set-Cookie` value that keeps `token` for game `id`: HttpOnly (no script reads it),
 /// `SameSite=Lax`, and `Secure` when the public URL is https.
-fn seat_cookie(id: &str, token: &str, secure: bool) -> HeaderValue {
+pub(crate) fn seat_cookie(id: &str, token: &str, secure: bool) -> HeaderValue {
     HeaderValue::from_str(&format!(
         "{}={token}; Path=/; Max-Age=2592000; HttpOnly; SameSite=Lax{}",
         seat_cookie_name(id),
@@ -303,24 +321,41 @@ fn seat_cookie(id: &str, token: &str, secure: bool) -> HeaderValue {
 
 async fn create_game(
     State(state): State<AppState>,
+    Extension(ClientAddress(client)): Extension<ClientAddress>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     // No other site may make a visitor's browser create a game (and get its seat cookie).
     state.origin.check_post(&headers)?;
     let request: CreateGame = parse_body(body)?;
+    let created = create(&state, request, client).await?;
+    let cookie = seat_cookie(&created.id, &created.token, state.origin.secure_cookies());
+    let mut response = (StatusCode::CREATED, Json(to_sorted_value(&created))).into_response();
+    response.headers_mut().insert(header::SET_COOKIE, cookie);
+    Ok(response)
+}
+
+/// Validates and stores the game `request` asks for, with the creator's seat; an open one is
+/// listed in the lobby (within `client`'s seek limits).
+pub(crate) async fn create(
+    state: &AppState,
+    request: CreateGame,
+    client: IpAddr,
+) -> Result<Created, ApiError> {
     let computer = crate::game::requested_level(request.opponent)?;
+    if computer.is_some() && request.open {
+        // The computer holds the other seat at once: there is nothing to seek.
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            "Invalid request: a game against the computer cannot be an open seek.",
+        ));
+    }
     let control = request
         .clock
         .map(TimeControl::try_from)
         .transpose()
         .map_err(|e| ApiError::new(ErrorCode::InvalidRequest, format!("Invalid request: {e}.")))?;
-    let variant: Variant = request
-        .variant
-        .parse()
-        .map_err(|e: jiang_rules::UnknownVariant| {
-            ApiError::new(ErrorCode::UnknownVariant, format!("{e}."))
-        })?;
+    let variant = parse_variant(&request.variant)?;
     let side = match request.side.as_deref() {
         None | Some("random") => {
             if rand::random::<bool>() {
@@ -354,47 +389,65 @@ async fn create_game(
         ));
     }
     drop(table);
+    if request.open {
+        state.lobby.reserve(client)?;
+    }
     let id = seat::new_game_id();
     let token = seat::new_token();
     let mut tokens = [None, None];
     tokens[side.index()] = Some(seat::hash_token(&token));
+    let handicap = setup.handicap.clone();
     let new_game = NewGame {
         variant,
         setup,
         control,
         tokens,
+        open: request.open,
+        unlisted: request.unlisted,
         computer,
     };
-    state
+    let stored = state
         .games
         .store()
         .write(vec![Write::SaveGame(new_game.row(&id))])
-        .await
-        .map_err(|e| {
-            tracing::error!(error = %e, "cannot store a new game");
-            ApiError::internal("The game could not be stored.")
-        })?;
-    tracing::info!(game = %id, %variant, computer = ?computer, "game created");
+        .await;
+    if let Err(e) = stored {
+        if request.open {
+            state.lobby.unreserve(client);
+        }
+        tracing::error!(error = %e, "cannot store a new game");
+        return Err(ApiError::internal("The game could not be stored."));
+    }
+    if request.open {
+        let [first, second] = new_game.tokens;
+        let info = crate::lobby::SeekInfo {
+            variant,
+            control,
+            side: !side,
+            handicap,
+        };
+        let hash = first.or(second).expect("the creator's seat is taken");
+        state.lobby.add_seek(&id, info, client, hash);
+    }
+    tracing::info!(game = %id, %variant, open = request.open, computer = ?computer, "game created");
     if computer.is_some() {
         // The computer may have the first move: its actor starts now.
         state.games.wake(&id);
     }
     let url = format!("{}/g/{id}", state.games.settings().public_url);
-    let mut response = (
-        StatusCode::CREATED,
-        Json(to_sorted_value(&Created {
-            id: id.clone(),
-            side: variant.side_name(side).to_owned(),
-            token: token.clone(),
-            url,
-        })),
-    )
-        .into_response();
-    response.headers_mut().insert(
-        header::SET_COOKIE,
-        seat_cookie(&id, &token, state.origin.secure_cookies()),
-    );
-    Ok(response)
+    Ok(Created {
+        id,
+        side: variant.side_name(side).to_owned(),
+        token,
+        url,
+    })
+}
+
+/// A request's `variant`, or `400 unknown_variant`.
+pub(crate) fn parse_variant(name: &str) -> Result<Variant, ApiError> {
+    name.parse().map_err(|e: jiang_rules::UnknownVariant| {
+        ApiError::new(ErrorCode::UnknownVariant, format!("{e}."))
+    })
 }
 
 pub(crate) fn setup_error(e: SetupError) -> ApiError {

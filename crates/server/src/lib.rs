@@ -15,8 +15,10 @@ mod heartbeat;
 pub mod hints;
 mod http;
 mod import;
+pub mod lobby;
 pub mod origin;
 pub mod pages;
+pub mod positions;
 pub mod ratelimit;
 pub mod seat;
 mod serve;
@@ -32,6 +34,7 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
 
+pub use lobby::LobbySettings;
 pub use ratelimit::Rate;
 pub use store::Durability;
 
@@ -64,6 +67,11 @@ pub struct Config {
     pub abandon_after: Duration,
     /// Connection and WebSocket limits.
     pub limits: Limits,
+    /// The shortest grace period before a player may claim against an absent opponent (10 s;
+    /// longer clocks get longer ones, see [`game::claim_grace`]).
+    pub claim_grace_min: Duration,
+    /// The lobby's seek timeout and abuse limits.
+    pub lobby: LobbySettings,
     /// Threads of the engine pool (computer opponents, analysis): at least 1; the default is
     /// [`engine_pool::default_threads`].
     pub engine_threads: usize,
@@ -124,6 +132,8 @@ impl Default for Config {
             node: "main".into(),
             abandon_after: Duration::from_secs(30 * 24 * 3600),
             limits: Limits::default(),
+            claim_grace_min: Duration::from_secs(10),
+            lobby: LobbySettings::default(),
             engine_threads: engine_pool::default_threads(),
             analysis_seconds: analysis_engine::DEFAULT_SECONDS,
             review_nodes: analysis_engine::DEFAULT_REVIEW_NODES,
@@ -239,6 +249,9 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     let abort_writes = store.abort_handle();
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
+    let sockets = slots::Slots::new(0, config.limits.max_sockets_per_address);
+    let lobby = lobby::Lobby::new(config.lobby.clone(), sockets.clone(), shutdown_rx.clone());
+    lobby.spawn_flusher();
     let engines = engine_pool::EnginePool::new(config.engine_threads);
     let games = game::Games::new(
         store,
@@ -248,6 +261,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
             public_url: public_url.clone(),
             idle_timeout: config.idle_timeout,
             abandon_after: config.abandon_after,
+            claim_grace_min: config.claim_grace_min,
         },
         shutdown_rx.clone(),
         alive_tx,
@@ -257,6 +271,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
                 alive_at: run.alive_at,
             })
             .collect(),
+        lobby.clone(),
     );
     let (resumed, started_at) = games.resume_all(&config.node).await?;
     let (heartbeat_stop, heartbeat) = heartbeat::spawn(
@@ -275,7 +290,8 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         limiter: Arc::new(ratelimit::Limiter::new(config.rate_limit)),
         trusted_proxies: trusted_proxies.clone(),
         origin: Arc::new(origin::OriginPolicy::new(&public_url)?),
-        sockets: slots::Slots::new(0, limits.max_sockets_per_address),
+        sockets,
+        lobby,
         ws_idle_timeout: limits.ws_idle_timeout,
         analysis_seconds: config.analysis_seconds,
         review_nodes: config.review_nodes,

@@ -1,6 +1,7 @@
 //! The front end: `web/` embedded with rust-embed (read from disk in debug builds).
 //!
-//! `/`, `/g/{id}`, `/rules/{variant}` and `/analysis/{variant}` all answer `web/app.html` with `{{lang}}`,
+//! `/`, `/g/{id}`, `/rules/{variant}`, `/analysis/{variant}` and `/editor/{variant}` all answer
+//! `web/app.html` with `{{lang}}`,
 //! `{{description}}` (the page's meta description in that language), `{{version}}` and
 //! `{{commit}}` filled in; `/static/{path}` serves `web/{path}`.
 
@@ -35,6 +36,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/g/{id}", get(app))
         .route("/rules/{variant}", get(app))
         .route("/analysis/{variant}", get(app))
+        .route("/editor/{variant}", get(app))
         .route("/static/{*path}", get(asset))
 }
 

@@ -26,7 +26,8 @@ impl Rate {
         burst: 0.0,
     };
 
-    fn is_unlimited(self) -> bool {
+    /// Whether this is [`Rate::UNLIMITED`] (or any rate of 0 per second).
+    pub fn is_unlimited(self) -> bool {
         self.per_second <= 0.0
     }
 }

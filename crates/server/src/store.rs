@@ -135,6 +135,25 @@ pub struct MoveRow {
     pub at_ms: i64,
 }
 
+/// One entry of a game's log (`game_log`): a chat line or a takeback.
+#[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
+pub struct LogRow {
+    /// The game it belongs to.
+    pub game_id: String,
+    /// 1 for the game's first entry.
+    pub seq: i64,
+    /// `chat` or `takeback`.
+    pub kind: String,
+    /// A chat line's channel (`players`, `spectators`).
+    pub channel: Option<String>,
+    /// The speaker's or requester's side index; `None` for a spectator.
+    pub side: Option<i64>,
+    /// The text (chat) or a JSON description (takeback).
+    pub body: String,
+    /// When, milliseconds since the Unix epoch.
+    pub at_ms: i64,
+}
+
 /// One durable change.
 #[derive(Clone, Debug)]
 pub enum Write {
@@ -146,6 +165,15 @@ pub enum Write {
     UpdateGame(GameRow),
     /// Append a move (fails if that ply is already stored).
     AppendMove(MoveRow),
+    /// Delete a game's moves after ply `keep` (a takeback).
+    TruncateMoves {
+        /// The game.
+        game_id: String,
+        /// How many moves stay.
+        keep: i64,
+    },
+    /// Append an entry to a game's log (fails if that `seq` is already stored).
+    AppendLog(LogRow),
     /// Record a new run of server node `node` starting at `started_at` (ms since the Unix
     /// epoch), and delete its earlier runs that ended before `prune_before` (no resumed game
     /// needs them). See [`RunRow`].
@@ -209,6 +237,8 @@ pub struct StoredGame {
     pub row: GameRow,
     /// Its moves by ply.
     pub moves: Vec<MoveRow>,
+    /// Its log (chat, takebacks) by `seq`.
+    pub log: Vec<LogRow>,
 }
 
 /// What a database back end does. Both implementations run the same SQL.
@@ -264,6 +294,11 @@ const SELECT_RUNS: &str = "SELECT node, started_at, alive_at, stopped_at FROM no
 /// games before that are the first-move countdown's (they are aborted, not abandoned).
 const ABANDONABLE: &str = "status = 'playing' AND clock IS NULL AND EXISTS \
      (SELECT 1 FROM moves WHERE moves.game_id = games.id AND moves.ply = 2)";
+const DELETE_MOVES: &str = "DELETE FROM moves WHERE game_id = $1 AND ply > $2";
+const INSERT_LOG: &str = "INSERT INTO game_log (game_id, seq, kind, channel, side, body, at_ms) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7)";
+const SELECT_LOG: &str = "SELECT game_id, seq, kind, channel, side, body, at_ms FROM game_log \
+     WHERE game_id = $1 ORDER BY seq";
 /// Timed games have a clock snapshot; a game without a second move is in its first-move
 /// countdown; a game against the computer may be waiting for its move.
 const RESUMABLE: &str = "status = 'playing' AND (clock IS NOT NULL OR opponent IS NOT NULL \
@@ -323,7 +358,11 @@ macro_rules! sql_backend {
                     .bind(&row.id)
                     .fetch_all(&self.pool)
                     .await?;
-                Ok(StoredGame { row, moves })
+                let log = sqlx::query_as::<_, LogRow>(SELECT_LOG)
+                    .bind(&row.id)
+                    .fetch_all(&self.pool)
+                    .await?;
+                Ok(StoredGame { row, moves, log })
             }
 
             /// Every game matching the SQL `condition`, by id, with its moves.
@@ -392,6 +431,25 @@ macro_rules! sql_backend {
                                     .bind(&m.text)
                                     .bind(&m.clock)
                                     .bind(m.at_ms)
+                                    .execute(&mut *tx)
+                                    .await?;
+                            }
+                            Write::TruncateMoves { game_id, keep } => {
+                                sqlx::query(DELETE_MOVES)
+                                    .bind(game_id)
+                                    .bind(keep)
+                                    .execute(&mut *tx)
+                                    .await?;
+                            }
+                            Write::AppendLog(l) => {
+                                sqlx::query(INSERT_LOG)
+                                    .bind(&l.game_id)
+                                    .bind(l.seq)
+                                    .bind(&l.kind)
+                                    .bind(&l.channel)
+                                    .bind(l.side)
+                                    .bind(&l.body)
+                                    .bind(l.at_ms)
                                     .execute(&mut *tx)
                                     .await?;
                             }

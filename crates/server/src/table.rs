@@ -341,6 +341,9 @@ pub struct RecordInfo {
     pub created_at: i64,
     /// The result, if the game is over.
     pub result: Option<Outcome>,
+    /// The takebacks made in the game, one line each (`takeback: red took back e1e0 at ply
+    /// 3`): PGN writes them in a `Takebacks` tag, KIF/KI2 and CSA as header comments.
+    pub takebacks: Vec<String>,
 }
 
 /// The persistent set-up of a game: everything needed to rebuild its table together with the
@@ -655,6 +658,9 @@ fn xiangqi_tags(record: &mut Record, info: &RecordInfo) {
     }
     if let Some(outcome) = info.result {
         record.set_outcome(outcome);
+    }
+    if !info.takebacks.is_empty() {
+        record.set_tag("Takebacks", &info.takebacks.join("; "));
     }
 }
 
@@ -1155,6 +1161,7 @@ impl OpenGame for shogi::Game {
                 .collect();
         }
         record.result = info.result.or(outcome);
+        record.notes = info.takebacks.clone();
         let written = match format {
             RecordFormat::Kif => write_kif(&record),
             RecordFormat::Ki2 => write_ki2(&record),
@@ -1440,6 +1447,7 @@ mod tests {
                     move_ms: Vec::new(),
                     created_at: 0,
                     result: None,
+                    takebacks: Vec::new(),
                 },
             )
             .unwrap_err();

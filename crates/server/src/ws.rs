@@ -38,13 +38,13 @@ pub const MAX_MESSAGE: usize = 4 * 1024;
 pub const MAX_READ: usize = 256 * 1024;
 
 /// Client messages per socket: sustained rate and burst.
-const SOCKET_RATE: Rate = Rate {
+pub(crate) const SOCKET_RATE: Rate = Rate {
     per_second: 20.0,
     burst: 40.0,
 };
 
 /// After this many refused messages in a row the socket is closed.
-const MAX_STRIKES: u32 = 50;
+pub(crate) const MAX_STRIKES: u32 = 50;
 
 /// Events queued for a slow socket before it is dropped (it reconnects and gets a `state`).
 const QUEUE: usize = 64;
@@ -53,7 +53,7 @@ const QUEUE: usize = 64;
 const CLOSE_WAIT: Duration = Duration::from_secs(1);
 
 /// The close code for a socket closed because it sent nothing for the idle timeout.
-const CLOSE_IDLE: u16 = 1000;
+pub(crate) const CLOSE_IDLE: u16 = 1000;
 
 /// The close code for a message larger than [`MAX_READ`] (RFC 6455: message too big).
 const CLOSE_TOO_BIG: u16 = 1009;
@@ -138,19 +138,17 @@ pub(crate) async fn upgrade(
         .on_upgrade(move |ws| socket.run(ws, rx))
 }
 
-/// A place among the address's WebSockets, or `too_many_sockets`.
+/// A place among `client`'s open WebSockets, or `too_many_sockets`.
 pub(crate) fn socket_slot(state: &AppState, client: IpAddr) -> Result<Slot, ApiError> {
-    state
-        .sockets
-        .try_acquire(Some(client))
-        .map_err(|(Full::Address(cap) | Full::Total(cap))| {
-            ApiError::new(
-                ErrorCode::TooManySockets,
-                format!(
-                    "This address already has {cap} WebSockets open, the most allowed; close one first."
-                ),
-            )
-        })
+    state.sockets.try_acquire(Some(client)).map_err(|full| {
+        let (Full::Address(cap) | Full::Total(cap)) = full;
+        ApiError::new(
+            ErrorCode::TooManySockets,
+            format!(
+                "This address already has {cap} WebSockets open, the most allowed; close one first."
+            ),
+        )
+    })
 }
 
 /// One open socket and what it holds.
@@ -167,7 +165,7 @@ struct Socket {
 }
 
 /// Why a socket's loop ended.
-enum End {
+pub(crate) enum End {
     /// The client went away, closed, or failed.
     Gone,
     /// Closed by the server with this code and reason.
@@ -183,28 +181,7 @@ impl Socket {
             // The shutdown deadline has passed: drop the socket without a word.
             _ = stopped(&mut hard_stop) => End::Gone,
         };
-        if let End::Close(code, reason) = end {
-            let frame = CloseFrame {
-                code,
-                reason: reason.into(),
-            };
-            // The closing handshake, briefly: dropping the connection at once would reset it
-            // if the client is still sending, and its kernel could then discard the close
-            // frame before the client reads it.
-            let close = async {
-                if sink.send(Message::Close(Some(frame))).await.is_ok() {
-                    while let Some(Ok(message)) = stream.next().await {
-                        if let Message::Close(_) = message {
-                            break;
-                        }
-                    }
-                }
-            };
-            tokio::select! {
-                _ = tokio::time::timeout(CLOSE_WAIT, close) => {}
-                _ = stopped(&mut hard_stop) => {}
-            }
-        }
+        finish(end, &mut sink, &mut stream, &mut hard_stop).await;
         self.state
             .games
             .tell(&self.id, Command::Unsubscribe { sub: self.sub });
@@ -225,9 +202,7 @@ impl Socket {
         let mut bucket = Bucket::new(SOCKET_RATE, Instant::now());
         let mut strikes = 0;
         let idle = self.state.ws_idle_timeout;
-        let ping_every = (idle / 4).max(Duration::from_millis(10));
-        let mut pings = tokio::time::interval_at((Instant::now() + ping_every).into(), ping_every);
-        pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut pings = pings(idle);
         let mut heard = Instant::now();
         loop {
             let out = tokio::select! {
@@ -244,21 +219,10 @@ impl Socket {
                 }
                 incoming = stream.next() => {
                     heard = Instant::now();
-                    let text = match incoming {
-                        Some(Ok(Message::Text(text))) => text.to_string(),
-                        Some(Ok(Message::Binary(bytes))) => match String::from_utf8(bytes.to_vec()) {
-                            Ok(text) => text,
-                            Err(_) => String::from("\u{0}"),
-                        },
-                        Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                        Some(Err(e)) => {
-                            return if is_too_big(e) {
-                                End::Close(CLOSE_TOO_BIG, "message too big")
-                            } else {
-                                End::Gone
-                            };
-                        }
-                        Some(Ok(Message::Close(_))) | None => return End::Gone,
+                    let text = match read_text(incoming) {
+                        Ok(Some(text)) => text,
+                        Ok(None) => continue,
+                        Err(end) => return end,
                     };
                     match self.handle_message(&text, &mut bucket).await {
                         Ok(None) => {
@@ -288,10 +252,7 @@ impl Socket {
 
     /// Sends `message`; `false` if the client is gone or has not read for the send timeout.
     async fn send(&self, sink: &mut SplitSink<WebSocket, Message>, message: Message) -> bool {
-        matches!(
-            tokio::time::timeout(self.send_timeout(), sink.send(message)).await,
-            Ok(Ok(()))
-        )
+        send_within(sink, message, self.send_timeout()).await
     }
 
     async fn handle_message(
@@ -310,6 +271,78 @@ impl Socket {
         )
         .await
     }
+}
+
+/// Ends a socket as its loop ended: a socket closed by the server sends its close frame and
+/// waits briefly for the client's (dropping the connection at once would reset it if the client
+/// is still sending, and its kernel could then discard the close frame before the client reads
+/// it); past the shutdown deadline it is dropped without a word.
+pub(crate) async fn finish(
+    end: End,
+    sink: &mut SplitSink<WebSocket, Message>,
+    stream: &mut SplitStream<WebSocket>,
+    hard_stop: &mut tokio::sync::watch::Receiver<bool>,
+) {
+    if let End::Close(code, reason) = end {
+        let frame = CloseFrame {
+            code,
+            reason: reason.into(),
+        };
+        let close = async {
+            if sink.send(Message::Close(Some(frame))).await.is_ok() {
+                while let Some(Ok(message)) = stream.next().await {
+                    if let Message::Close(_) = message {
+                        break;
+                    }
+                }
+            }
+        };
+        tokio::select! {
+            _ = tokio::time::timeout(CLOSE_WAIT, close) => {}
+            _ = stopped(hard_stop) => {}
+        }
+    }
+}
+
+/// What a socket read: a client message's text, or why the socket ends (`Err`), or nothing to
+/// handle (`Ok(None)`: a ping or pong).
+pub(crate) fn read_text(
+    incoming: Option<Result<Message, axum::Error>>,
+) -> Result<Option<String>, End> {
+    match incoming {
+        Some(Ok(Message::Text(text))) => Ok(Some(text.to_string())),
+        Some(Ok(Message::Binary(bytes))) => Ok(Some(
+            String::from_utf8(bytes.to_vec()).unwrap_or_else(|_| String::from("\u{0}")),
+        )),
+        Some(Ok(Message::Ping(_) | Message::Pong(_))) => Ok(None),
+        Some(Err(e)) => Err(if is_too_big(e) {
+            End::Close(CLOSE_TOO_BIG, "message too big")
+        } else {
+            End::Gone
+        }),
+        Some(Ok(Message::Close(_))) | None => Err(End::Gone),
+    }
+}
+
+/// The server's pings for a socket closed after `idle` without a word: every quarter of it.
+pub(crate) fn pings(idle: Duration) -> tokio::time::Interval {
+    let every = (idle / 4).max(Duration::from_millis(10));
+    let mut pings = tokio::time::interval_at((Instant::now() + every).into(), every);
+    pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    pings
+}
+
+/// Sends `message` within `timeout`; `false` if the client is gone or has not read for that
+/// long.
+pub(crate) async fn send_within(
+    sink: &mut SplitSink<WebSocket, Message>,
+    message: Message,
+    timeout: Duration,
+) -> bool {
+    matches!(
+        tokio::time::timeout(timeout, sink.send(message)).await,
+        Ok(Ok(()))
+    )
 }
 
 /// Whether a read error is a message over [`MAX_READ`].
@@ -352,6 +385,27 @@ async fn handle_message(
         ClientMessage::Abort {} => Action::Abort,
         ClientMessage::Impasse {} => Action::Impasse,
         ClientMessage::Rematch {} => Action::Rematch,
+        ClientMessage::Takeback { action } => Action::Takeback(action),
+        ClientMessage::Premove { mv } => Action::Premove(mv),
+        ClientMessage::Claim { result } => Action::Claim(result),
+        ClientMessage::ChatMute { channel, muted } => Action::ChatMute(channel, muted),
+        ClientMessage::Chat { channel, text } => {
+            // Spectators chat too: the line is the subscriber's, not a seat's action.
+            if !state.limiter.check(client) {
+                return Err(ApiError::rate_limited());
+            }
+            return state
+                .games
+                .ask(id, |reply| Command::Chat {
+                    sub,
+                    client,
+                    channel,
+                    text: text.clone(),
+                    reply,
+                })
+                .await
+                .map(|()| None);
+        }
     };
     // Actions may write to the database: they share the address's budget with its other
     // sockets and its HTTP requests.

@@ -9,7 +9,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Backend, TestServer, connect, next_message, typed};
+use common::{Backend, TestServer, connect, execute, fetch_one, next_message, typed};
 use jiang_protocol::{
     ComputerSeat, Created, ErrorBody, GameStatus, GameView, MoveEvent, ServerMessage,
 };
@@ -160,43 +160,10 @@ on_both!(
 
 /// The number of moves stored for game `id`, read from the database directly.
 async fn stored_moves(url: &str, id: &str) -> i64 {
-    let sql = "SELECT COUNT(*) FROM moves WHERE game_id = $1";
-    let (n,): (i64,) = if url.starts_with("postgres") {
-        let pool = sqlx::PgPool::connect(url).await.unwrap();
-        let row = sqlx::query_as(sql).bind(id).fetch_one(&pool).await.unwrap();
-        pool.close().await;
-        row
-    } else {
-        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
-        let row = sqlx::query_as(sql).bind(id).fetch_one(&pool).await.unwrap();
-        pool.close().await;
-        row
-    };
+    // Game ids are base62: nothing to escape.
+    let sql = format!("SELECT COUNT(*) FROM moves WHERE game_id = '{id}'");
+    let (n,): (i64,) = fetch_one(url, &sql).await;
     n
-}
-
-/// Deletes the stored moves of game `id` from ply `from` on (the server is stopped).
-async fn delete_moves_from(url: &str, id: &str, from: i64) {
-    let sql = "DELETE FROM moves WHERE game_id = $1 AND ply >= $2";
-    if url.starts_with("postgres") {
-        let pool = sqlx::PgPool::connect(url).await.unwrap();
-        sqlx::query(sql)
-            .bind(id)
-            .bind(from)
-            .execute(&pool)
-            .await
-            .unwrap();
-        pool.close().await;
-    } else {
-        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
-        sqlx::query(sql)
-            .bind(id)
-            .bind(from)
-            .execute(&pool)
-            .await
-            .unwrap();
-        pool.close().await;
-    }
 }
 
 on_both!(
@@ -215,7 +182,13 @@ on_both!(
             waited += Duration::from_millis(50);
         }
         s.shut_down().await;
-        delete_moves_from(&url, &id, 1).await;
+        execute(
+            &url,
+            "DELETE FROM moves WHERE ply >= $1 AND game_id = $2",
+            &id,
+            1,
+        )
+        .await;
         assert_eq!(stored_moves(&url, &id).await, 0);
         s.start_again().await;
         assert!(
@@ -311,3 +284,52 @@ fn the_computer_reads_the_public_game_in_the_open_variants() {
         assert!(t.legal_moves().contains(&reply), "{variant}: {reply}");
     }
 }
+
+on_both!(
+    takebacks_claims_and_seeks_against_the_computer,
+    |s: TestServer| async move {
+        // Never an open seek: the computer holds the other seat at once.
+        let (status, v) = s
+            .post(
+                "/api/games",
+                None,
+                json!({"variant": "xiangqi", "opponent": {"computer": 1}, "open": true}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+        let body: ErrorBody = typed(&v);
+        assert_eq!(body.error.code.as_str(), "invalid_request");
+
+        let (id, _, token) = s
+            .create(json!({"variant": "xiangqi", "side": "red", "opponent": {"computer": 1}}))
+            .await;
+        let mut socket = connect(&s.ws_url(&id, Some(&token))).await;
+        for ply in [2, 4] {
+            let view = s.game_view(&id, Some(&token)).await;
+            s.play(&id, &token, &view.state.legal_moves[0]).await;
+            move_event_at(&mut socket, ply).await;
+        }
+        // The computer agrees at once: red's move and its reply are gone, red is to move.
+        let (status, v) = s
+            .action(&id, "takeback", Some(&token), json!({"action": "request"}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let view = s.game_view(&id, Some(&token)).await;
+        assert_eq!(view.moves.len(), 2, "two plies taken back");
+        assert_eq!(view.state.to_move.as_deref(), Some("red"));
+        assert_eq!(view.state.takeback, None, "no request left standing");
+        // The computer has no socket, yet it is never away: nothing to claim.
+        assert!(view.state.away.is_empty(), "{:?}", view.state.away);
+        let (status, v) = s
+            .action(&id, "claim", Some(&token), json!({"result": "win"}))
+            .await;
+        assert_eq!(status, StatusCode::CONFLICT, "{v}");
+        let body: ErrorBody = typed(&v);
+        assert_eq!(body.error.code.as_str(), "claim_too_early");
+        assert_eq!(
+            s.game_view(&id, None).await.state.status,
+            GameStatus::Playing
+        );
+        s.stop().await;
+    }
+);

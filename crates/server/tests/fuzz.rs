@@ -146,13 +146,19 @@ fn essentials(view: &Value) -> Value {
     ])
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn random_requests_and_messages_are_refused_cleanly() {
-    // A fixed seed in CI; `JIANG_FUZZ_SEED=<n> JIANG_FUZZ_CASES=<n>` explores further.
+/// The seed (`JIANG_FUZZ_SEED`, else a fixed one), the number of cases (`JIANG_FUZZ_CASES`,
+/// else 400) and the generator seeded with it.
+fn seeded() -> (u64, u64, StdRng) {
     let from_env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
     let seed = from_env("JIANG_FUZZ_SEED").unwrap_or(0x4a69616e67);
     let cases = from_env("JIANG_FUZZ_CASES").unwrap_or(400);
-    let mut rng = StdRng::seed_from_u64(seed);
+    (seed, cases, StdRng::seed_from_u64(seed))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_requests_and_messages_are_refused_cleanly() {
+    // A fixed seed in CI; `JIANG_FUZZ_SEED=<n> JIANG_FUZZ_CASES=<n>` explores further.
+    let (seed, cases, mut rng) = seeded();
     let s = TestServer::start().await;
     let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
     for case in 0..cases {
@@ -232,4 +238,92 @@ async fn socket_answer(socket: &mut common::Socket, text: String) -> (StatusCode
     } else {
         (StatusCode::OK, json!({}))
     }
+}
+
+/// Characters a position text is made of, and some it is not.
+const POSITION_CHARS: &[char] = &[
+    'K', 'k', 'A', 'a', 'B', 'b', 'N', 'n', 'R', 'r', 'C', 'c', 'P', 'p', 'X', 'x', 'G', 'g', 'S',
+    's', 'L', 'l', 'E', 'H', '+', '1', '2', '3', '5', '9', '0', '/', ' ', '-', 'w', '漢',
+];
+
+/// A start position with a few characters replaced, inserted or removed.
+fn mangled_position(rng: &mut StdRng, base: &str) -> String {
+    let mut chars: Vec<char> = base.chars().collect();
+    for _ in 0..rng.random_range(1..6) {
+        let c = *POSITION_CHARS.choose(rng).expect("chars");
+        let at = rng.random_range(0..=chars.len());
+        match rng.random_range(0..3) {
+            0 if at < chars.len() => chars[at] = c,
+            1 if at < chars.len() => {
+                chars.remove(at);
+            }
+            _ => chars.insert(at, c),
+        }
+    }
+    chars.into_iter().collect()
+}
+
+/// The position judge with mangled start positions of every variant and random bodies: a
+/// well-formed request is always answered `200` with a verdict that agrees with itself (a
+/// valid position's canonical text is valid again, unchanged), anything else is a clean 4xx.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_positions_are_judged_cleanly() {
+    use jiang_protocol::PositionCheck;
+    let (seed, cases, mut rng) = seeded();
+    let s = TestServer::start().await;
+    let starts = [
+        (
+            "xiangqi",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        ),
+        (
+            "jieqi",
+            "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w A2B2N2R2C2P5a2b2n2r2c2p5 0 1",
+        ),
+        (
+            "shogi",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        ),
+        ("minishogi", "rbsgk/4p/5/P4/KGSBR b - 1"),
+    ];
+    let mut valid = 0;
+    for case in 0..cases {
+        let (variant, start) = *starts.choose(&mut rng).expect("starts");
+        let bytes = if rng.random_range(0..5) == 0 {
+            body(&mut rng)
+        } else {
+            json!({"variant": variant, "fen": mangled_position(&mut rng, start)})
+                .to_string()
+                .into_bytes()
+        };
+        let label = format!(
+            "JIANG_FUZZ_SEED={seed} case {case}: body {:?}",
+            String::from_utf8_lossy(&bytes)
+        );
+        // A valid answer names its variant in the request, which was then JSON.
+        let sent: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        let (status, answer) = s.post_raw("/api/positions/validate", None, bytes).await;
+        if status != StatusCode::OK {
+            assert_refusal(status, &answer, &label);
+            continue;
+        }
+        let check: PositionCheck = serde_json::from_value(answer.clone())
+            .unwrap_or_else(|e| panic!("{label}: {e}: {answer}"));
+        assert_eq!(check.valid, check.problems.is_empty(), "{label}: {answer}");
+        if let Some(fen) = check.fen {
+            valid += 1;
+            let (status, again) = s
+                .post(
+                    "/api/positions/validate",
+                    None,
+                    json!({"variant": sent["variant"], "fen": fen}),
+                )
+                .await;
+            assert_eq!(status, StatusCode::OK, "{label}");
+            assert_eq!(again["fen"], json!(fen), "{label}: canonical text changed");
+        }
+    }
+    // The mangling leaves some positions valid, so both kinds of answer were seen.
+    assert!(valid > 0, "no valid position among {cases} cases");
+    s.stop().await;
 }

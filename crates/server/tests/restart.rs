@@ -9,7 +9,7 @@ mod common;
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use common::{Backend, TestServer};
+use common::{Backend, TestServer, execute, fetch_one};
 use serde_json::{Value, json};
 
 fn now_ms() -> i64 {
@@ -17,29 +17,6 @@ fn now_ms() -> i64 {
         .duration_since(UNIX_EPOCH)
         .unwrap()
         .as_millis() as i64
-}
-
-/// Runs one statement on the test database directly (not through the server).
-async fn execute(url: &str, sql: &str, id: &str, value: i64) {
-    if url.starts_with("postgres") {
-        let pool = sqlx::PgPool::connect(url).await.unwrap();
-        sqlx::query(sql)
-            .bind(value)
-            .bind(id)
-            .execute(&pool)
-            .await
-            .unwrap();
-        pool.close().await;
-    } else {
-        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
-        sqlx::query(sql)
-            .bind(value)
-            .bind(id)
-            .execute(&pool)
-            .await
-            .unwrap();
-        pool.close().await;
-    }
 }
 
 /// A game's `status` and `result` columns, read directly.
@@ -53,26 +30,6 @@ async fn stored_status(url: &str, id: &str) -> (String, Option<String>) {
     } else {
         let pool = sqlx::SqlitePool::connect(url).await.unwrap();
         let row = sqlx::query_as(sql).bind(id).fetch_one(&pool).await.unwrap();
-        pool.close().await;
-        row
-    }
-}
-
-/// The one row `sql` selects from the test database, read directly (not through the server).
-async fn fetch_one<T>(url: &str, sql: &str) -> T
-where
-    T: Send + Unpin,
-    for<'r> T:
-        sqlx::FromRow<'r, sqlx::postgres::PgRow> + sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>,
-{
-    if url.starts_with("postgres") {
-        let pool = sqlx::PgPool::connect(url).await.unwrap();
-        let row = sqlx::query_as(sql).fetch_one(&pool).await.unwrap();
-        pool.close().await;
-        row
-    } else {
-        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
-        let row = sqlx::query_as(sql).fetch_one(&pool).await.unwrap();
         pool.close().await;
         row
     }

@@ -28,7 +28,7 @@ pub use handicap::{HANDICAPS, Handicap, handicap};
 pub use moves::Move;
 pub use piece::{Piece, PieceKind};
 pub use position::Position;
-pub use sfen::{MINISHOGI_START, SHOGI_START, SfenError};
+pub use sfen::{MINISHOGI_START, SHOGI_START, Setup, SetupProblem, SfenError};
 pub use square::{ParseSquareError, Square};
 pub use usi::MoveError;
 

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use super::geometry::geometry;
 use super::position::*;
 use super::tables::Bits;
-use super::{PieceKind, Position};
+use super::{PieceKind, Position, Square};
 use crate::{Side, Variant};
 
 /// The standard start of Shogi.
@@ -59,37 +59,93 @@ pub enum SfenError {
     /// Text follows the move number.
     #[error("unexpected text after the move number: `{0}`")]
     Trailing(String),
-    /// The fields are well-formed but the position cannot occur.
+    /// The fields are well-formed but the position cannot occur (the first of
+    /// [`Setup::problems`]).
     #[error("illegal position: {0}")]
-    Illegal(String),
+    Illegal(SetupProblem),
 }
 
-impl Position {
-    /// The standard start position of `variant` (Shogi for any non-Minishogi variant).
-    pub fn startpos(variant: Variant) -> Position {
-        let text = match variant {
-            Variant::Minishogi => MINISHOGI_START,
-            _ => SHOGI_START,
-        };
-        let variant = if variant == Variant::Minishogi {
-            Variant::Minishogi
-        } else {
-            Variant::Shogi
-        };
-        Position::from_sfen(variant, text).expect("the start SFEN is valid")
-    }
+/// Why a well-formed SFEN does not describe a position that can occur (shogi.md), with where.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupProblem {
+    /// A side has no king or more than one (shogi.md has no king-less setups: both sides
+    /// always have exactly one).
+    #[error("{} has {found} kings, expected exactly one", Variant::Shogi.side_name(*side))]
+    KingCount {
+        /// The side.
+        side: Side,
+        /// How many kings it has.
+        found: u32,
+    },
+    /// An unpromoted pawn or lance on the last rank, or knight on the last two ranks: it could
+    /// never move (shogi.md, "Dead drops").
+    #[error("{}'s unpromoted {} on {square} could never move", Variant::Shogi.side_name(*side), kind_name(*kind))]
+    StuckPiece {
+        /// The piece's side.
+        side: Side,
+        /// Pawn, lance or knight.
+        kind: PieceKind,
+        /// Where it stands.
+        square: Square,
+    },
+    /// Two unpromoted pawns of one side on one file (nifu).
+    #[error("{} has two unpromoted pawns on file {file} (nifu)", Variant::Shogi.side_name(*side))]
+    Nifu {
+        /// The side.
+        side: Side,
+        /// The file, 1-9 (1 is sente's right).
+        file: u8,
+    },
+    /// More pieces of a kind (promoted ones counted as their base kind, hands included) than
+    /// the set holds.
+    #[error("{found} pieces of kind {} on the board and in hand, the set has {max}", kind.letter())]
+    TooMany {
+        /// The base kind.
+        kind: PieceKind,
+        /// How many there are in all.
+        found: u32,
+        /// How many the variant's set has.
+        max: u8,
+    },
+    /// The side not to move is in check.
+    #[error("{} is in check but it is not its turn", Variant::Shogi.side_name(*side))]
+    OpponentInCheck {
+        /// The side in check.
+        side: Side,
+    },
+}
 
-    /// Reads and validates an SFEN for `variant` (`startpos` gives the standard start). The
-    /// hands may list kinds in any order; a missing hands field means empty hands and a missing
-    /// move number means 1.
-    pub fn from_sfen(variant: Variant, text: &str) -> Result<Position, SfenError> {
+fn kind_name(kind: PieceKind) -> &'static str {
+    match kind {
+        PieceKind::Pawn => "pawn",
+        PieceKind::Lance => "lance",
+        _ => "knight",
+    }
+}
+
+/// An SFEN read but not yet checked: anything an SFEN can say, valid or not. Validating it
+/// gives a [`Position`]; [`Setup::problems`] lists everything wrong with it at once (a board
+/// editor shows them all).
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The unchecked position (never handed out before validation).
+    pos: Position,
+}
+
+impl Setup {
+    /// Reads an SFEN for `variant` (`startpos` gives the standard start), checking only its
+    /// syntax. The hands may list kinds in any order; a missing hands field means empty hands
+    /// and a missing move number means 1.
+    pub fn parse(variant: Variant, text: &str) -> Result<Setup, SfenError> {
         if !matches!(variant, Variant::Shogi | Variant::Minishogi) {
             return Err(SfenError::NotShogi(variant));
         }
         let text = text.trim();
         let text = text.strip_prefix("sfen ").map(str::trim).unwrap_or(text);
         if text == "startpos" {
-            return Ok(Position::startpos(variant));
+            return Ok(Setup {
+                pos: Position::startpos(variant),
+            });
         }
         let mut fields = text.split_whitespace();
         let board = fields.next().ok_or(SfenError::Empty)?;
@@ -114,8 +170,49 @@ impl Position {
         let mut pos = Position::empty(variant, turn, ply);
         parse_board(&mut pos, board)?;
         parse_hands(&mut pos, hands)?;
-        validate(&pos).map_err(SfenError::Illegal)?;
-        Ok(pos)
+        Ok(Setup { pos })
+    }
+
+    /// Every reason the setup cannot occur, per side (kings, stuck pieces, nifu), then the
+    /// piece counts and the check; empty when [`Setup::validate`] accepts it.
+    pub fn problems(&self) -> Vec<SetupProblem> {
+        problems(&self.pos)
+    }
+
+    /// Checks the setup and gives the position, or the first of [`Setup::problems`].
+    pub fn validate(self) -> Result<Position, SfenError> {
+        match problems(&self.pos).into_iter().next() {
+            None => Ok(self.pos),
+            Some(problem) => Err(SfenError::Illegal(problem)),
+        }
+    }
+
+    /// The setup's SFEN in canonical form (valid or not).
+    pub fn sfen(&self) -> String {
+        self.pos.sfen()
+    }
+}
+
+impl Position {
+    /// The standard start position of `variant` (Shogi for any non-Minishogi variant).
+    pub fn startpos(variant: Variant) -> Position {
+        let text = match variant {
+            Variant::Minishogi => MINISHOGI_START,
+            _ => SHOGI_START,
+        };
+        let variant = if variant == Variant::Minishogi {
+            Variant::Minishogi
+        } else {
+            Variant::Shogi
+        };
+        Position::from_sfen(variant, text).expect("the start SFEN is valid")
+    }
+
+    /// Reads and validates an SFEN for `variant` (`startpos` gives the standard start). The
+    /// hands may list kinds in any order; a missing hands field means empty hands and a missing
+    /// move number means 1.
+    pub fn from_sfen(variant: Variant, text: &str) -> Result<Position, SfenError> {
+        Setup::parse(variant, text)?.validate()
     }
 
     /// The canonical SFEN: `<board> <side> <hands> <move number>`.
@@ -126,7 +223,7 @@ impl Position {
             let mut empty = 0;
             for file in (1..=size).rev() {
                 let sq = (rank as usize - 1) * 9 + file as usize - 1;
-                let sq = super::Square::from_index(sq).expect("on board");
+                let sq = Square::from_index(sq).expect("on board");
                 match self.piece_at(sq) {
                     None => empty += 1,
                     Some(p) => {
@@ -279,47 +376,50 @@ fn parse_hands(pos: &mut Position, field: &str) -> Result<(), SfenError> {
     Ok(())
 }
 
-/// Checks that a parsed position can occur: one king each, no piece on a rank it could never
-/// leave, no two unpromoted pawns of a side on a file, the side not to move not in check, and
-/// no more pieces of a kind than the set holds.
-fn validate(pos: &Position) -> Result<(), String> {
+/// Everything that keeps a parsed position from occurring: a side without exactly one king, a
+/// piece on a rank it could never leave, two unpromoted pawns of a side on a file, more pieces
+/// of a kind than the set holds, the side not to move in check.
+fn problems(pos: &Position) -> Vec<SetupProblem> {
     let geo = pos.geo();
+    let mut problems = Vec::new();
+    let mut kings_ok = true;
     for side in Side::BOTH {
         let s = side.index();
         let kings = (pos.by_kind[KING_K] & pos.by_side[s]).count_ones();
         if kings != 1 {
-            return Err(format!(
-                "{} has {kings} kings, expected exactly one",
-                Variant::Shogi.side_name(side)
-            ));
+            kings_ok = false;
+            problems.push(SetupProblem::KingCount { side, found: kings });
         }
-        let name = Variant::Shogi.side_name(side);
         let stuck = [
-            (PAWN_K, geo.last_rank[s], "pawn"),
-            (LANCE_K, geo.last_rank[s], "lance"),
-            (KNIGHT_K, geo.last_two_ranks[s], "knight"),
+            (PAWN_K, geo.last_rank[s]),
+            (LANCE_K, geo.last_rank[s]),
+            (KNIGHT_K, geo.last_two_ranks[s]),
         ];
-        for (kind, ranks, what) in stuck {
-            if let Some(sq) = Bits(pos.by_kind[kind] & pos.by_side[s] & ranks).next() {
-                let sq = super::Square::from_index(sq).expect("on board");
-                return Err(format!(
-                    "{name}'s unpromoted {what} on {sq} could never move"
-                ));
+        for (kind, ranks) in stuck {
+            for sq in Bits(pos.by_kind[kind] & pos.by_side[s] & ranks) {
+                problems.push(SetupProblem::StuckPiece {
+                    side,
+                    kind: PieceKind::ALL[kind],
+                    square: Square::from_index(sq).expect("on board"),
+                });
             }
         }
         let mut files = 0u16;
+        let mut nifu = 0u16;
         for sq in Bits(pos.by_kind[PAWN_K] & pos.by_side[s]) {
             let f = sq % 9;
             if files & (1 << f) != 0 {
-                return Err(format!(
-                    "{name} has two unpromoted pawns on file {} (nifu)",
-                    f + 1
-                ));
+                nifu |= 1 << f;
             }
             files |= 1 << f;
         }
+        for f in 0..9u8 {
+            if nifu & (1 << f) != 0 {
+                problems.push(SetupProblem::Nifu { side, file: f + 1 });
+            }
+        }
     }
-    for base in 0..8 {
+    for base in 0..7 {
         let kind = PieceKind::ALL[base];
         let mut n = 0u32;
         for k in PieceKind::ALL {
@@ -327,23 +427,18 @@ fn validate(pos: &Position) -> Result<(), String> {
                 n += pos.by_kind[k.index()].count_ones();
             }
         }
-        if base < 7 {
-            n += pos.hands[0][base] as u32 + pos.hands[1][base] as u32;
-        }
+        n += pos.hands[0][base] as u32 + pos.hands[1][base] as u32;
         if n > geo.set[base] as u32 {
-            return Err(format!(
-                "{n} pieces of kind {} on the board and in hand, the set has {}",
-                kind.letter(),
-                geo.set[base]
-            ));
+            problems.push(SetupProblem::TooMany {
+                kind,
+                found: n,
+                max: geo.set[base],
+            });
         }
     }
-    let waiting = pos.turn.index() ^ 1;
-    if pos.king_attacked(waiting) {
-        return Err(format!(
-            "{} is in check but it is not its turn",
-            Variant::Shogi.side_name(Side::BOTH[waiting])
-        ));
+    let waiting = !pos.turn;
+    if kings_ok && pos.king_attacked(waiting.index()) {
+        problems.push(SetupProblem::OpponentInCheck { side: waiting });
     }
-    Ok(())
+    problems
 }

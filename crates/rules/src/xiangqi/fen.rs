@@ -181,8 +181,16 @@ pub enum FenError {
         /// Identities in the pool.
         pool: u32,
     },
-    /// The side that just moved left its general attacked (or the generals facing).
-    #[error("{side} is not to move but its general is in check (or faces the other general)")]
+    /// The two generals face each other on an open file (flying general).
+    #[error("the generals on {red} and {black} face each other on an open file")]
+    GeneralsFacing {
+        /// Red's general.
+        red: Square,
+        /// Black's general.
+        black: Square,
+    },
+    /// The side that just moved left its general attacked.
+    #[error("{side} is not to move but its general is in check")]
     OpponentInCheck {
         /// The side not to move.
         side: SideName,
@@ -272,29 +280,64 @@ impl Setup {
     }
 
     /// Checks the setup against the rules and builds the position: one general per side in
-    /// its palace; Xiangqi advisors, elephants and soldiers only where they can stand; no more
-    /// pieces than a set; Jieqi pools consistent with the board; the side not to move not in
-    /// check.
+    /// its palace; Xiangqi advisors, elephants and soldiers only where they can stand; Jieqi
+    /// covered pieces only on their side's start points; no more pieces than a set; Jieqi
+    /// pools consistent with the board; the generals not facing; the side not to move not in
+    /// check. The error is the first of [`Setup::problems`].
     pub fn validate(self, variant: Variant) -> Result<Position, FenError> {
+        self.check(variant)
+            .map_err(|mut problems| problems.swap_remove(0))
+    }
+
+    /// Every reason this setup is not a playable position, in board order (`a0` first) and
+    /// then per side; empty when [`Setup::validate`] accepts it. Only the validation variants
+    /// of [`FenError`] appear: [`FenError::GeneralCount`], [`FenError::GeneralOutsidePalace`],
+    /// [`FenError::UnreachablePoint`], [`FenError::CoveredOffStartPoint`],
+    /// [`FenError::TooMany`], [`FenError::PoolTooSmall`], [`FenError::GeneralsFacing`] and
+    /// [`FenError::OpponentInCheck`]. The check of the generals comes only when both generals
+    /// are where they may stand.
+    pub fn problems(&self, variant: Variant) -> Vec<FenError> {
+        self.check(variant).err().unwrap_or_default()
+    }
+
+    fn check(&self, variant: Variant) -> Result<Position, Vec<FenError>> {
         let jieqi = variant == Variant::Jieqi;
+        let mut problems = Vec::new();
         let mut position = Position::empty(variant, self.turn);
         position.halfmove = self.halfmove;
         position.fullmove = self.fullmove;
         let mut counts = [[0usize; 7]; 2];
         let mut covered = [0u32; 2];
+        let mut generals_placed = true;
         for sq in Square::all() {
             let Some(occupant) = self.board[sq.index()] else {
                 continue;
             };
             let side = occupant.side();
             let kind = match occupant {
-                Occupant::Covered(side) => {
-                    covered[side.index()] += 1;
-                    // Parsing only lets covered pieces onto start points.
-                    start_kind(side, sq).expect("covered piece on a start point")
-                }
+                Occupant::Covered(side) => match start_kind(side, sq) {
+                    // jieqi.md: a covered piece always stands on one of its side's start
+                    // points (the general's excepted: generals are never covered).
+                    Some(kind) if kind != PieceKind::General && jieqi => {
+                        covered[side.index()] += 1;
+                        kind
+                    }
+                    _ => {
+                        problems.push(FenError::CoveredOffStartPoint {
+                            rank: sq.rank(),
+                            side: SideName(side),
+                            square: sq,
+                        });
+                        continue;
+                    }
+                },
                 Occupant::Piece(piece) => {
-                    check_point(piece, sq, jieqi)?;
+                    if let Err(problem) = check_point(piece, sq, jieqi) {
+                        if piece.kind == PieceKind::General {
+                            generals_placed = false;
+                        }
+                        problems.push(problem);
+                    }
                     counts[side.index()][piece.kind.index()] += 1;
                     piece.kind
                 }
@@ -320,15 +363,16 @@ impl Setup {
         for side in Side::BOTH {
             let s = side.index();
             if counts[s][PieceKind::General.index()] != 1 {
-                return Err(FenError::GeneralCount {
+                generals_placed = false;
+                problems.push(FenError::GeneralCount {
                     side: SideName(side),
                     found: counts[s][PieceKind::General.index()],
                 });
             }
             for kind in PieceKind::ALL {
                 let found = counts[s][kind.index()] + pools[s].count(kind) as usize;
-                if found > FULL_SET[kind.index()] as usize {
-                    return Err(FenError::TooMany {
+                if kind != PieceKind::General && found > FULL_SET[kind.index()] as usize {
+                    problems.push(FenError::TooMany {
                         side: SideName(side),
                         letter: Piece::new(side, kind).fen_letter(),
                         found,
@@ -338,7 +382,7 @@ impl Setup {
                 }
             }
             if covered[s] > pools[s].total() {
-                return Err(FenError::PoolTooSmall {
+                problems.push(FenError::PoolTooSmall {
                     side: SideName(side),
                     covered: covered[s],
                     pool: pools[s].total(),
@@ -346,12 +390,34 @@ impl Setup {
             }
         }
         position.pools = pools;
-        if position.side_in_check(!self.turn) {
-            return Err(FenError::OpponentInCheck {
-                side: SideName(!self.turn),
-            });
+        if generals_placed {
+            let (red, black) = (position.general(Side::RED), position.general(Side::BLACK));
+            if position.generals_face() {
+                problems.push(FenError::GeneralsFacing { red, black });
+            } else if position.side_in_check(!self.turn) {
+                problems.push(FenError::OpponentInCheck {
+                    side: SideName(!self.turn),
+                });
+            }
         }
-        Ok(position)
+        if problems.is_empty() {
+            Ok(position)
+        } else {
+            Err(problems)
+        }
+    }
+}
+
+impl Position {
+    /// Whether the two generals stand on one file with nothing between them (xiangqi.md,
+    /// "flying general"): never allowed, whoever is to move.
+    fn generals_face(&self) -> bool {
+        let (red, black) = (self.general(Side::RED), self.general(Side::BLACK));
+        red.file() == black.file()
+            && (red.rank() + 1..black.rank()).all(|rank| {
+                let between = Square::new(red.file(), rank).expect("on board");
+                self.occupant(between).is_none()
+            })
     }
 }
 
@@ -427,21 +493,12 @@ fn parse_board(
                 continue; // counted as too long below
             }
             let sq = Square::new(file as u8, rank).expect("on board");
-            if let Occupant::Covered(side) = occupant {
-                if variant != Variant::Jieqi {
-                    return Err(FenError::CoveredInXiangqi {
-                        rank,
-                        found: c,
-                        square: sq,
-                    });
-                }
-                if matches!(start_kind(side, sq), None | Some(PieceKind::General)) {
-                    return Err(FenError::CoveredOffStartPoint {
-                        rank,
-                        side: SideName(side),
-                        square: sq,
-                    });
-                }
+            if occupant.is_covered() && variant != Variant::Jieqi {
+                return Err(FenError::CoveredInXiangqi {
+                    rank,
+                    found: c,
+                    square: sq,
+                });
             }
             board[sq.index()] = Some(occupant);
             file += 1;
@@ -704,13 +761,20 @@ mod tests {
         // Red to move while Black's general is attacked.
         assert_eq!(
             xq("4k4/9/9/9/4R4/9/9/9/9/3K5 w").unwrap_err().to_string(),
-            "Black is not to move but its general is in check (or faces the other general)"
+            "Black is not to move but its general is in check"
         );
-        // Facing generals count as an attack.
-        assert!(matches!(
-            xq("4k4/9/9/9/9/9/9/9/9/4K4 b"),
-            Err(FenError::OpponentInCheck { .. })
-        ));
+        // Facing generals are their own problem, whoever is to move.
+        for turn in ["w", "b"] {
+            assert_eq!(
+                xq(&format!("4k4/9/9/9/9/9/9/9/9/4K4 {turn}")),
+                Err(FenError::GeneralsFacing {
+                    red: sq("e0"),
+                    black: sq("e9")
+                })
+            );
+        }
+        // A piece between them: no problem.
+        assert!(xq("4k4/9/9/9/4P4/9/9/9/9/4K4 b").is_ok());
     }
 
     #[test]

@@ -110,6 +110,14 @@ impl Live {
         })
     }
 
+    /// The first-move countdown, which a computer to move is not held to: it never walks
+    /// away, but may wait for an engine thread.
+    pub(super) fn first_move_countdown(&self) -> Option<Instant> {
+        self.state
+            .first_move_deadline
+            .filter(|_| self.computer_to_move().is_none())
+    }
+
     /// Whether the actor has work for the computer now or soon (it must stay in memory).
     pub(super) fn computer_busy(&self) -> bool {
         self.computer_to_move().is_some()

@@ -25,12 +25,17 @@ use crate::error::{ApiError, ErrorCode};
 use crate::seat;
 use crate::store::{GameRow, MoveRow, Store, StoreError, StoredGame, Write};
 use crate::table::{self, NotationStyle, RecordFormat, RecordInfo, Setup, Table};
+mod comforts;
 mod computer;
+mod listing;
 mod registry;
 mod rows;
 mod state;
 mod view;
 
+use comforts::Comforts;
+pub use comforts::claim_grace;
+pub(crate) use listing::summary;
 pub(crate) use registry::{Games, Preloaded};
 
 pub(crate) use computer::requested_level;
@@ -39,6 +44,7 @@ use rows::{Load, Meta, abandoned_result, duration_ms, load_live, side_of_index};
 use state::State;
 use view::Event;
 
+use jiang_protocol::{ChatChannel, ClaimResult, TakebackAction};
 use jiang_protocol::{
     ClockMessage, ClockView, CountMessage, DrawOfferMessage, GameResult, GameState, GameView,
     MoveEvent, RematchMessage, RematchView, ServerMessage, SideClock, to_sorted_json,
@@ -83,6 +89,14 @@ pub enum Action {
     Impasse,
     /// Ask for a rematch.
     Rematch,
+    /// Request, cancel, accept or decline a takeback.
+    Takeback(TakebackAction),
+    /// Queue a move for the next turn (`None` cancels it).
+    Premove(Option<String>),
+    /// Claim the win or a draw against an absent opponent.
+    Claim(ClaimResult),
+    /// Turn a chat channel off (`true`) or on for oneself.
+    ChatMute(ChatChannel, bool),
 }
 
 pub use jiang_protocol::{DrawAction, Joined};
@@ -145,6 +159,13 @@ pub(crate) enum Command {
     ClockSync {
         sub: u64,
     },
+    Chat {
+        sub: u64,
+        client: std::net::IpAddr,
+        channel: ChatChannel,
+        text: String,
+        reply: Reply<()>,
+    },
 }
 
 /// Server-wide settings the actors need.
@@ -158,6 +179,9 @@ pub struct GameSettings {
     pub idle_timeout: Duration,
     /// An untimed game in progress unchanged for this long ends as `abandoned`.
     pub abandon_after: Duration,
+    /// The shortest grace period before a claim against an absent player (see
+    /// [`claim_grace`]).
+    pub claim_grace_min: Duration,
 }
 
 struct Subscriber {
@@ -186,6 +210,12 @@ struct Live {
     timer_retry_at: Option<Instant>,
     /// Spectator counts sent, debounced (a crowd joining must not cost its square).
     spectators: Debounce,
+    /// Chat, takeback log, premoves and presence.
+    comforts: Comforts,
+    /// How long a player must be away before the opponent may claim.
+    grace: Duration,
+    /// What the lobby was last told of this game (see `listing`).
+    lobby_told: Option<crate::lobby::Listing>,
     /// In a game against the computer: its seat and level.
     computer: Option<computer::Computer>,
     /// After the computer's move could not be stored: not before this instant does it think
@@ -250,6 +280,7 @@ async fn run_actor(
     // The computer's search under way, if any (see `computer`).
     let mut thinking = None;
     loop {
+        live.sync_lobby(&games);
         live.think(&games, &mut thinking, Instant::now());
         let deadline = live.next_deadline();
         // Nothing to wait for and nobody watching: everything is stored, so the actor can stop
@@ -294,6 +325,7 @@ async fn run_actor(
     }
     // Dropping the subscribers' senders closes their sockets.
     live.subscribers.clear();
+    games.lobby.unloaded(&id);
 }
 
 async fn sleep_until_opt(at: Option<Instant>) {
@@ -323,7 +355,22 @@ fn fail(cmd: Command, error: ApiError) {
         Command::Subscribe { reply, .. } => {
             let _ = reply.send(Err(error));
         }
+        Command::Chat { reply, .. } => {
+            let _ = reply.send(Err(error));
+        }
         Command::Unsubscribe { .. } | Command::ClockSync { .. } => {}
+    }
+}
+
+/// The API error for a failed store write (logged): nothing was changed.
+fn store_error(game: &str, e: StoreError) -> ApiError {
+    tracing::error!(game = %game, error = %e, "store write failed; change dropped");
+    match e {
+        StoreError::Closed => ApiError::unavailable(),
+        StoreError::Rejected(_) => {
+            ApiError::internal("The change could not be stored; nothing was changed.")
+        }
+        _ => ApiError::storage_unavailable(),
     }
 }
 
@@ -344,7 +391,7 @@ impl Live {
             return None;
         }
         let flag = self.state.clock.as_ref().and_then(Clock::flag_at);
-        let due = match (flag, self.state.first_move_deadline) {
+        let due = match (flag, self.first_move_countdown()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
@@ -389,22 +436,13 @@ impl Live {
         now: Instant,
     ) -> Result<(), ApiError> {
         unit.push(Write::UpdateGame(self.row(&next, now)));
-        match games.store.write(unit).await {
-            Ok(()) => {
-                self.state = next;
-                Ok(())
-            }
-            Err(e) => {
-                tracing::error!(game = %self.id, error = %e, "store write failed; change dropped");
-                Err(match e {
-                    StoreError::Closed => ApiError::unavailable(),
-                    StoreError::Rejected(_) => {
-                        ApiError::internal("The change could not be stored; nothing was changed.")
-                    }
-                    _ => ApiError::storage_unavailable(),
-                })
-            }
-        }
+        games
+            .store
+            .write(unit)
+            .await
+            .map_err(|e| store_error(&self.id, e))?;
+        self.state = next;
+        Ok(())
     }
 
     // ----- views -----
@@ -412,25 +450,35 @@ impl Live {
     /// Sends `event` to every subscriber, each with its own view; drops the ones that are gone
     /// or too slow to keep up (they reconnect and get a fresh state).
     fn broadcast(&mut self, event: Event, now: Instant) {
-        let mut texts: [Option<Arc<str>>; 3] = [None, None, None];
+        let mut texts: [Option<Option<Arc<str>>>; 3] = [None, None, None];
         let mut dropped_spectator = false;
+        let mut dropped_players = Vec::new();
         let mut i = 0;
         while i < self.subscribers.len() {
             let viewer = self.subscribers[i].viewer;
             let slot = viewer.map_or(2, Side::index);
             if texts[slot].is_none() {
-                texts[slot] = Some(self.event_text(&event, viewer, now).into());
+                texts[slot] = Some(self.event_text(&event, viewer, now).map(Into::into));
             }
-            let text = texts[slot].clone().expect("just built");
+            let Some(text) = texts[slot].clone().expect("just built") else {
+                i += 1;
+                continue;
+            };
             if self.subscribers[i].tx.try_send(text).is_err() {
                 let gone = self.subscribers.swap_remove(i);
-                dropped_spectator |= gone.viewer.is_none();
+                match gone.viewer {
+                    None => dropped_spectator = true,
+                    Some(side) => dropped_players.push(side),
+                }
             } else {
                 i += 1;
             }
         }
         if dropped_spectator {
             self.spectators_changed(now);
+        }
+        for side in dropped_players {
+            self.presence_changed(side, now);
         }
     }
 
@@ -519,11 +567,14 @@ impl Live {
             Command::Subscribe { token, tx, reply } => match self.seat_of(token.as_deref()) {
                 Ok(viewer) => {
                     let id = games.new_subscriber_id();
-                    let text: Arc<str> = self.event_text(&Event::State, viewer, now).into();
-                    if tx.try_send(text).is_ok() {
+                    let text: Arc<str> = self.view_text(viewer, now).into();
+                    let history =
+                        to_sorted_json(&ServerMessage::ChatHistory(self.chat_history(viewer)));
+                    if tx.try_send(text).is_ok() && tx.try_send(history.into()).is_ok() {
                         self.subscribers.push(Subscriber { id, viewer, tx });
-                        if viewer.is_none() {
-                            self.spectators_changed(now);
+                        match viewer {
+                            None => self.spectators_changed(now),
+                            Some(side) => self.presence_changed(side, now),
                         }
                     }
                     let _ = reply.send(Ok(id));
@@ -535,8 +586,9 @@ impl Live {
             Command::Unsubscribe { sub } => {
                 if let Some(pos) = self.subscribers.iter().position(|s| s.id == sub) {
                     let gone = self.subscribers.swap_remove(pos);
-                    if gone.viewer.is_none() {
-                        self.spectators_changed(now);
+                    match gone.viewer {
+                        None => self.spectators_changed(now),
+                        Some(side) => self.presence_changed(side, now),
                     }
                 }
             }
@@ -548,6 +600,16 @@ impl Live {
                     });
                     let _ = s.tx.try_send(to_sorted_json(&message).into());
                 }
+            }
+            Command::Chat {
+                sub,
+                client,
+                channel,
+                text,
+                reply,
+            } => {
+                let answer = self.chat(games, sub, client, channel, text, now).await;
+                let _ = reply.send(answer);
             }
         }
     }
@@ -578,6 +640,10 @@ impl Live {
         next.meta.started_at = Some(now_ms());
         next.first_move_deadline = Some(now + games.settings.first_move_timeout);
         self.commit(games, next, Vec::new(), now).await?;
+        // The new player's absence counts from now, not from when the game was loaded.
+        if !self.subscribers.iter().any(|s| s.viewer == Some(free)) {
+            self.comforts.away_since[free.index()] = Some(now);
+        }
         tracing::info!(game = %self.id, side = self.name(free), "seat taken");
         self.broadcast(Event::State, now);
         Ok(Joined {
@@ -611,6 +677,7 @@ impl Live {
             move_ms,
             created_at: self.created_at,
             result: self.state.result,
+            takebacks: self.takeback_notes(),
         };
         let text = self
             .state
@@ -658,7 +725,11 @@ impl Live {
         now: Instant,
     ) -> Result<(), ApiError> {
         match action {
-            Action::Move(text) => self.play(games, side, &text, now).await,
+            Action::Move(text) => {
+                self.play_one(games, side, &text, now).await?;
+                self.play_premove(games, side, now).await;
+                Ok(())
+            }
             Action::Resign => {
                 self.ensure_playing()?;
                 self.settle_flag(games, now).await?;
@@ -710,10 +781,17 @@ impl Live {
                 }
             }
             Action::Rematch => self.rematch(games, side, now).await,
+            Action::Takeback(what) => self.takeback(games, side, what, now).await,
+            Action::Premove(text) => self.premove(side, text, now),
+            Action::Claim(result) => self.claim(games, side, result, now).await,
+            Action::ChatMute(channel, muted) => {
+                self.chat_mute(games, side, channel, muted, now).await
+            }
         }
     }
 
-    async fn play(
+    /// Plays `side`'s move `text`, stores it and tells everyone.
+    async fn play_one(
         &mut self,
         games: &Games,
         side: Side,
@@ -755,6 +833,8 @@ impl Live {
             // Moving instead of answering declines the opponent's offer.
             next.meta.draw_offer = None;
         }
+        // A move answers any takeback request: the opponent's is declined, one's own lapses.
+        next.meta.takeback = None;
         let at_ms = now_ms();
         next.move_at_ms.push(at_ms);
         let append = Write::AppendMove(MoveRow {
@@ -863,6 +943,8 @@ impl Live {
                 setup,
                 control: next.meta.control,
                 tokens: hashes,
+                open: false,
+                unlisted: next.meta.unlisted,
                 computer: self.computer.map(|c| c.level),
             };
             unit.push(Write::SaveGame(new_game.row(&next_id)));
@@ -884,6 +966,7 @@ impl Live {
         let mut next = self.state.clone();
         next.apply_end(outcome, now);
         self.commit(games, next, unit, now).await?;
+        self.comforts.premoves = [None, None];
         self.broadcast(Event::End, now);
         self.log_end();
         Ok(())
@@ -928,7 +1011,7 @@ impl Live {
         }
         let stored = if let Some(side) = self.state.clock.as_ref().and_then(|c| c.flagged(now)) {
             self.end_on_time(games, side, now).await
-        } else if self.state.first_move_deadline.is_some_and(|d| d <= now) {
+        } else if self.first_move_countdown().is_some_and(|d| d <= now) {
             // clocks-and-games.md: no first move within 30 s of the game being ready → abort.
             self.finish(games, Outcome::draw(Reason::Aborted), Vec::new(), now)
                 .await

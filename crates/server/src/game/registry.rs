@@ -17,6 +17,8 @@ pub(crate) struct Games {
     /// This node's previous runs (see [`clock::ran_since`]): resumed clocks are charged the
     /// time they ran in them after the game's last stored snapshot.
     pub(super) runs: Vec<clock::Run>,
+    /// The lobby, told where each live game stands.
+    pub(crate) lobby: Arc<crate::lobby::Lobby>,
 }
 
 impl Games {
@@ -27,6 +29,7 @@ impl Games {
         shutdown: watch::Receiver<bool>,
         alive: mpsc::Sender<()>,
         runs: Vec<clock::Run>,
+        lobby: Arc<crate::lobby::Lobby>,
     ) -> Arc<Games> {
         Arc::new(Games {
             actors: Mutex::new(HashMap::new()),
@@ -37,6 +40,7 @@ impl Games {
             alive,
             next_sub: AtomicU64::new(1),
             runs,
+            lobby,
         })
     }
 

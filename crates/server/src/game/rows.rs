@@ -29,6 +29,22 @@ pub(super) struct Meta {
     /// time in the records starts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) started_at: Option<i64>,
+    /// The side (index) whose takeback request stands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) takeback: Option<usize>,
+    /// Each side's (by index) chat settings in this game.
+    #[serde(default)]
+    pub(super) chat_muted: [jiang_protocol::ChatMuted; 2],
+    /// Created open to anyone (an open seek while it waited).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub(super) open: bool,
+    /// Kept out of the lobby's "Watch" list.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub(super) unlisted: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A result as persisted.
@@ -63,6 +79,10 @@ pub(crate) struct NewGame {
     pub control: Option<TimeControl>,
     /// Token hashes per side; `None` for a free seat (or the computer's).
     pub tokens: [Option<String>; 2],
+    /// Open to anyone (an open seek).
+    pub open: bool,
+    /// Kept out of the lobby's "Watch" list.
+    pub unlisted: bool,
     /// The computer's level in a game against it (it holds the seat without a token).
     pub computer: Option<u8>,
 }
@@ -84,6 +104,8 @@ impl NewGame {
             clock: None,
             meta: serde_json::to_string(&Meta {
                 control: self.control,
+                open: self.open,
+                unlisted: self.unlisted,
                 started_at: self.computer.map(|_| now),
                 ..Meta::default()
             })
@@ -123,6 +145,7 @@ pub(super) fn load_live(
         Ok(m) => m,
         Err(e) => return Load::Broken(format!("meta: {e}")),
     };
+    let grace = claim_grace(meta.control.as_ref(), settings.claim_grace_min);
     let move_at_ms: Vec<i64> = stored.moves.iter().map(|m| m.at_ms).collect();
     let moves: Vec<String> = stored.moves.into_iter().map(|m| m.text).collect();
     let mut table = match table::open(variant, &setup, &moves) {
@@ -189,6 +212,9 @@ pub(super) fn load_live(
         subscribers: Vec::new(),
         timer_retry_at: None,
         spectators: Debounce::default(),
+        comforts: Comforts::loaded(stored.log, now),
+        grace,
+        lobby_told: None,
         computer,
         computer_retry_at: None,
     }))

@@ -54,6 +54,7 @@ impl State {
         self.result = Some(outcome);
         self.table.end(outcome);
         self.meta.draw_offer = None;
+        self.meta.takeback = None;
         self.first_move_deadline = None;
     }
 

@@ -2,6 +2,7 @@
 //! sent to subscribers, as the protocol's types.
 
 use super::*;
+use jiang_protocol::{ChatMessage, PremoveMessage, PresenceMessage, TakebackMessage};
 
 /// What the actor tells subscribers after a change.
 pub(super) enum Event {
@@ -17,6 +18,17 @@ pub(super) enum Event {
     Spectators,
     /// A rematch was asked for or created.
     Rematch,
+    /// A chat line (sent to those who may see its channel).
+    Chat(jiang_protocol::ChatLine),
+    /// The chat history again: to one side's sockets (its settings changed), or to everyone
+    /// (`None`: a takeback was added).
+    ChatHistory(Option<Side>),
+    /// The takeback request changed.
+    Takeback,
+    /// A side's premove changed (to that side only), with the one dropped as illegal.
+    Premove(Side, Option<String>),
+    /// A player went away or came back.
+    Presence,
 }
 
 impl Live {
@@ -39,11 +51,9 @@ impl Live {
     }
 
     fn result_view(&self) -> Option<GameResult> {
-        self.state.result.map(|r| GameResult {
-            winner: r.winner.map(|s| self.name(s).to_owned()),
-            reason: r.reason.name().to_owned(),
-            result: r.result().to_owned(),
-        })
+        self.state
+            .result
+            .map(|r| super::listing::game_result(self.variant, r))
     }
 
     pub(super) fn spectator_count(&self) -> usize {
@@ -95,12 +105,19 @@ impl Live {
                 })
                 .collect(),
             first_move_ms: self
-                .state
-                .first_move_deadline
+                .first_move_countdown()
                 .filter(|_| playing)
                 .map(|d| d.saturating_duration_since(now).as_millis() as u64),
             handicap: self.setup.handicap.clone(),
             rematch: self.rematch_view(viewer),
+            takeback: self
+                .state
+                .meta
+                .takeback
+                .filter(|_| playing)
+                .map(|i| self.name(side_of_index(i)).to_owned()),
+            premove: viewer.and_then(|s| self.comforts.premoves[s.index()].clone()),
+            away: self.away_view(now),
             computer: self.computer_view(),
             variant_fields: self.state.table.variant_fields(viewer),
         }
@@ -135,7 +152,18 @@ impl Live {
         r
     }
 
-    pub(super) fn event_text(&self, event: &Event, viewer: Option<Side>, now: Instant) -> String {
+    /// The `state` message for `viewer`.
+    pub(super) fn view_text(&self, viewer: Option<Side>, now: Instant) -> String {
+        to_sorted_json(&ServerMessage::State(self.view(viewer, now)))
+    }
+
+    /// The message `event` makes for `viewer`; `None` when it is not for that viewer.
+    pub(super) fn event_text(
+        &self,
+        event: &Event,
+        viewer: Option<Side>,
+        now: Instant,
+    ) -> Option<String> {
         let ply = self.ply() as u64;
         let message = match event {
             Event::State => ServerMessage::State(self.view(viewer, now)),
@@ -156,7 +184,44 @@ impl Live {
                 ply,
                 rematch: self.rematch_view(viewer),
             }),
+            Event::Chat(line) => {
+                if !self.chat_for(viewer, line) {
+                    return None;
+                }
+                ServerMessage::Chat(ChatMessage {
+                    ply,
+                    line: line.clone(),
+                })
+            }
+            Event::ChatHistory(only) => {
+                if only.is_some() && *only != viewer {
+                    return None;
+                }
+                ServerMessage::ChatHistory(self.chat_history(viewer))
+            }
+            Event::Takeback => ServerMessage::Takeback(TakebackMessage {
+                ply,
+                takeback: self
+                    .state
+                    .meta
+                    .takeback
+                    .map(|i| self.name(side_of_index(i)).to_owned()),
+            }),
+            Event::Premove(side, dropped) => {
+                if viewer != Some(*side) {
+                    return None;
+                }
+                ServerMessage::Premove(PremoveMessage {
+                    ply,
+                    premove: self.comforts.premoves[side.index()].clone(),
+                    dropped: dropped.clone(),
+                })
+            }
+            Event::Presence => ServerMessage::Presence(PresenceMessage {
+                ply,
+                away: self.away_view(now),
+            }),
         };
-        to_sorted_json(&message)
+        Some(to_sorted_json(&message))
     }
 }

@@ -442,3 +442,46 @@ pub async fn send(socket: &mut Socket, value: Value) {
         .await
         .expect("send");
 }
+
+/// Runs one statement on the test database directly (not through the server).
+pub async fn execute(url: &str, sql: &str, id: &str, value: i64) {
+    if url.starts_with("postgres") {
+        let pool = sqlx::PgPool::connect(url).await.unwrap();
+        sqlx::query(sql)
+            .bind(value)
+            .bind(id)
+            .execute(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+    } else {
+        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
+        sqlx::query(sql)
+            .bind(value)
+            .bind(id)
+            .execute(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+    }
+}
+
+/// The one row `sql` selects from the test database, read directly (not through the server).
+pub async fn fetch_one<T>(url: &str, sql: &str) -> T
+where
+    T: Send + Unpin,
+    for<'r> T:
+        sqlx::FromRow<'r, sqlx::postgres::PgRow> + sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>,
+{
+    if url.starts_with("postgres") {
+        let pool = sqlx::PgPool::connect(url).await.unwrap();
+        let row = sqlx::query_as(sql).fetch_one(&pool).await.unwrap();
+        pool.close().await;
+        row
+    } else {
+        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
+        let row = sqlx::query_as(sql).fetch_one(&pool).await.unwrap();
+        pool.close().await;
+        row
+    }
+}

@@ -93,6 +93,12 @@ fn end_word(outcome: &Outcome, to_move: Side) -> String {
         Reason::MoveLimit => "%JISHOGI".into(),
         Reason::InsufficientMaterial | Reason::Agreement => "%HIKIWAKE".into(),
         Reason::Aborted | Reason::Abandoned => "%CHUDAN".into(),
+        // The player who left loses, named like a resignation out of turn (with a `'切断`
+        // comment); a draw claimed against an absent player is an interruption.
+        Reason::Disconnection => match outcome.winner {
+            Some(winner) => format!("%{}ILLEGAL_ACTION", sign(!winner)),
+            None => "%CHUDAN".into(),
+        },
     }
 }
 
@@ -104,6 +110,9 @@ pub fn write_csa(record: &ShogiRecord) -> Result<String, RecordError> {
     // V3.0 readers take a file without this line to be Shift_JIS; V2.2 readers skip it as a
     // comment.
     let mut out = String::from("'CSA encoding=UTF-8\nV2.2\n");
+    for note in &record.notes {
+        out.push_str(&format!("'{}\n", one_line(note)));
+    }
     if let Some(name) = &record.sente_name {
         out.push_str(&format!("N+{}\n", one_line(name)));
     }
@@ -182,6 +191,9 @@ pub fn write_csa(record: &ShogiRecord) -> Result<String, RecordError> {
         let word = end_word(outcome, replay.end.turn());
         if outcome.reason == Reason::Resignation && word != "%TORYO" {
             out.push_str("'投了\n");
+        }
+        if outcome.reason == Reason::Disconnection {
+            out.push_str("'切断\n");
         }
         out.push_str(&word);
         out.push('\n');

@@ -148,7 +148,7 @@ pub(crate) fn end_words(
         Some(w) => format!("{}の勝ち", side_label(handicap, w)),
         None => match outcome.reason {
             Reason::Repetition => "千日手".to_owned(),
-            Reason::Aborted => "中断".to_owned(),
+            Reason::Aborted | Reason::Disconnection => "中断".to_owned(),
             _ => "持将棋".to_owned(),
         },
     };
@@ -166,6 +166,10 @@ pub(crate) fn end_words(
         | Reason::InsufficientMaterial
         | Reason::Agreement => "持将棋",
         Reason::Aborted | Reason::Abandoned => "中断",
+        // The player who left loses: a forfeit (反則), said from the side to move's view.
+        Reason::Disconnection if mover_won => "反則勝ち",
+        Reason::Disconnection if outcome.winner.is_some() => "反則負け",
+        Reason::Disconnection => "中断",
     };
     (word, summary)
 }
@@ -267,6 +271,9 @@ pub fn write_kif(record: &ShogiRecord) -> Result<String, RecordError> {
         if outcome.reason == Reason::PerpetualCheck {
             out.push_str("*連続王手の千日手\n");
         }
+        if outcome.reason == Reason::Disconnection {
+            out.push_str("*切断\n");
+        }
         out.push_str(&format!("まで{n}手で{summary}\n"));
         out.push_str(&format!("#{}\n", result_comment(outcome)));
     } else if let Some(other) = &record.other_end {
@@ -357,6 +364,9 @@ fn variation_blocks(
 /// The header lines shared by KIF and KI2: date, 手合割 (a handicap by its name, never as a
 /// diagram), players, 持ち時間, and a board diagram only for a start that has no name.
 pub(crate) fn write_header(record: &ShogiRecord, start: &Position, out: &mut String) {
+    for note in &record.notes {
+        out.push_str(&format!("#{}\n", one_line(note)));
+    }
     let handicap = record.effective_handicap();
     let labelled = handicap.is_some();
     let standard = *start == Position::startpos(record.variant);

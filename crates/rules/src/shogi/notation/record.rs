@@ -77,6 +77,9 @@ pub struct ShogiRecord {
     /// A last move that is not legal (a game lost by an illegal move), kept as written; the
     /// moves stop before it and `other_end` marks the loss.
     pub illegal_move: Option<String>,
+    /// Notes about the game written as comments in the header (KIF/KI2 `#`, CSA `'`): what
+    /// the formats have no field for, such as the takebacks made in it. One line each.
+    pub notes: Vec<String>,
 }
 
 impl ShogiRecord {
@@ -96,6 +99,7 @@ impl ShogiRecord {
             other_end: None,
             end_winner: None,
             illegal_move: None,
+            notes: Vec::new(),
         }
     }
 

@@ -1,0 +1,721 @@
+//! The lobby: open seeks, the live games list ("Watch") and the counts, pushed to every home
+//! page over one WebSocket (`/api/lobby/ws`, see `socket`).
+//!
+//! The [`Lobby`] hub is fed by the create and pair handlers (a new open seek), by the lobby
+//! sockets (which seeks a page holds) and by the game actors (each tells it where its game
+//! stands after every command; see `game::listing`). It never waits on a client: changes mark
+//! it dirty, and one flusher task writes at most one `update` message per
+//! [`FLUSH_INTERVAL`] (the first change after a quiet spell goes out at once), serialised once
+//! and handed to every socket through a bounded broadcast queue. A socket that falls behind
+//! that queue gets a fresh `snapshot` instead (resync); one that stops reading is dropped by
+//! its send timeout. The lists are bounded: the oldest [`MAX_SEEKS`] seeks, the
+//! [`MAX_GAMES`] most watched (then newest) listed games.
+//!
+//! Seeks live in memory only: a restart drops them from the lobby (their games stay joinable
+//! by link). A seek disappears when its game starts, is aborted (the creator's cancel), or when
+//! its creator's page has been gone for the seek timeout: no lobby socket holding it and no
+//! game socket on the creator's seat.
+
+mod handlers;
+mod socket;
+
+pub(crate) use handlers::{lobby_view, pair, summaries};
+pub(crate) use socket::upgrade;
+
+use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use jiang_protocol::{
+    LiveGame, LobbyCounts, LobbyServerMessage, LobbySnapshot, LobbyUpdate, Seek, TimeControlSpec,
+    to_sorted_json,
+};
+use jiang_rules::{Side, Variant};
+use tokio::sync::{Notify, broadcast, watch};
+
+use crate::clock::TimeControl;
+use crate::error::{ApiError, ErrorCode};
+use crate::ratelimit::{Bucket, Rate, address_group};
+use crate::seat;
+use crate::slots::Slots;
+
+/// The most often a lobby socket gets an `update`.
+pub const FLUSH_INTERVAL: Duration = Duration::from_millis(250);
+
+/// Seeks listed at most (the oldest first).
+pub const MAX_SEEKS: usize = 100;
+
+/// Listed games at most (the most watched, then the newest).
+pub const MAX_GAMES: usize = 50;
+
+/// Messages queued per lobby socket before it falls behind and is resynced with a snapshot.
+const QUEUE: usize = 64;
+
+/// How often the flusher looks at the counts (and expired seeks) when nothing else changes.
+const IDLE_CHECK: Duration = Duration::from_secs(1);
+
+/// The lobby's limits.
+#[derive(Clone, Debug)]
+pub struct LobbySettings {
+    /// A seek whose creator's page has been gone this long is removed (30 s).
+    pub seek_timeout: Duration,
+    /// Open seeks per client address at once (3; 0: no cap).
+    pub max_seeks_per_address: usize,
+    /// Open seeks created per client address: sustained rate and burst (seek churn; 10 a
+    /// minute, burst 5). [`Rate::UNLIMITED`] turns it off.
+    pub seek_rate: Rate,
+}
+
+impl Default for LobbySettings {
+    fn default() -> Self {
+        LobbySettings {
+            seek_timeout: Duration::from_secs(30),
+            max_seeks_per_address: 3,
+            seek_rate: Rate {
+                per_second: 10.0 / 60.0,
+                burst: 5.0,
+            },
+        }
+    }
+}
+
+/// What a seek offers (its game's settings), as the create handler knows them.
+#[derive(Clone, Debug)]
+pub(crate) struct SeekInfo {
+    pub variant: Variant,
+    pub control: Option<TimeControl>,
+    /// The free seat: the side whoever joins plays.
+    pub side: Side,
+    pub handicap: Option<String>,
+}
+
+/// Where a game stands, as its actor tells the lobby.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Listing {
+    /// Waiting for an opponent; whether a socket is open on the creator's seat.
+    Waiting { creator_present: bool },
+    /// In play.
+    Playing(PlayingGame),
+    /// Over (or aborted): off every list.
+    Over,
+}
+
+/// A game in play, as the lobby counts and lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PlayingGame {
+    pub variant: Variant,
+    pub control: Option<TimeControl>,
+    pub handicap: Option<String>,
+    pub moves: u64,
+    pub spectators: u64,
+    /// Shown in "Watch" (not unlisted).
+    pub listed: bool,
+}
+
+struct SeekEntry {
+    info: SeekInfo,
+    created: Instant,
+    /// The address group it counts against (none when limits are off).
+    address: Option<IpAddr>,
+    /// The hash of the creator's seat token (what a `hold` must show).
+    token_hash: String,
+    /// Lobby sockets holding it.
+    holders: u32,
+    /// A socket is open on the creator's seat of its game.
+    in_game: bool,
+    /// Since when nothing holds it (`None` while held).
+    gone_since: Option<Instant>,
+}
+
+struct GameEntry {
+    game: PlayingGame,
+    /// Bumped on every change: what the flusher compares.
+    rev: u64,
+    /// When it entered the lobby (a sequence number: larger is newer).
+    started: u64,
+}
+
+#[derive(Default)]
+struct Inner {
+    seeks: HashMap<String, SeekEntry>,
+    games: HashMap<String, GameEntry>,
+    next_rev: u64,
+    /// What the sockets were last told: listed seek ids, listed game ids with their rev, counts.
+    sent_seeks: HashSet<String>,
+    sent_games: HashMap<String, u64>,
+    sent_counts: LobbyCounts,
+    /// Open seeks and the churn bucket per address group.
+    addresses: HashMap<IpAddr, AddressSeeks>,
+    /// Per lobby socket: the seek ids it holds.
+    holds: HashMap<u64, Vec<String>>,
+    /// A snapshot of the last flush, reused for every socket that connects or resyncs soon.
+    snapshot: Option<(Instant, Arc<str>)>,
+}
+
+struct AddressSeeks {
+    open: usize,
+    bucket: Bucket,
+}
+
+/// The lobby hub (see the module's documentation).
+pub(crate) struct Lobby {
+    inner: Mutex<Inner>,
+    changed: Notify,
+    updates: broadcast::Sender<Arc<str>>,
+    settings: LobbySettings,
+    /// Every open WebSocket (the `players` count).
+    sockets: Arc<Slots>,
+    /// Becomes `true` at shutdown: the flusher stops and lobby sockets close (1012).
+    shutdown: watch::Receiver<bool>,
+}
+
+impl Lobby {
+    pub(crate) fn new(
+        settings: LobbySettings,
+        sockets: Arc<Slots>,
+        shutdown: watch::Receiver<bool>,
+    ) -> Arc<Lobby> {
+        let (updates, _) = broadcast::channel(QUEUE);
+        Arc::new(Lobby {
+            inner: Mutex::new(Inner::default()),
+            changed: Notify::new(),
+            updates,
+            settings,
+            sockets,
+            shutdown,
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().expect("lobby poisoned")
+    }
+
+    /// Counts a new open seek against `client`'s caps, or refuses it (`too_many_seeks`,
+    /// `seek_rate_limited`). Give the place back with [`Lobby::unreserve`] if the seek is not
+    /// stored after all.
+    pub(crate) fn reserve(&self, client: IpAddr) -> Result<(), ApiError> {
+        let settings = &self.settings;
+        if settings.max_seeks_per_address == 0 && settings.seek_rate.is_unlimited() {
+            return Ok(());
+        }
+        let now = Instant::now();
+        let mut inner = self.lock();
+        let entry = inner
+            .addresses
+            .entry(address_group(client))
+            .or_insert_with(|| AddressSeeks {
+                open: 0,
+                bucket: Bucket::new(settings.seek_rate, now),
+            });
+        if settings.max_seeks_per_address > 0 && entry.open >= settings.max_seeks_per_address {
+            return Err(ApiError::new(
+                ErrorCode::TooManySeeks,
+                format!(
+                    "This address already has {} open seeks, the most allowed; cancel one first.",
+                    settings.max_seeks_per_address
+                ),
+            ));
+        }
+        if !entry.bucket.take(settings.seek_rate, now) {
+            return Err(ApiError::new(
+                ErrorCode::SeekRateLimited,
+                "Open seeks are created too fast from this address; wait a minute.",
+            ));
+        }
+        entry.open += 1;
+        Ok(())
+    }
+
+    /// Gives back a place taken by [`Lobby::reserve`] for a seek that was not stored.
+    pub(crate) fn unreserve(&self, client: IpAddr) {
+        if self.limits_on() {
+            release_address(&mut self.lock(), Some(address_group(client)));
+        }
+    }
+
+    fn limits_on(&self) -> bool {
+        self.settings.max_seeks_per_address > 0 || !self.settings.seek_rate.is_unlimited()
+    }
+
+    /// Lists a stored open seek (reserved with [`Lobby::reserve`]). Its creator has the seek
+    /// timeout to show up (on the game page or holding it in the lobby).
+    pub(crate) fn add_seek(&self, id: &str, info: SeekInfo, client: IpAddr, token_hash: String) {
+        let now = Instant::now();
+        let address = self.limits_on().then(|| address_group(client));
+        let mut inner = self.lock();
+        inner.seeks.insert(
+            id.to_owned(),
+            SeekEntry {
+                info,
+                created: now,
+                address,
+                token_hash,
+                holders: 0,
+                in_game: false,
+                gone_since: Some(now),
+            },
+        );
+        drop(inner);
+        self.changed.notify_one();
+    }
+
+    /// The open seeks of `variant` with exactly `control` and no handicap, oldest first, but
+    /// those in `skip`.
+    pub(crate) fn matching(
+        &self,
+        variant: Variant,
+        control: Option<TimeControl>,
+        skip: &[String],
+    ) -> Vec<String> {
+        let inner = self.lock();
+        let mut found: Vec<(&String, Instant)> = inner
+            .seeks
+            .iter()
+            .filter(|(id, s)| {
+                s.info.variant == variant
+                    && s.info.control == control
+                    && s.info.handicap.is_none()
+                    && !skip.contains(id)
+            })
+            .map(|(id, s)| (id, s.created))
+            .collect();
+        found.sort_by_key(|&(_, created)| created);
+        found.into_iter().map(|(id, _)| id.clone()).collect()
+    }
+
+    /// Lobby socket `socket` now holds the seeks of `seats` whose tokens match (the others are
+    /// ignored), instead of what it held before.
+    pub(crate) fn hold(&self, socket: u64, seats: &[(String, String)]) {
+        let now = Instant::now();
+        let mut inner = self.lock();
+        let valid: Vec<String> = seats
+            .iter()
+            .filter(|(id, token)| {
+                inner
+                    .seeks
+                    .get(id)
+                    .is_some_and(|s| seat::token_matches(token, &s.token_hash))
+            })
+            .map(|(id, _)| id.clone())
+            .collect();
+        let before = inner
+            .holds
+            .insert(socket, valid.clone())
+            .unwrap_or_default();
+        for id in &before {
+            if let Some(seek) = inner.seeks.get_mut(id) {
+                seek.holders = seek.holders.saturating_sub(1);
+                seek.update_presence(now);
+            }
+        }
+        for id in &valid {
+            if let Some(seek) = inner.seeks.get_mut(id) {
+                seek.holders += 1;
+                seek.update_presence(now);
+            }
+        }
+    }
+
+    /// Lobby socket `socket` closed: what it held is no longer held.
+    pub(crate) fn release(&self, socket: u64) {
+        let now = Instant::now();
+        let mut inner = self.lock();
+        for id in inner.holds.remove(&socket).unwrap_or_default() {
+            if let Some(seek) = inner.seeks.get_mut(&id) {
+                seek.holders = seek.holders.saturating_sub(1);
+                seek.update_presence(now);
+            }
+        }
+    }
+
+    /// Game `id`'s actor says where the game stands (only when it changed).
+    pub(crate) fn game_listing(&self, id: &str, listing: Listing) {
+        let now = Instant::now();
+        let mut inner = self.lock();
+        match listing {
+            Listing::Waiting { creator_present } => {
+                if let Some(seek) = inner.seeks.get_mut(id) {
+                    seek.in_game = creator_present;
+                    seek.update_presence(now);
+                }
+                return; // Presence alone changes nothing shown.
+            }
+            Listing::Playing(game) => {
+                remove_seek(&mut inner, id);
+                inner.next_rev += 1;
+                let rev = inner.next_rev;
+                match inner.games.get_mut(id) {
+                    Some(entry) if entry.game == game => return,
+                    Some(entry) => {
+                        entry.game = game;
+                        entry.rev = rev;
+                    }
+                    None => {
+                        inner.games.insert(
+                            id.to_owned(),
+                            GameEntry {
+                                game,
+                                rev,
+                                started: rev,
+                            },
+                        );
+                    }
+                }
+            }
+            Listing::Over => {
+                let had_seek = remove_seek(&mut inner, id);
+                if inner.games.remove(id).is_none() && !had_seek {
+                    return;
+                }
+            }
+        }
+        drop(inner);
+        self.changed.notify_one();
+    }
+
+    /// Game `id`'s actor stopped (nothing to run, nobody connected): it leaves "Watch" until
+    /// it is loaded again. A seek stays (its creator may hold it from the lobby).
+    pub(crate) fn unloaded(&self, id: &str) {
+        let removed = self.lock().games.remove(id).is_some();
+        if removed {
+            self.changed.notify_one();
+        }
+    }
+
+    /// Becomes `true` when the server shuts down.
+    pub(crate) fn shutdown(&self) -> watch::Receiver<bool> {
+        self.shutdown.clone()
+    }
+
+    /// A queue of the `update` messages to come.
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
+        self.updates.subscribe()
+    }
+
+    /// The whole lobby as the sockets were last told it (with fresh waiting times and counts).
+    pub(crate) fn snapshot(&self) -> LobbySnapshot {
+        let now = Instant::now();
+        let inner = self.lock();
+        let mut seeks: Vec<(&String, &SeekEntry)> = inner
+            .sent_seeks
+            .iter()
+            .filter_map(|id| inner.seeks.get_key_value(id))
+            .collect();
+        seeks.sort_by_key(|(_, s)| s.created);
+        let mut games: Vec<(&String, &GameEntry)> = inner
+            .sent_games
+            .keys()
+            .filter_map(|id| inner.games.get_key_value(id))
+            .collect();
+        games.sort_by(|a, b| watch_order(a.1, b.1));
+        LobbySnapshot {
+            seeks: seeks.into_iter().map(|(id, s)| s.view(id, now)).collect(),
+            games: games.into_iter().map(|(id, g)| g.view(id)).collect(),
+            counts: self.counts(&inner),
+        }
+    }
+
+    /// [`Lobby::snapshot`] as a `snapshot` message's text, shared by the sockets that ask
+    /// within a second of each other (and until the next flush).
+    pub(crate) fn snapshot_text(&self) -> Arc<str> {
+        let now = Instant::now();
+        if let Some((at, text)) = &self.lock().snapshot
+            && now < *at + IDLE_CHECK
+        {
+            return text.clone();
+        }
+        let text: Arc<str> = to_sorted_json(&LobbyServerMessage::Snapshot(self.snapshot())).into();
+        self.lock().snapshot = Some((now, text.clone()));
+        text
+    }
+
+    fn counts(&self, inner: &Inner) -> LobbyCounts {
+        LobbyCounts {
+            players: self.sockets.open() as u64,
+            games: inner.games.len() as u64,
+        }
+    }
+
+    /// Removes the seeks whose creator has been gone for the seek timeout; then the update
+    /// since the last flush, if anything changed.
+    fn flush(&self, now: Instant) -> Option<LobbyUpdate> {
+        let mut inner = self.lock();
+        let timeout = self.settings.seek_timeout;
+        let expired: Vec<String> = inner
+            .seeks
+            .iter()
+            .filter(|(_, s)| s.gone_since.is_some_and(|at| now >= at + timeout))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in &expired {
+            tracing::info!(game = %id, "open seek expired: its creator's page is gone");
+            remove_seek(&mut inner, id);
+        }
+        let mut seeks: Vec<(&String, Instant)> =
+            inner.seeks.iter().map(|(id, s)| (id, s.created)).collect();
+        seeks.sort_by_key(|&(_, created)| created);
+        seeks.truncate(MAX_SEEKS);
+        let listed_seeks: HashSet<String> = seeks.iter().map(|(id, _)| (*id).clone()).collect();
+        let mut games: Vec<(&String, &GameEntry)> =
+            inner.games.iter().filter(|(_, g)| g.game.listed).collect();
+        games.sort_by(|a, b| watch_order(a.1, b.1));
+        games.truncate(MAX_GAMES);
+        let listed_games: HashMap<String, u64> =
+            games.iter().map(|(id, g)| ((*id).clone(), g.rev)).collect();
+        let mut update = LobbyUpdate::default();
+        for (id, _) in &seeks {
+            if !inner.sent_seeks.contains(*id) {
+                update.seeks.push(inner.seeks[*id].view(id, now));
+            }
+        }
+        update.seeks_gone = inner
+            .sent_seeks
+            .iter()
+            .filter(|id| !listed_seeks.contains(*id))
+            .cloned()
+            .collect();
+        for (id, g) in &games {
+            if inner.sent_games.get(*id) != Some(&g.rev) {
+                update.games.push(g.view(id));
+            }
+        }
+        update.games_gone = inner
+            .sent_games
+            .keys()
+            .filter(|id| !listed_games.contains_key(*id))
+            .cloned()
+            .collect();
+        let counts = self.counts(&inner);
+        if counts != inner.sent_counts {
+            update.counts = Some(counts);
+        }
+        inner.sent_seeks = listed_seeks;
+        inner.sent_games = listed_games;
+        inner.sent_counts = counts;
+        let empty = update == LobbyUpdate::default();
+        if !empty {
+            inner.snapshot = None;
+        }
+        (!empty).then_some(update)
+    }
+
+    /// The flusher: until shutdown, sends an `update` for the changes at most every
+    /// [`FLUSH_INTERVAL`], and checks the counts and expired seeks every second.
+    pub(crate) fn spawn_flusher(self: &Arc<Self>) {
+        let lobby = self.clone();
+        let mut shutdown = self.shutdown();
+        tokio::spawn(async move {
+            let mut last_sent: Option<Instant> = None;
+            loop {
+                tokio::select! {
+                    _ = lobby.changed.notified() => {}
+                    _ = tokio::time::sleep(IDLE_CHECK) => {}
+                    _ = shutdown.wait_for(|s| *s) => return,
+                }
+                if let Some(at) = last_sent {
+                    tokio::time::sleep_until((at + FLUSH_INTERVAL).into()).await;
+                }
+                let now = Instant::now();
+                if let Some(update) = lobby.flush(now) {
+                    let text: Arc<str> = to_sorted_json(&LobbyServerMessage::Update(update)).into();
+                    // No receiver is not an error: nobody is on the home page.
+                    let _ = lobby.updates.send(text);
+                    last_sent = Some(now);
+                }
+            }
+        });
+    }
+}
+
+/// "Watch" order: the most watched first, then the newest.
+fn watch_order(a: &GameEntry, b: &GameEntry) -> std::cmp::Ordering {
+    b.game
+        .spectators
+        .cmp(&a.game.spectators)
+        .then(b.started.cmp(&a.started))
+}
+
+/// Removes seek `id` (if listed) and gives back its address's place; whether it was there.
+fn remove_seek(inner: &mut Inner, id: &str) -> bool {
+    match inner.seeks.remove(id) {
+        Some(seek) => {
+            release_address(inner, seek.address);
+            true
+        }
+        None => false,
+    }
+}
+
+fn release_address(inner: &mut Inner, address: Option<IpAddr>) {
+    if let Some(address) = address
+        && let Some(entry) = inner.addresses.get_mut(&address)
+    {
+        entry.open = entry.open.saturating_sub(1);
+    }
+}
+
+impl SeekEntry {
+    /// Starts or stops the creator's absence.
+    fn update_presence(&mut self, now: Instant) {
+        if self.holders > 0 || self.in_game {
+            self.gone_since = None;
+        } else if self.gone_since.is_none() {
+            self.gone_since = Some(now);
+        }
+    }
+
+    fn view(&self, id: &str, now: Instant) -> Seek {
+        Seek {
+            id: id.to_owned(),
+            variant: self.info.variant.name().to_owned(),
+            clock: self.info.control.map(TimeControlSpec::from),
+            side: self.info.variant.side_name(self.info.side).to_owned(),
+            handicap: self.info.handicap.clone(),
+            waiting_ms: u64::try_from(now.saturating_duration_since(self.created).as_millis())
+                .unwrap_or(u64::MAX),
+        }
+    }
+}
+
+impl GameEntry {
+    fn view(&self, id: &str) -> LiveGame {
+        LiveGame {
+            id: id.to_owned(),
+            variant: self.game.variant.name().to_owned(),
+            clock: self.game.control.map(TimeControlSpec::from),
+            handicap: self.game.handicap.clone(),
+            moves: self.game.moves,
+            spectators: self.game.spectators,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lobby() -> Arc<Lobby> {
+        let (_, shutdown) = watch::channel(false);
+        let settings = LobbySettings {
+            max_seeks_per_address: 0,
+            seek_rate: Rate::UNLIMITED,
+            ..LobbySettings::default()
+        };
+        Lobby::new(settings, Slots::new(0, 0), shutdown)
+    }
+
+    fn seek(lobby: &Lobby, id: &str) {
+        let info = SeekInfo {
+            variant: Variant::Xiangqi,
+            control: None,
+            side: Side::Second,
+            handicap: None,
+        };
+        lobby.add_seek(
+            id,
+            info,
+            IpAddr::from([127, 0, 0, 1]),
+            seat::hash_token("t"),
+        );
+    }
+
+    fn playing(moves: u64, spectators: u64, listed: bool) -> Listing {
+        Listing::Playing(PlayingGame {
+            variant: Variant::Shogi,
+            control: None,
+            handicap: None,
+            moves,
+            spectators,
+            listed,
+        })
+    }
+
+    #[test]
+    fn the_lists_are_bounded_and_updates_are_differences() {
+        let lobby = lobby();
+        for i in 0..MAX_SEEKS + 20 {
+            seek(&lobby, &format!("s{i:03}"));
+        }
+        for i in 0..MAX_GAMES + 10 {
+            lobby.game_listing(&format!("g{i:03}"), playing(0, 0, true));
+        }
+        lobby.game_listing("hidden", playing(0, 9, false));
+        let now = Instant::now();
+        let first = lobby.flush(now).expect("an update");
+        assert_eq!(first.seeks.len(), MAX_SEEKS);
+        assert_eq!(first.games.len(), MAX_GAMES);
+        assert!(first.games.iter().all(|g| g.id != "hidden"));
+        assert_eq!(first.counts.map(|c| c.games), Some(MAX_GAMES as u64 + 11));
+        // The oldest seeks are listed; the newest games first.
+        assert!(first.seeks.iter().any(|s| s.id == "s000"));
+        assert!(!first.seeks.iter().any(|s| s.id == "s119"));
+        assert!(first.games.iter().any(|g| g.id == "g059"));
+        assert!(!first.games.iter().any(|g| g.id == "g000"));
+        // Nothing changed: no update.
+        assert_eq!(lobby.flush(now), None);
+        // A taken seek leaves, the next oldest enters; a watched game climbs in, a move of a
+        // listed game is sent again, the game it pushed out leaves.
+        lobby.game_listing("s000", playing(0, 0, true));
+        lobby.game_listing("g000", playing(3, 2, true));
+        lobby.game_listing("g059", playing(1, 0, true));
+        let next = lobby.flush(now).expect("an update");
+        assert_eq!(next.seeks_gone, ["s000"]);
+        assert_eq!(
+            next.seeks.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
+            ["s100"]
+        );
+        let changed: Vec<&str> = next.games.iter().map(|g| g.id.as_str()).collect();
+        assert!(
+            changed.contains(&"g000") && changed.contains(&"g059"),
+            "{changed:?}"
+        );
+        // The taken seek is a game in play now, the newest: two make room.
+        assert!(changed.contains(&"s000"));
+        let mut gone = next.games_gone.clone();
+        gone.sort();
+        assert_eq!(gone, ["g010", "g011"], "the oldest listed games make room");
+        // The snapshot is what the sockets were told, in order.
+        let snapshot = lobby.snapshot();
+        assert_eq!(snapshot.seeks.len(), MAX_SEEKS);
+        assert_eq!(snapshot.seeks[0].id, "s001");
+        assert_eq!(snapshot.games[0].id, "g000", "the most watched first");
+        // The end of a game takes it off.
+        lobby.game_listing("g000", Listing::Over);
+        let last = lobby.flush(now).expect("an update");
+        assert_eq!(last.games_gone, ["g000"]);
+    }
+
+    #[test]
+    fn holds_keep_a_seek_only_with_its_token() {
+        let lobby = lobby();
+        seek(&lobby, "a");
+        lobby.hold(1, &[("a".into(), "wrong".into())]);
+        assert!(lobby.lock().seeks["a"].gone_since.is_some());
+        lobby.hold(1, &[("a".into(), "t".into())]);
+        assert!(lobby.lock().seeks["a"].gone_since.is_none());
+        lobby.game_listing(
+            "a",
+            Listing::Waiting {
+                creator_present: true,
+            },
+        );
+        lobby.release(1);
+        assert!(
+            lobby.lock().seeks["a"].gone_since.is_none(),
+            "the game page still holds it"
+        );
+        lobby.game_listing(
+            "a",
+            Listing::Waiting {
+                creator_present: false,
+            },
+        );
+        let gone = lobby.lock().seeks["a"].gone_since.expect("absent");
+        // Expired only once the timeout has passed since.
+        lobby.flush(gone);
+        assert!(lobby.lock().seeks.contains_key("a"));
+        lobby.flush(gone + lobby.settings.seek_timeout);
+        assert!(!lobby.lock().seeks.contains_key("a"));
+    }
+}

@@ -1,0 +1,132 @@
+//! The lobby's HTTP endpoints: `GET /api/lobby` (the snapshot), `POST /api/lobby/pair` (quick
+//! pairing) and `POST /api/summaries` (a browser's "My games").
+
+use axum::Extension;
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::extract::rejection::BytesRejection;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use jiang_protocol::{
+    CreateGame, PairRequest, Paired, Summaries, SummariesRequest, to_sorted_value,
+};
+use jiang_rules::Variant;
+use serde_json::Value;
+
+use crate::clock::TimeControl;
+use crate::error::{ApiError, ErrorCode};
+use crate::game::{Command, summary};
+use crate::http::{AppState, ClientAddress, create, parse_body, seat_cookie};
+use crate::seat;
+
+/// Game ids one `POST /api/summaries` may ask for.
+pub const MAX_SUMMARIES: usize = 100;
+
+/// Own seeks a pair request may name.
+pub const MAX_OWN: usize = 32;
+
+/// Seeks a pair request tries to join before it opens its own (each may be taken meanwhile).
+const PAIR_TRIES: usize = 8;
+
+/// `GET /api/lobby`: what the lobby socket's `snapshot` says.
+pub(crate) async fn lobby_view(State(state): State<AppState>) -> Json<Value> {
+    Json(to_sorted_value(&state.lobby.snapshot()))
+}
+
+/// `POST /api/lobby/pair`: takes the free seat of the oldest open seek of that variant and
+/// clock (no handicap, none of the caller's `own`), or opens such a seek (random side) if none
+/// can be taken. Two callers racing for one seek: the game's actor seats one, the other moves
+/// on to the next seek or opens its own.
+pub(crate) async fn pair(
+    State(state): State<AppState>,
+    Extension(ClientAddress(client)): Extension<ClientAddress>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    state.origin.check_post(&headers)?;
+    let request: PairRequest = parse_body(body)?;
+    if request.own.len() > MAX_OWN {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!("Invalid request: `own` names at most {MAX_OWN} games."),
+        ));
+    }
+    let variant: Variant = request
+        .variant
+        .parse()
+        .map_err(|e: jiang_rules::UnknownVariant| {
+            ApiError::new(ErrorCode::UnknownVariant, format!("{e}."))
+        })?;
+    let control = TimeControl::try_from(request.clock)
+        .map_err(|e| ApiError::new(ErrorCode::InvalidRequest, format!("Invalid request: {e}.")))?;
+    let candidates = state.lobby.matching(variant, Some(control), &request.own);
+    let mut paired = None;
+    for id in candidates.into_iter().take(PAIR_TRIES) {
+        match state.games.ask(&id, |reply| Command::Join { reply }).await {
+            Ok(joined) => {
+                paired = Some(Paired {
+                    url: format!("{}/g/{id}", state.games.settings().public_url),
+                    id,
+                    side: joined.side,
+                    token: joined.token,
+                    created: false,
+                });
+                break;
+            }
+            // Taken (or ended) meanwhile: try the next one.
+            Err(e) if matches!(e.code, ErrorCode::SeatTaken | ErrorCode::GameOver) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let (status, paired) = match paired {
+        Some(paired) => (StatusCode::OK, paired),
+        None => {
+            let create_request = CreateGame {
+                variant: request.variant,
+                clock: Some(request.clock),
+                open: true,
+                ..CreateGame::default()
+            };
+            let created = create(&state, create_request, client).await?;
+            let paired = Paired {
+                id: created.id,
+                side: created.side,
+                token: created.token,
+                url: created.url,
+                created: true,
+            };
+            (StatusCode::CREATED, paired)
+        }
+    };
+    let cookie = seat_cookie(&paired.id, &paired.token, state.origin.secure_cookies());
+    let mut response = (status, Json(to_sorted_value(&paired))).into_response();
+    response.headers_mut().insert(header::SET_COOKIE, cookie);
+    Ok(response)
+}
+
+/// `POST /api/summaries`: what anyone may see of each game asked for, read from the store (the
+/// store holds every change before it is answered, so it is as fresh as the game's actor).
+pub(crate) async fn summaries(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request: SummariesRequest = parse_body(body)?;
+    if request.ids.len() > MAX_SUMMARIES {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!("Invalid request: at most {MAX_SUMMARIES} ids."),
+        ));
+    }
+    let mut games = Vec::new();
+    for id in request.ids.iter().filter(|id| seat::is_game_id(id)) {
+        let stored = state.games.store().load(id).await.map_err(|e| {
+            tracing::error!(game = %id, error = %e, "cannot read a game");
+            ApiError::storage_unavailable()
+        })?;
+        if let Some(found) = stored.as_ref().and_then(summary) {
+            games.push(found);
+        }
+    }
+    Ok(Json(to_sorted_value(&Summaries { games })))
+}

@@ -1,0 +1,178 @@
+//! `GET /api/lobby/ws`: the lobby socket. It sends a `snapshot` first, then every `update` the
+//! hub flushes (at most one per [`super::FLUSH_INTERVAL`]); a socket that falls behind the
+//! bounded queue gets a fresh `snapshot` (resync), one that stops reading is dropped after the
+//! idle timeout, like a game socket. Clients send `hold` (the seeks their page created) and
+//! `ping`. Sockets count against the address's WebSocket cap like game sockets.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use axum::Extension;
+use axum::extract::State;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
+use jiang_protocol::{LobbyClientMessage, LobbyServerMessage, to_sorted_json};
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::error::{ApiError, ErrorCode};
+use crate::http::{AppState, ClientAddress};
+use crate::ratelimit::Bucket;
+use crate::serve::{ConnectionSlot, stopped};
+use crate::slots::Slot;
+use crate::ws::{
+    self, CLOSE_IDLE, End, MAX_MESSAGE, MAX_READ, MAX_STRIKES, SOCKET_RATE, finish, pings,
+    read_text, send_within,
+};
+
+/// Seats one `hold` may name.
+pub const MAX_HELD: usize = 32;
+
+/// Lobby socket ids (for the hub's holds).
+static NEXT_SOCKET: AtomicU64 = AtomicU64::new(1);
+
+pub(crate) async fn upgrade(
+    State(state): State<AppState>,
+    Extension(ClientAddress(client)): Extension<ClientAddress>,
+    Extension(connection): Extension<ConnectionSlot>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    let upgrade = match upgrade {
+        Ok(u) => u,
+        Err(e) => return ApiError::new(ErrorCode::NotWebsocket, e.body_text()).into_response(),
+    };
+    let slot = match ws::socket_slot(&state, client) {
+        Ok(slot) => slot,
+        Err(e) => return e.into_response(),
+    };
+    upgrade
+        .read_buffer_size(4 * 1024)
+        .max_message_size(MAX_READ)
+        .max_frame_size(MAX_READ)
+        .on_upgrade(move |socket| run(state, client, socket, (slot, connection)))
+}
+
+async fn run(state: AppState, client: IpAddr, socket: WebSocket, _slots: (Slot, ConnectionSlot)) {
+    let id = NEXT_SOCKET.fetch_add(1, Ordering::Relaxed);
+    let (mut sink, mut stream) = socket.split();
+    let mut hard_stop = state.hard_stop.clone();
+    let mut shutdown = state.lobby.shutdown();
+    // Subscribed before the snapshot is taken: an update in between is applied twice, which
+    // is harmless (updates replace and remove by id), rather than lost.
+    let mut updates = state.lobby.subscribe();
+    let timeout = state.ws_idle_timeout;
+    let serve = async {
+        if !send_within(&mut sink, text(state.lobby.snapshot_text()), timeout).await {
+            return End::Gone;
+        }
+        let mut bucket = Bucket::new(SOCKET_RATE, Instant::now());
+        let mut strikes = 0;
+        let mut pings = pings(timeout);
+        let mut heard = Instant::now();
+        loop {
+            let out = tokio::select! {
+                update = updates.recv() => match update {
+                    Ok(update) => text(update),
+                    // Fallen behind: start again from the whole lobby.
+                    Err(RecvError::Lagged(_)) => {
+                        updates = updates.resubscribe();
+                        text(state.lobby.snapshot_text())
+                    }
+                    Err(RecvError::Closed) => return End::Close(1012, "reconnect"),
+                },
+                _ = pings.tick() => {
+                    if heard.elapsed() >= timeout {
+                        return End::Close(CLOSE_IDLE, "idle");
+                    }
+                    Message::Ping(Default::default())
+                }
+                incoming = stream.next() => {
+                    heard = Instant::now();
+                    let message = match read_text(incoming) {
+                        Ok(Some(message)) => message,
+                        Ok(None) => continue,
+                        Err(end) => return end,
+                    };
+                    match handle(&state, id, client, &message, &mut bucket) {
+                        Ok(None) => {
+                            strikes = 0;
+                            continue;
+                        }
+                        Ok(Some(reply)) => {
+                            strikes = 0;
+                            reply
+                        }
+                        Err(e) => {
+                            strikes += 1;
+                            let reply = Message::Text(e.ws_message().into());
+                            if strikes >= MAX_STRIKES {
+                                let _ = send_within(&mut sink, reply, timeout).await;
+                                return End::Gone;
+                            }
+                            reply
+                        }
+                    }
+                }
+            };
+            if !send_within(&mut sink, out, timeout).await {
+                return End::Gone;
+            }
+        }
+    };
+    let end = tokio::select! {
+        end = serve => end,
+        // Shutting down: as game sockets, closed with 1012 ("reconnect").
+        _ = stopped(&mut shutdown) => End::Close(1012, "reconnect"),
+        _ = stopped(&mut hard_stop) => End::Gone,
+    };
+    state.lobby.release(id);
+    finish(end, &mut sink, &mut stream, &mut hard_stop).await;
+}
+
+fn text(text: Arc<str>) -> Message {
+    Message::Text(text.as_ref().into())
+}
+
+/// One client message: `Ok(Some(reply))`, `Ok(None)` (nothing to answer) or a refusal.
+fn handle(
+    state: &AppState,
+    socket: u64,
+    client: IpAddr,
+    text: &str,
+    bucket: &mut Bucket,
+) -> Result<Option<Message>, ApiError> {
+    if !bucket.take(SOCKET_RATE, Instant::now()) {
+        return Err(ApiError::rate_limited());
+    }
+    if text.len() > MAX_MESSAGE {
+        return Err(ApiError::new(
+            ErrorCode::TooLarge,
+            format!("The message is larger than {MAX_MESSAGE} bytes."),
+        ));
+    }
+    let message: LobbyClientMessage = serde_json::from_str(text)
+        .map_err(|e| ApiError::new(ErrorCode::InvalidMessage, format!("Invalid message: {e}.")))?;
+    match message {
+        LobbyClientMessage::Ping {} => Ok(Some(Message::Text(
+            to_sorted_json(&LobbyServerMessage::Pong {}).into(),
+        ))),
+        LobbyClientMessage::Hold { seats } => {
+            if seats.len() > MAX_HELD {
+                return Err(ApiError::new(
+                    ErrorCode::InvalidMessage,
+                    format!("A `hold` names at most {MAX_HELD} seats."),
+                ));
+            }
+            // Checking tokens costs a hash each: holds share the address's API budget.
+            if !state.limiter.check(client) {
+                return Err(ApiError::rate_limited());
+            }
+            let seats: Vec<(String, String)> = seats.into_iter().map(|s| (s.id, s.token)).collect();
+            state.lobby.hold(socket, &seats);
+            Ok(None)
+        }
+    }
+}
