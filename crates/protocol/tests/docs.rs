@@ -154,6 +154,8 @@ fn parse_as(name: &str, text: &str) -> Result<(), String> {
         "ExportRequest" => parses::<ExportRequest>(text),
         "ExportedRecord" => parses::<ExportedRecord>(text),
         "EngineClientMessage" => parses::<EngineClientMessage>(text),
+        "ReviewRequest" => parses::<jiang_protocol::ReviewRequest>(text),
+        "ReviewAnswer" => parses::<jiang_protocol::ReviewAnswer>(text),
         "EngineServerMessage" => parses::<EngineServerMessage>(text),
         "ErrorBody" => parses::<ErrorBody>(text),
         "GameView" => parses::<GameView>(text),

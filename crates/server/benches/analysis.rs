@@ -2,7 +2,8 @@
 //! with the line so far plus the move (`from` = its ply), answered with the new position, its
 //! legal moves in the chosen notation and the verdict. Measured over real HTTP on loopback
 //! against a real server, one client at a time, per variant; also the load of a whole game
-//! (`from` 0: every position of a 100-ply line).
+//! (`from` 0: every position of a 100-ply line), and the computer review of that line at the
+//! default budget (`--review-nodes`).
 //!
 //! `cargo bench -p jiang-server --bench analysis` (optional argument: requests per variant).
 
@@ -117,8 +118,19 @@ async fn main() {
         assert!(whole.status().is_success());
         let _ = whole.bytes().await;
         let whole_ms = started.elapsed().as_secs_f64() * 1000.0;
+        // A computer review of the line: every position at the review budget.
+        let started = Instant::now();
+        let review = http
+            .post(format!("{base}/api/analysis/review"))
+            .json(&json!({"variant": variant, "moves": line, "style": style}))
+            .send()
+            .await
+            .expect("answer");
+        assert!(review.status().is_success());
+        let _ = review.bytes().await;
+        let review_s = started.elapsed().as_secs_f64();
         println!(
-            "{variant:<10} move round trip over {requests} requests (lines up to {} plies): p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; whole {}-ply line from ply 0: {whole_ms:.1} ms",
+            "{variant:<10} move round trip over {requests} requests (lines up to {} plies): p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; whole {}-ply line from ply 0: {whole_ms:.1} ms; review of it: {review_s:.2} s",
             line.len(),
             percentile(&times, 0.5),
             percentile(&times, 0.99),

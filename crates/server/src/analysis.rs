@@ -259,14 +259,12 @@ pub(crate) async fn analyse(
 ) -> Result<Json<Value>, ApiError> {
     let request: AnalysisRequest = parse_body(body)?;
     let style = style_named(&request.style)?;
-    let Board { mut table, game } = open(
+    let (mut table, game, with_deal) = start_board(
         &state,
-        Source {
-            variant: request.variant.as_deref(),
-            game: request.game.as_deref(),
-            fen: request.fen.as_deref(),
-            knowledge: request.knowledge,
-        },
+        request.variant.as_deref(),
+        request.game.as_deref(),
+        request.fen.as_deref(),
+        request.knowledge,
     )
     .await?;
     let from = request.from.unwrap_or(0);
@@ -279,7 +277,6 @@ pub(crate) async fn analyse(
             ),
         ));
     }
-    let with_deal = shows_deal(table.as_ref(), game.as_ref(), request.knowledge);
     let mut positions = Vec::new();
     if from == 0 {
         positions.push(position_of(table.as_ref(), style, with_deal)?);
@@ -321,14 +318,12 @@ pub(crate) async fn export(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let request: ExportRequest = parse_body(body)?;
-    let board = open(
+    let (table, _, _) = start_board(
         &state,
-        Source {
-            variant: request.variant.as_deref(),
-            game: request.game.as_deref(),
-            fen: request.fen.as_deref(),
-            knowledge: request.knowledge,
-        },
+        request.variant.as_deref(),
+        request.game.as_deref(),
+        request.fen.as_deref(),
+        request.knowledge,
     )
     .await?;
     let format = match (request.format.as_str(), request.moves.as_deref()) {
@@ -354,8 +349,7 @@ pub(crate) async fn export(
             ));
         }
     };
-    let text = board
-        .table
+    let text = table
         .write_tree(&tree_of(&request.tree), format)
         .map_err(|e| match e {
             TreeExportError::WrongFormat { .. } => {

@@ -30,7 +30,7 @@ use crate::engine_pool::{ClientKey, Job, JobHandle};
 use crate::error::{ApiError, ErrorCode};
 use crate::http::{AppState, ClientAddress};
 use crate::serve::{ConnectionSlot, stopped};
-use crate::slots::{Full, Slot};
+use crate::slots::Slot;
 use crate::table::{NotationStyle, Table};
 
 /// The largest client message read (a `start` with a long line).
@@ -49,17 +49,9 @@ pub(crate) async fn upgrade(
         Ok(u) => u,
         Err(e) => return ApiError::new(ErrorCode::NotWebsocket, e.body_text()).into_response(),
     };
-    let slot = match state.sockets.try_acquire(Some(client)) {
+    let slot = match crate::ws::socket_slot(&state, client) {
         Ok(slot) => slot,
-        Err(Full::Address(cap) | Full::Total(cap)) => {
-            return ApiError::new(
-                ErrorCode::TooManySockets,
-                format!(
-                    "This address already has {cap} WebSockets open, the most allowed; close one first."
-                ),
-            )
-            .into_response();
-        }
+        Err(e) => return e.into_response(),
     };
     upgrade
         .max_message_size(MAX_MESSAGE)
