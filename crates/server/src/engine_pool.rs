@@ -28,6 +28,10 @@
 //! (so "stop" in an analysis still yields a result). [`EnginePool::cancel_client`] cancels
 //! every job of one key.
 //!
+//! The workers run at the lowest scheduling priority (Linux: nice 19), so that on a busy
+//! machine a search gives way to the threads that serve HTTP and the games: a computer thinks
+//! in the time people leave over.
+//!
 //! Each worker keeps one [`Engine`] (its transposition table allocated once) and clears it
 //! before every job, so nothing one job learnt (another game, another side's view) reaches
 //! the next.
@@ -374,8 +378,26 @@ impl EnginePool {
     }
 }
 
+/// Lowers the calling thread's scheduling priority to the lowest (nice 19). Best effort:
+/// a failure leaves it as it was.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `gettid` and `setpriority` take no pointers; on Linux `PRIO_PROCESS` with
+        // a thread id changes that thread only.
+        let changed = unsafe {
+            let tid = libc::gettid();
+            libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19)
+        };
+        if changed != 0 {
+            tracing::debug!("cannot lower the engine thread's priority");
+        }
+    }
+}
+
 /// A worker: takes jobs until the pool closes.
 fn worker(shared: &Shared) {
+    lower_priority();
     let mut engine = Engine::new();
     engine.set_hash(HASH_MB);
     loop {
