@@ -45,8 +45,8 @@
 //! # Computer games
 //! `--computer <n>` adds `n` games against the computer (level `--computer-level`, default 8;
 //! untimed: up to 3 s a move)
-//! played beside the human games: one socket each, a random legal move as soon as it is the
-//! visitor's turn, so that the server's engine threads are always busy. Their moves are not
+//! played beside the human games: one socket each, a random legal move 0.2–0.6 s after it
+//! becomes the visitor's turn, so that the server's engine threads are always busy. Their moves are not
 //! part of the report (it measures the human games, which must keep their latency while the
 //! computers think); standard error tells how many computer games ran and how many moves the
 //! computers made. A computer that does not answer within the window is not an error.
@@ -779,6 +779,10 @@ struct ComputerTally {
     errors: Tally,
 }
 
+/// How long the visitor of a game against the computer thinks before each move.
+const COMPUTER_GAME_THINK: std::ops::Range<Duration> =
+    Duration::from_millis(200)..Duration::from_millis(600);
+
 /// Keeps one game against the computer going until `stop`: the visitor's side plays a random
 /// legal move whenever it is to move, the computer answers in its own time.
 async fn computer_slot(target: &Target, stop: &tokio::sync::Notify) -> ComputerTally {
@@ -822,6 +826,10 @@ async fn computer_game(target: &Target, moves: &mut u64) -> Result<(), GameError
             return Ok(());
         }
         if state.you.is_some() && state.you == state.to_move {
+            // A short think, as a person's (a weak computer answers at once, and the server
+            // limits the messages per socket).
+            let think = rand::rng().random_range(COMPUTER_GAME_THINK);
+            tokio::time::sleep(think).await;
             let choice = state.legal_moves.choose(&mut rand::rng()).cloned();
             if let Some(mv) = choice {
                 let text =
