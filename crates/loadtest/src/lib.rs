@@ -45,8 +45,8 @@
 //! # Computer games
 //! `--computer <n>` adds `n` games against the computer (level `--computer-level`, default 8;
 //! untimed: up to 3 s a move)
-//! played beside the human games: one socket each, a random legal move as soon as it is the
-//! visitor's turn, so that the server's engine threads are always busy. Their moves are not
+//! played beside the human games: one socket each, a random legal move 0.2–0.6 s after it
+//! becomes the visitor's turn, so that the server's engine threads are always busy. Their moves are not
 //! part of the report (it measures the human games, which must keep their latency while the
 //! computers think); standard error tells how many computer games ran and how many moves the
 //! computers made. A computer that does not answer within the window is not an error.
@@ -845,6 +845,10 @@ struct ComputerTally {
     errors: Tally,
 }
 
+/// How long the visitor of a game against the computer thinks before each move.
+const COMPUTER_GAME_THINK: std::ops::Range<Duration> =
+    Duration::from_millis(200)..Duration::from_millis(600);
+
 /// Keeps one game against the computer going until `stop`: the visitor's side plays a random
 /// legal move whenever it is to move, the computer answers in its own time.
 async fn computer_slot(target: &Target, stop: &tokio::sync::Notify) -> ComputerTally {
@@ -867,9 +871,6 @@ async fn computer_slot(target: &Target, stop: &tokio::sync::Notify) -> ComputerT
     }
 }
 
-/// The shortest time between two of the visitor's moves in a game against the computer.
-const COMPUTER_GAME_MOVE_GAP: Duration = Duration::from_millis(100);
-
 /// Plays one game against the computer to its end, counting the computer's moves.
 async fn computer_game(target: &Target, moves: &mut u64) -> Result<(), GameError> {
     let body = CreateGame {
@@ -885,17 +886,16 @@ async fn computer_game(target: &Target, moves: &mut u64) -> Result<(), GameError
         ));
     };
     let mut state = view.state;
-    // A weak computer answers at once: the visitor moves at most this often, as a person
-    // could (and within the server's per-socket message budget).
-    let mut next_move_at = tokio::time::Instant::now();
     loop {
         if state.status != GameStatus::Playing {
             let _ = player.socket.close(None).await;
             return Ok(());
         }
         if state.you.is_some() && state.you == state.to_move {
-            tokio::time::sleep_until(next_move_at).await;
-            next_move_at = tokio::time::Instant::now() + COMPUTER_GAME_MOVE_GAP;
+            // A short think, as a person's (a weak computer answers at once, and the server
+            // limits the messages per socket).
+            let think = rand::rng().random_range(COMPUTER_GAME_THINK);
+            tokio::time::sleep(think).await;
             let choice = state.legal_moves.choose(&mut rand::rng()).cloned();
             if let Some(mv) = choice {
                 let text =
