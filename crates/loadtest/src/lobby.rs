@@ -32,13 +32,12 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 use jiang_protocol::{CreateGame, Created, EmptyRequest, Joined, TimeControlSpec};
 use serde::Deserialize;
-use tokio::sync::Semaphore;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use crate::{
-    ANSWER_TIMEOUT, GameError, LoadtestError, MAIN_SECONDS, SETUP_CONCURRENCY, SOCKET_BUFFER,
-    Socket, Tally, Target, percentile, post,
+    ANSWER_TIMEOUT, GameError, LoadtestError, MAIN_SECONDS, SOCKET_BUFFER, Socket, Tally, Target,
+    percentile, post,
 };
 
 /// How long after its creation each seek is taken.
@@ -119,16 +118,12 @@ pub(crate) async fn drive(
 ) -> Result<LobbyReport, LoadtestError> {
     crate::check_health(&target).await?;
     let created: CreatedAt = Arc::default();
-    let limit = Arc::new(Semaphore::new(SETUP_CONCURRENCY));
-    let mut connecting = Vec::with_capacity(clients);
-    for _ in 0..clients {
-        let target = target.clone();
-        let limit = limit.clone();
-        connecting.push(tokio::spawn(async move {
-            let _permit = limit.acquire_owned().await.expect("never closed");
-            connect(&target).await
-        }));
-    }
+    let connecting =
+        crate::spawn_limited(
+            &target,
+            clients,
+            |target| async move { connect(&target).await },
+        );
     let mut setup_errors = Tally::default();
     let mut sockets = Vec::with_capacity(clients);
     for task in connecting {
