@@ -45,12 +45,8 @@ pub(crate) async fn upgrade(
     Extension(connection): Extension<ConnectionSlot>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
-    let upgrade = match upgrade {
-        Ok(u) => u,
-        Err(e) => return ApiError::new(ErrorCode::NotWebsocket, e.body_text()).into_response(),
-    };
-    let slot = match crate::ws::socket_slot(&state, client) {
-        Ok(slot) => slot,
+    let (upgrade, slot) = match crate::ws::accept(&state, client, upgrade) {
+        Ok(accepted) => accepted,
         Err(e) => return e.into_response(),
     };
     upgrade
