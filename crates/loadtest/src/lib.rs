@@ -730,6 +730,13 @@ async fn connect(target: &Target, id: &str, token: &str) -> Result<Player, GameE
     let mut url = reqwest::Url::parse(&format!("{}/api/games/{id}/ws", target.ws_base))
         .map_err(|e| GameError::Connect(e.to_string()))?;
     url.query_pairs_mut().append_pair("token", token);
+    Ok(Player {
+        socket: open_socket(url.as_str()).await?,
+    })
+}
+
+/// Opens a WebSocket to `url` within [`ANSWER_TIMEOUT`].
+async fn open_socket(url: &str) -> Result<Socket, GameError> {
     // Small buffers: events are a few KiB, and tungstenite's default 128 KiB read buffer per
     // socket would cost ~250 MB over 2,000 sockets.
     let config = WebSocketConfig::default()
@@ -737,12 +744,12 @@ async fn connect(target: &Target, id: &str, token: &str) -> Result<Player, GameE
         .write_buffer_size(0);
     let (socket, _) = tokio::time::timeout(
         ANSWER_TIMEOUT,
-        tokio_tungstenite::connect_async_with_config(url.as_str(), Some(config), false),
+        tokio_tungstenite::connect_async_with_config(url, Some(config), false),
     )
     .await
     .map_err(|_| GameError::Timeout("WebSocket handshake"))?
     .map_err(|e| GameError::Connect(e.to_string()))?;
-    Ok(Player { socket })
+    Ok(socket)
 }
 
 /// The next JSON message from the server on `socket` (pings are answered by tungstenite),

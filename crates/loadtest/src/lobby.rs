@@ -33,12 +33,8 @@ use futures_util::StreamExt;
 use jiang_protocol::{CreateGame, Created, EmptyRequest, Joined, TimeControlSpec};
 use serde::Deserialize;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
-use crate::{
-    ANSWER_TIMEOUT, GameError, LoadtestError, MAIN_SECONDS, SOCKET_BUFFER, Socket, Tally, Target,
-    percentile, post,
-};
+use crate::{GameError, LoadtestError, MAIN_SECONDS, Socket, Tally, Target, percentile, post};
 
 /// How long after its creation each seek is taken.
 const TAKE_AFTER: Duration = Duration::from_millis(500);
@@ -189,18 +185,7 @@ pub(crate) async fn drive(
 }
 
 async fn connect(target: &Target) -> Result<Socket, GameError> {
-    let url = format!("{}/api/lobby/ws", target.ws_base);
-    let config = WebSocketConfig::default()
-        .read_buffer_size(SOCKET_BUFFER)
-        .write_buffer_size(0);
-    let (socket, _) = tokio::time::timeout(
-        ANSWER_TIMEOUT,
-        tokio_tungstenite::connect_async_with_config(url.as_str(), Some(config), false),
-    )
-    .await
-    .map_err(|_| GameError::Timeout("WebSocket handshake"))?
-    .map_err(|e| GameError::Connect(e.to_string()))?;
-    Ok(socket)
+    crate::open_socket(&format!("{}/api/lobby/ws", target.ws_base)).await
 }
 
 /// Opens one seek, then takes it [`TAKE_AFTER`] later.
