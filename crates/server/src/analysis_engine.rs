@@ -333,14 +333,8 @@ pub(crate) async fn review(
 ) -> Result<axum::Json<serde_json::Value>, ApiError> {
     use jiang_protocol::{MoveVerdict, ReviewAnswer, ReviewRequest};
     let request: ReviewRequest = crate::http::parse_body(body)?;
-    let (mut table, game, with_deal) = crate::analysis::start_board(
-        &state,
-        request.variant.as_deref(),
-        request.game.as_deref(),
-        request.fen.as_deref(),
-        request.knowledge,
-    )
-    .await?;
+    let (mut table, game, with_deal) =
+        crate::analysis::start_board(&state, (&request).into()).await?;
     let style = crate::analysis::style_for(table.as_ref(), &request.style)?;
     let moves = match (request.moves, game) {
         (Some(moves), _) => moves,
