@@ -3,22 +3,13 @@
 // a variation added on the board, the tree exported with its variations and kept across a
 // reload, with the engine's lines; every variant from its start; a record imported and opened;
 // a non-English locale.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from '../lib/server.mjs';
-import { launch, newContext, artifacts } from '../lib/browser.mjs';
+import { newContext, artifacts } from '../lib/browser.mjs';
+import { serverAndBrowser } from '../lib/fixture.mjs';
 import path from 'node:path';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = serverAndBrowser();
 
 /** POST `body` to `path` from `page` (same origin), answering the JSON. */
 async function post(page, url, body, token) {
@@ -35,7 +26,7 @@ async function post(page, url, body, token) {
 
 /** A game of `variant` between two API seats with `moves` played; `end` resigns it. */
 async function playedGame(page, variant, moves, end = true) {
-  await page.goto(`${server.url}/`);
+  await page.goto(`${env.server.url}/`);
   const created = await post(page, '/api/games', { variant, side: variant.includes('shogi') ? 'sente' : 'red' });
   const id = created.body.id;
   const joined = await post(page, `/api/games/${id}/join`, {});
@@ -52,17 +43,17 @@ const current = (page) => page.locator('.tree [aria-current]').innerText();
 const ready = (page) => page.waitForSelector('.analysis[data-ready]');
 
 test('no Analyse button while a game is played; a finished game opens, walks, branches, exports and survives a reload', async () => {
-  const ctx = await newContext(browser);
+  const ctx = await newContext(env.browser);
   const page = await ctx.newPage();
   const live = await playedGame(page, 'xiangqi', ['h2e2', 'h9g7'], false);
-  await page.goto(`${server.url}/g/${live}`);
+  await page.goto(`${env.server.url}/g/${live}`);
   await page.waitForSelector('.moves button');
   assert.equal(await page.locator('a.analyse').count(), 0, 'a game being played offers no analysis');
   const refused = await post(page, '/api/analysis', { game: live, style: 'wxf' });
   assert.equal(refused.body.error.code, 'game_in_progress');
 
   const id = await playedGame(page, 'xiangqi', ['h2e2', 'h9g7', 'h0g2']);
-  await page.goto(`${server.url}/g/${id}`);
+  await page.goto(`${env.server.url}/g/${id}`);
   await page.locator('a.analyse').click();
   await page.waitForURL(/\/analysis\/xiangqi\?game=/);
   await ready(page);
@@ -122,7 +113,7 @@ test('no Analyse button while a game is played; a finished game opens, walks, br
 });
 
 test('every variant opens from its start, plays a move on the board and gets the engine\'s line', async () => {
-  const ctx = await newContext(browser);
+  const ctx = await newContext(env.browser);
   const page = await ctx.newPage();
   for (const [variant, from, to, text] of [
     ['xiangqi', 'h2', 'e2', 'C2.5'],
@@ -130,7 +121,7 @@ test('every variant opens from its start, plays a move on the board and gets the
     ['shogi', '7g', '7f', 'P-76'],
     ['minishogi', '5d', '5c', 'P-53'],
   ]) {
-    await page.goto(`${server.url}/analysis/${variant}`);
+    await page.goto(`${env.server.url}/analysis/${variant}`);
     await ready(page);
     await page.click(`[data-square="${from}"]`);
     await page.click(`[data-square="${to}"]`);
@@ -151,9 +142,9 @@ test('every variant opens from its start, plays a move on the board and gets the
 });
 
 test('a record imported on the analysis page opens as its main line', async () => {
-  const ctx = await newContext(browser);
+  const ctx = await newContext(env.browser);
   const page = await ctx.newPage();
-  await page.goto(`${server.url}/analysis/xiangqi`);
+  await page.goto(`${env.server.url}/analysis/xiangqi`);
   await ready(page);
   await page.fill('#import-text', '1. C2.5 H8+7 2. H2+3 *');
   await page.click('.import button[type=submit]');
@@ -164,10 +155,10 @@ test('a record imported on the analysis page opens as its main line', async () =
 });
 
 test('the analysis board in Japanese: shogi moves in Japanese notation after a finished game', async () => {
-  const ctx = await newContext(browser, { locale: 'ja-JP' });
+  const ctx = await newContext(env.browser, { locale: 'ja-JP' });
   const page = await ctx.newPage();
   const id = await playedGame(page, 'shogi', ['7g7f', '3c3d']);
-  await page.goto(`${server.url}/g/${id}`);
+  await page.goto(`${env.server.url}/g/${id}`);
   await page.locator('a.analyse').click();
   await ready(page);
   assert.match(await page.locator('#analysis-title').innerText(), /検討盤/);
@@ -179,9 +170,9 @@ test('the analysis board in Japanese: shogi moves in Japanese notation after a f
 });
 
 test('a computer review draws the evaluation graph, marks the blunder with the better move and rates both sides', async () => {
-  const ctx = await newContext(browser);
+  const ctx = await newContext(env.browser);
   const page = await ctx.newPage();
-  await page.goto(`${server.url}/`);
+  await page.goto(`${env.server.url}/`);
   // Red's chariot goes to a5, where Black's chariot takes it.
   const created = await post(page, '/api/games', { variant: 'xiangqi', side: 'red', fen: '3k5/9/9/9/8r/9/9/9/9/R3K4 w - - 0 1' });
   const id = created.body.id;
@@ -189,7 +180,7 @@ test('a computer review draws the evaluation graph, marks the blunder with the b
   await post(page, `/api/games/${id}/move`, { move: 'a0a5' }, created.body.token);
   await post(page, `/api/games/${id}/move`, { move: 'i5a5' }, joined.body.token);
   await post(page, `/api/games/${id}/resign`, {}, created.body.token);
-  await page.goto(`${server.url}/g/${id}`);
+  await page.goto(`${env.server.url}/g/${id}`);
   await page.locator('a.analyse').click();
   await ready(page);
   await page.click('[data-act=review]');

@@ -1,22 +1,13 @@
 // Playing the computer (issue 11): a visitor alone picks a game, a level, a side and a clock on
 // the home page, presses "Play with the computer", makes a move and sees the computer answer,
 // in each of the four variants; the page names the opponent and shows no invite link.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServer } from '../lib/server.mjs';
-import { launch, newContext, artifacts } from '../lib/browser.mjs';
+import { newContext, artifacts } from '../lib/browser.mjs';
+import { serverAndBrowser } from '../lib/fixture.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = serverAndBrowser();
 
 /** Per variant: the first side and a first move for it, typed as the move box takes it. */
 const GAMES = [
@@ -28,8 +19,8 @@ const GAMES = [
 
 for (const [variant, side, move] of GAMES) {
   test(`${variant}: play the computer from the home page, move, see its answer`, async () => {
-    const page = await (await newContext(browser)).newPage();
-    await page.goto(`${server.url}/`);
+    const page = await (await newContext(env.browser)).newPage();
+    await page.goto(`${env.server.url}/`);
     await page.locator(`input[name=variant][value=${variant}]`).check({ force: true });
     await page.locator('input[name=clock][value="none"]').check({ force: true });
     await page.locator(`input[name=side][value=${side}]`).check({ force: true });
@@ -61,8 +52,8 @@ for (const [variant, side, move] of GAMES) {
 }
 
 test('the level and a side chosen for the computer game are kept; the computer may move first', async () => {
-  const page = await (await newContext(browser)).newPage();
-  await page.goto(`${server.url}/`);
+  const page = await (await newContext(env.browser)).newPage();
+  await page.goto(`${env.server.url}/`);
   await page.locator('input[name=variant][value=xiangqi]').check({ force: true });
   await page.locator('input[name=clock][value="0"]').check({ force: true });
   await page.locator('input[name=side][value=black]').check({ force: true });
@@ -73,7 +64,7 @@ test('the level and a side chosen for the computer game are kept; the computer m
   // Red (the computer) moves first; then Black, the visitor, is to move.
   await page.locator('.moves button[data-ply="1"]').waitFor({ timeout: 20000 });
   await page.locator('.player.bottom.to-move[data-side="black"]').waitFor();
-  await page.goto(`${server.url}/`);
+  await page.goto(`${env.server.url}/`);
   assert.equal(await page.locator('select[name=level]').inputValue(), '2');
   await page.context().close();
 });

@@ -8,7 +8,7 @@ import { api } from './api.js';
 import { errorText } from './errors.js';
 import { createBoard, aspect, pieceSvg } from './board.js';
 import { familyOf, sidesOf, parse, moveSquares } from './position.js';
-import { sideName, describeResult } from './game.js';
+import { sideName, describeResult, stepButtons } from './game.js';
 import { navigate } from './main.js';
 
 const STYLES = { xiangqi: ['wxf', 'chinese', 'iccs'], shogi: ['japanese', 'western', 'usi'] };
@@ -487,12 +487,7 @@ export function analysisPage(main, variantParam) {
       <h2>${t('analysis.moves')}</h2>
       <div class="tree" tabindex="0"></div>
       <p class="hint">${t('analysis.keys')}</p>
-      <div class="step">
-        <button type="button" data-step="Home" aria-label="${t('game.first')}">«</button>
-        <button type="button" data-step="ArrowLeft" aria-label="${t('game.back')}">‹</button>
-        <button type="button" data-step="ArrowRight" aria-label="${t('game.forward')}">›</button>
-        <button type="button" data-step="End" aria-label="${t('game.last')}">»</button>
-      </div>
+      ${stepButtons(['Home', 'ArrowLeft', 'ArrowRight', 'End'])}
     </nav>
     <section class="engine" aria-labelledby="engine-title">
       <h2 id="engine-title">${t('engine.title')}</h2>

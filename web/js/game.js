@@ -19,6 +19,16 @@ const store = {
   set: (k, v) => localStorage.setItem('jiang.' + k, v),
 };
 
+/** The first/back/forward/last buttons under a move list; `steps` are their `data-step` values. */
+export function stepButtons([first, back, forward, last]) {
+  return `<div class="step">
+        <button type="button" data-step="${first}" aria-label="${t('game.first')}">«</button>
+        <button type="button" data-step="${back}" aria-label="${t('game.back')}">‹</button>
+        <button type="button" data-step="${forward}" aria-label="${t('game.forward')}">›</button>
+        <button type="button" data-step="${last}" aria-label="${t('game.last')}">»</button>
+      </div>`;
+}
+
 /** A side's name; in shogi handicap games the roles 上手/下手 replace 先手/後手 (shogi.md). */
 export function sideName(side, handicap) {
   if (handicap && (side === 'sente' || side === 'gote')) return t(side === 'gote' ? 'side.uwate' : 'side.shitate');
@@ -144,12 +154,7 @@ export function gamePage(main, id) {
     <nav class="moves-wrap" aria-label="${t('game.moves')}">
       <h2>${t('game.moves')}</h2>
       <ol class="moves"></ol>
-      <div class="step">
-        <button type="button" data-step="home" aria-label="${t('game.first')}">«</button>
-        <button type="button" data-step="back" aria-label="${t('game.back')}">‹</button>
-        <button type="button" data-step="fwd" aria-label="${t('game.forward')}">›</button>
-        <button type="button" data-step="end" aria-label="${t('game.last')}">»</button>
-      </div>
+      ${stepButtons(['home', 'back', 'fwd', 'end'])}
     </nav>
     <form class="type-move" hidden>
       <label for="type-move-input">${t('game.typeMove')}</label>

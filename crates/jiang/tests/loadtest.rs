@@ -16,6 +16,11 @@ fn field<'a>(report: &'a str, key: &str) -> &'a str {
 /// Runs `jiang loadtest` with `args` against a real server (one engine thread) and returns its
 /// output once the server has shut down cleanly.
 async fn loadtest(args: &[&str]) -> std::process::Output {
+    loadtest_with(args, LobbySettings::default()).await
+}
+
+/// [`loadtest`] against a server with these lobby settings.
+async fn loadtest_with(args: &[&str], lobby: LobbySettings) -> std::process::Output {
     let dir = tempfile::tempdir().expect("temp dir");
     let config = Config {
         listen: "127.0.0.1:0".into(),
@@ -23,6 +28,7 @@ async fn loadtest(args: &[&str]) -> std::process::Output {
         // The load generator comes from one address: no per-client limit.
         rate_limit: Rate::UNLIMITED,
         engine_threads: 1,
+        lobby,
         ..Config::default()
     };
     let server = jiang_server::start(config).await.expect("server starts");
@@ -41,17 +47,23 @@ async fn loadtest(args: &[&str]) -> std::process::Output {
     output
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn loadtest_plays_games_against_a_real_server() {
-    let output = loadtest(&["--games", "3", "--seconds", "3"]).await;
-
+/// The report and the details (standard output and error) of a run, checked to have succeeded.
+fn succeeded(output: std::process::Output) -> (String, String) {
     let report = String::from_utf8(output.stdout).expect("UTF-8 report");
-    let details = String::from_utf8_lossy(&output.stderr);
+    let details = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(
         output.status.success(),
         "exit {:?}\n{report}\n{details}",
         output.status
     );
+    (report, details)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loadtest_plays_games_against_a_real_server() {
+    let output = loadtest(&["--games", "3", "--seconds", "3"]).await;
+
+    let (report, details) = succeeded(output);
     let lines: Vec<&str> = report.lines().collect();
     assert_eq!(lines.len(), 7, "exactly seven lines:\n{report}");
     assert_eq!(field(&report, "games"), "3");
@@ -84,9 +96,7 @@ async fn loadtest_plays_beside_games_against_the_computer() {
         "1",
     ])
     .await;
-    let report = String::from_utf8(output.stdout).expect("UTF-8 report");
-    let details = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{report}\n{details}");
+    let (report, details) = succeeded(output);
     assert_eq!(
         report.lines().count(),
         7,
@@ -108,38 +118,24 @@ async fn loadtest_plays_beside_games_against_the_computer() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn loadtest_lobby_mode_creates_and_takes_seeks_that_every_client_sees() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let config = Config {
-        listen: "127.0.0.1:0".into(),
-        database_url: format!("sqlite://{}/jiang.db", dir.path().display()),
-        rate_limit: Rate::UNLIMITED,
+    let output = loadtest_with(
+        &[
+            "--lobby-clients",
+            "4",
+            "--seeks-per-second",
+            "5",
+            "--seconds",
+            "2",
+        ],
         // As `jiang serve --rate-limit 0`: no per-address seek limits either.
-        lobby: LobbySettings {
+        LobbySettings {
             max_seeks_per_address: 0,
             seek_rate: Rate::UNLIMITED,
             ..LobbySettings::default()
         },
-        ..Config::default()
-    };
-    let server = jiang_server::start(config).await.expect("server starts");
-    let url = format!("http://{}", server.addr());
-    let output = tokio::task::spawn_blocking(move || {
-        Command::new(env!("CARGO_BIN_EXE_jiang"))
-            .args(["loadtest", "--url", &url, "--lobby-clients", "4"])
-            .args(["--seeks-per-second", "5", "--seconds", "2"])
-            .output()
-            .expect("jiang runs")
-    })
-    .await
-    .expect("joined");
-    server.shutdown().await.expect("clean shutdown");
-    let report = String::from_utf8(output.stdout).expect("UTF-8 report");
-    let details = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "exit {:?}\n{report}\n{details}",
-        output.status
-    );
+    )
+    .await;
+    let (report, details) = succeeded(output);
     assert_eq!(report.lines().count(), 9, "exactly nine lines:\n{report}");
     assert_eq!(field(&report, "lobby clients"), "4");
     assert_eq!(field(&report, "seeks"), "10");

@@ -259,29 +259,25 @@ impl fmt::Display for Report {
 /// Runs `jiang loadtest` and prints the report; the exit status is documented above.
 pub fn main(args: Args) -> ExitCode {
     if args.lobby_clients.is_some() {
-        return match run_lobby(&args) {
-            Ok(report) => {
-                let mut out = std::io::stdout().lock();
-                let _ = write!(out, "{report}");
-                let _ = out.flush();
-                if !report.latencies.is_empty() && report.errors == 0 {
-                    ExitCode::SUCCESS
-                } else {
-                    ExitCode::from(1)
-                }
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
-            }
-        };
+        return exit_with(run_lobby(&args), |report| {
+            !report.latencies.is_empty() && report.errors == 0
+        });
     }
-    match run(&args) {
+    exit_with(run(&args), |report| report.moves > 0 && report.errors == 0)
+}
+
+/// Prints a report (or the error) and gives the exit status: 0 when `passed`, 1 when the run
+/// failed its own measure, 2 when it could not run.
+fn exit_with<R: fmt::Display>(
+    result: Result<R, LoadtestError>,
+    passed: impl FnOnce(&R) -> bool,
+) -> ExitCode {
+    match result {
         Ok(report) => {
             let mut out = std::io::stdout().lock();
             let _ = write!(out, "{report}");
             let _ = out.flush();
-            if report.moves > 0 && report.errors == 0 {
+            if passed(&report) {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)
@@ -292,6 +288,30 @@ pub fn main(args: Args) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Starts `count` runs of `task` against `target`, at most [`SETUP_CONCURRENCY`] at a time.
+fn spawn_limited<T, F, Fut>(
+    target: &Arc<Target>,
+    count: usize,
+    task: F,
+) -> Vec<tokio::task::JoinHandle<T>>
+where
+    F: Fn(Arc<Target>) -> Fut,
+    Fut: Future<Output = T> + Send + 'static,
+    T: Send + 'static,
+{
+    let limit = Arc::new(Semaphore::new(SETUP_CONCURRENCY));
+    (0..count)
+        .map(|_| {
+            let limit = limit.clone();
+            let run = task(target.clone());
+            tokio::spawn(async move {
+                let _permit = limit.acquire_owned().await.expect("never closed");
+                run.await
+            })
+        })
+        .collect()
 }
 
 /// The lobby mode (`--lobby-clients`): validates its arguments and runs it.
@@ -494,16 +514,11 @@ async fn drive(
             tokio::spawn(async move { computer_slot(&target, &stop).await })
         })
         .collect();
-    let limit = Arc::new(Semaphore::new(SETUP_CONCURRENCY));
-    let mut setups = Vec::with_capacity(games);
-    for _ in 0..games {
-        let target = target.clone();
-        let limit = limit.clone();
-        setups.push(tokio::spawn(async move {
-            let _permit = limit.acquire_owned().await.expect("never closed");
-            new_game(&target).await
-        }));
-    }
+    let setups = spawn_limited(
+        &target,
+        games,
+        |target| async move { new_game(&target).await },
+    );
     let mut tally = Tally::default();
     let mut ready = Vec::with_capacity(games);
     for setup in setups {
@@ -715,6 +730,13 @@ async fn connect(target: &Target, id: &str, token: &str) -> Result<Player, GameE
     let mut url = reqwest::Url::parse(&format!("{}/api/games/{id}/ws", target.ws_base))
         .map_err(|e| GameError::Connect(e.to_string()))?;
     url.query_pairs_mut().append_pair("token", token);
+    Ok(Player {
+        socket: open_socket(url.as_str()).await?,
+    })
+}
+
+/// Opens a WebSocket to `url` within [`ANSWER_TIMEOUT`].
+async fn open_socket(url: &str) -> Result<Socket, GameError> {
     // Small buffers: events are a few KiB, and tungstenite's default 128 KiB read buffer per
     // socket would cost ~250 MB over 2,000 sockets.
     let config = WebSocketConfig::default()
@@ -722,12 +744,12 @@ async fn connect(target: &Target, id: &str, token: &str) -> Result<Player, GameE
         .write_buffer_size(0);
     let (socket, _) = tokio::time::timeout(
         ANSWER_TIMEOUT,
-        tokio_tungstenite::connect_async_with_config(url.as_str(), Some(config), false),
+        tokio_tungstenite::connect_async_with_config(url, Some(config), false),
     )
     .await
     .map_err(|_| GameError::Timeout("WebSocket handshake"))?
     .map_err(|e| GameError::Connect(e.to_string()))?;
-    Ok(Player { socket })
+    Ok(socket)
 }
 
 /// The next JSON message from the server on `socket` (pings are answered by tungstenite),

@@ -32,14 +32,9 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 use jiang_protocol::{CreateGame, Created, EmptyRequest, Joined, TimeControlSpec};
 use serde::Deserialize;
-use tokio::sync::Semaphore;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
-use crate::{
-    ANSWER_TIMEOUT, GameError, LoadtestError, MAIN_SECONDS, SETUP_CONCURRENCY, SOCKET_BUFFER,
-    Socket, Tally, Target, percentile, post,
-};
+use crate::{GameError, LoadtestError, MAIN_SECONDS, Socket, Tally, Target, percentile, post};
 
 /// How long after its creation each seek is taken.
 const TAKE_AFTER: Duration = Duration::from_millis(500);
@@ -119,16 +114,12 @@ pub(crate) async fn drive(
 ) -> Result<LobbyReport, LoadtestError> {
     crate::check_health(&target).await?;
     let created: CreatedAt = Arc::default();
-    let limit = Arc::new(Semaphore::new(SETUP_CONCURRENCY));
-    let mut connecting = Vec::with_capacity(clients);
-    for _ in 0..clients {
-        let target = target.clone();
-        let limit = limit.clone();
-        connecting.push(tokio::spawn(async move {
-            let _permit = limit.acquire_owned().await.expect("never closed");
-            connect(&target).await
-        }));
-    }
+    let connecting =
+        crate::spawn_limited(
+            &target,
+            clients,
+            |target| async move { connect(&target).await },
+        );
     let mut setup_errors = Tally::default();
     let mut sockets = Vec::with_capacity(clients);
     for task in connecting {
@@ -194,18 +185,7 @@ pub(crate) async fn drive(
 }
 
 async fn connect(target: &Target) -> Result<Socket, GameError> {
-    let url = format!("{}/api/lobby/ws", target.ws_base);
-    let config = WebSocketConfig::default()
-        .read_buffer_size(SOCKET_BUFFER)
-        .write_buffer_size(0);
-    let (socket, _) = tokio::time::timeout(
-        ANSWER_TIMEOUT,
-        tokio_tungstenite::connect_async_with_config(url.as_str(), Some(config), false),
-    )
-    .await
-    .map_err(|_| GameError::Timeout("WebSocket handshake"))?
-    .map_err(|e| GameError::Connect(e.to_string()))?;
-    Ok(socket)
+    crate::open_socket(&format!("{}/api/lobby/ws", target.ws_base)).await
 }
 
 /// Opens one seek, then takes it [`TAKE_AFTER`] later.

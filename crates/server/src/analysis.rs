@@ -14,7 +14,7 @@ use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
 use jiang_protocol::{
     AnalysedGame, AnalysisAnswer, AnalysisPosition, AnalysisRequest, ExportRequest, ExportedRecord,
-    GameResult, Knowledge, TreeMove, to_sorted_value,
+    GameResult, Knowledge, ReviewRequest, TreeMove, to_sorted_value,
 };
 use jiang_rules::variation::Node;
 use jiang_rules::{Outcome, Variant};
@@ -25,13 +25,31 @@ use crate::game::Command;
 use crate::http::{AppState, parse_body, setup_error};
 use crate::table::{self, NotationStyle, RecordFormat, Table, TreeExportError};
 
-/// Where a board starts: the fields `AnalysisRequest` and `ExportRequest` share.
-struct Source<'a> {
+/// Where a board starts: the fields `AnalysisRequest`, `ExportRequest` and `ReviewRequest`
+/// share.
+pub(crate) struct Source<'a> {
     variant: Option<&'a str>,
     game: Option<&'a str>,
     fen: Option<&'a str>,
     knowledge: Option<Knowledge>,
 }
+
+/// `Source::from(&request)` for each request that names a start by these four fields.
+macro_rules! source_from {
+    ($($request:ty),*) => {$(
+        impl<'a> From<&'a $request> for Source<'a> {
+            fn from(request: &'a $request) -> Self {
+                Source {
+                    variant: request.variant.as_deref(),
+                    game: request.game.as_deref(),
+                    fen: request.fen.as_deref(),
+                    knowledge: request.knowledge,
+                }
+            }
+        }
+    )*};
+}
+source_from!(AnalysisRequest, ExportRequest, ReviewRequest);
 
 /// A board at its start, and the finished game it belongs to.
 struct Board {
@@ -212,21 +230,10 @@ pub(crate) fn play_line(
 /// to, and whether it shows the deal.
 pub(crate) async fn start_board(
     state: &AppState,
-    variant: Option<&str>,
-    game: Option<&str>,
-    fen: Option<&str>,
-    knowledge: Option<Knowledge>,
+    source: Source<'_>,
 ) -> Result<(Box<dyn Table>, Option<AnalysedGame>, bool), ApiError> {
-    let Board { table, game } = open(
-        state,
-        Source {
-            variant,
-            game,
-            fen,
-            knowledge,
-        },
-    )
-    .await?;
+    let knowledge = source.knowledge;
+    let Board { table, game } = open(state, source).await?;
     let with_deal = shows_deal(table.as_ref(), game.as_ref(), knowledge);
     Ok((table, game, with_deal))
 }
@@ -240,7 +247,13 @@ pub(crate) async fn position_for_engine(
     knowledge: Option<Knowledge>,
     moves: &[String],
 ) -> Result<Box<dyn Table>, ApiError> {
-    let (mut table, _, with_deal) = start_board(state, variant, game, fen, knowledge).await?;
+    let source = Source {
+        variant,
+        game,
+        fen,
+        knowledge,
+    };
+    let (mut table, _, with_deal) = start_board(state, source).await?;
     play_line(&mut table, moves, with_deal, |_, _| Ok(()))?;
     Ok(table)
 }
@@ -259,14 +272,7 @@ pub(crate) async fn analyse(
 ) -> Result<Json<Value>, ApiError> {
     let request: AnalysisRequest = parse_body(body)?;
     let style = style_named(&request.style)?;
-    let (mut table, game, with_deal) = start_board(
-        &state,
-        request.variant.as_deref(),
-        request.game.as_deref(),
-        request.fen.as_deref(),
-        request.knowledge,
-    )
-    .await?;
+    let (mut table, game, with_deal) = start_board(&state, Source::from(&request)).await?;
     let from = request.from.unwrap_or(0);
     if from > request.moves.len() as u64 {
         return Err(ApiError::new(
@@ -318,14 +324,7 @@ pub(crate) async fn export(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let request: ExportRequest = parse_body(body)?;
-    let (table, _, _) = start_board(
-        &state,
-        request.variant.as_deref(),
-        request.game.as_deref(),
-        request.fen.as_deref(),
-        request.knowledge,
-    )
-    .await?;
+    let (table, _, _) = start_board(&state, Source::from(&request)).await?;
     let format = match (request.format.as_str(), request.moves.as_deref()) {
         ("pgn", moves) => {
             RecordFormat::pgn_with_moves(moves.unwrap_or("iccs")).ok_or_else(|| {

@@ -45,12 +45,8 @@ pub(crate) async fn upgrade(
     Extension(connection): Extension<ConnectionSlot>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
-    let upgrade = match upgrade {
-        Ok(u) => u,
-        Err(e) => return ApiError::new(ErrorCode::NotWebsocket, e.body_text()).into_response(),
-    };
-    let slot = match crate::ws::socket_slot(&state, client) {
-        Ok(slot) => slot,
+    let (upgrade, slot) = match crate::ws::accept(&state, client, upgrade) {
+        Ok(accepted) => accepted,
         Err(e) => return e.into_response(),
     };
     upgrade
@@ -337,14 +333,8 @@ pub(crate) async fn review(
 ) -> Result<axum::Json<serde_json::Value>, ApiError> {
     use jiang_protocol::{MoveVerdict, ReviewAnswer, ReviewRequest};
     let request: ReviewRequest = crate::http::parse_body(body)?;
-    let (mut table, game, with_deal) = crate::analysis::start_board(
-        &state,
-        request.variant.as_deref(),
-        request.game.as_deref(),
-        request.fen.as_deref(),
-        request.knowledge,
-    )
-    .await?;
+    let (mut table, game, with_deal) =
+        crate::analysis::start_board(&state, (&request).into()).await?;
     let style = crate::analysis::style_for(table.as_ref(), &request.style)?;
     let moves = match (request.moves, game) {
         (Some(moves), _) => moves,

@@ -220,6 +220,17 @@ async fn rate_limit(
     next.run(request).await
 }
 
+/// The body of a POST that a visitor's browser may only send from this site's own pages (it
+/// takes a seat): the origin check (see `crate::origin`), then [`parse_body`].
+pub(crate) fn same_site_body<T: DeserializeOwned>(
+    state: &AppState,
+    headers: &HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<T, ApiError> {
+    state.origin.check_post(headers)?;
+    parse_body(body)
+}
+
 /// Parses a JSON body, naming what is wrong (unknown field, missing field, bad value).
 pub(crate) fn parse_body<T: DeserializeOwned>(
     body: Result<Bytes, BytesRejection>,
@@ -326,8 +337,7 @@ async fn create_game(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     // No other site may make a visitor's browser create a game (and get its seat cookie).
-    state.origin.check_post(&headers)?;
-    let request: CreateGame = parse_body(body)?;
+    let request: CreateGame = same_site_body(&state, &headers, body)?;
     let created = create(&state, request, client).await?;
     let cookie = seat_cookie(&created.id, &created.token, state.origin.secure_cookies());
     let mut response = (StatusCode::CREATED, Json(to_sorted_value(&created))).into_response();
@@ -492,8 +502,7 @@ async fn join_game(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     // No other site may make a visitor's browser take a seat.
-    state.origin.check_post(&headers)?;
-    let _: EmptyRequest = parse_body(body)?;
+    let _: EmptyRequest = same_site_body(&state, &headers, body)?;
     let joined = state
         .games
         .ask(&id, |reply| Command::Join { reply })

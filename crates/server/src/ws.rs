@@ -19,6 +19,7 @@ use axum::response::{IntoResponse, Response};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use jiang_protocol::{ClientMessage, ServerMessage, to_sorted_json};
+use serde::de::DeserializeOwned;
 use tokio::sync::mpsc;
 
 use crate::error::{ApiError, ErrorCode};
@@ -67,14 +68,8 @@ pub(crate) async fn upgrade(
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
-    let upgrade = match upgrade {
-        Ok(u) => u,
-        Err(e) => {
-            return ApiError::new(ErrorCode::NotWebsocket, e.body_text()).into_response();
-        }
-    };
-    let socket_slot = match socket_slot(&state, client) {
-        Ok(slot) => slot,
+    let (upgrade, socket_slot) = match accept(&state, client, upgrade) {
+        Ok(accepted) => accepted,
         Err(e) => return e.into_response(),
     };
     let from_query = query
@@ -136,6 +131,36 @@ pub(crate) async fn upgrade(
         .max_message_size(MAX_READ)
         .max_frame_size(MAX_READ)
         .on_upgrade(move |ws| socket.run(ws, rx))
+}
+
+/// The first checks of every WebSocket handshake: a real upgrade (else `not_websocket`), then
+/// a place among `client`'s open WebSockets (else `too_many_sockets`).
+pub(crate) fn accept(
+    state: &AppState,
+    client: IpAddr,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<(WebSocketUpgrade, Slot), ApiError> {
+    let upgrade = upgrade.map_err(|e| ApiError::new(ErrorCode::NotWebsocket, e.body_text()))?;
+    Ok((upgrade, socket_slot(state, client)?))
+}
+
+/// One client message of a game or lobby socket, after the socket's rate (`rate_limited`) and
+/// the size (`too_large`) are checked; `invalid_message` if it does not parse.
+pub(crate) fn parse_message<T: DeserializeOwned>(
+    text: &str,
+    bucket: &mut Bucket,
+) -> Result<T, ApiError> {
+    if !bucket.take(SOCKET_RATE, Instant::now()) {
+        return Err(ApiError::rate_limited());
+    }
+    if text.len() > MAX_MESSAGE {
+        return Err(ApiError::new(
+            ErrorCode::TooLarge,
+            format!("The message is larger than {MAX_MESSAGE} bytes."),
+        ));
+    }
+    serde_json::from_str(text)
+        .map_err(|e| ApiError::new(ErrorCode::InvalidMessage, format!("Invalid message: {e}.")))
 }
 
 /// A place among `client`'s open WebSockets, or `too_many_sockets`.
@@ -362,17 +387,7 @@ async fn handle_message(
     text: &str,
     bucket: &mut Bucket,
 ) -> Result<Option<String>, ApiError> {
-    if !bucket.take(SOCKET_RATE, Instant::now()) {
-        return Err(ApiError::rate_limited());
-    }
-    if text.len() > MAX_MESSAGE {
-        return Err(ApiError::new(
-            ErrorCode::TooLarge,
-            format!("The message is larger than {MAX_MESSAGE} bytes."),
-        ));
-    }
-    let message: ClientMessage = serde_json::from_str(text)
-        .map_err(|e| ApiError::new(ErrorCode::InvalidMessage, format!("Invalid message: {e}.")))?;
+    let message: ClientMessage = parse_message(text, bucket)?;
     let action = match message {
         ClientMessage::Ping {} => return Ok(Some(to_sorted_json(&ServerMessage::Pong {}))),
         ClientMessage::Clock {} => {

@@ -269,14 +269,8 @@ on_both!(impasse_declaration, |s: TestServer| async move {
         json!({"winner": "sente", "reason": "impasse", "result": "1-0"})
     );
     let kif = s
-        .http
-        .get(s.url(&format!("/api/games/{id}/record?format=kif")))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+        .get_text(&format!("/api/games/{id}/record?format=kif"))
+        .await;
     assert!(kif.contains("入玉勝ち"), "{kif}");
     s.stop().await;
 });
@@ -823,14 +817,8 @@ async fn records_and_pages() {
         "{pgn}"
     );
     let fen = s
-        .http
-        .get(s.url(&format!("/api/games/{id}/record?format=fen")))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+        .get_text(&format!("/api/games/{id}/record?format=fen"))
+        .await;
     assert_eq!(fen.trim(), s.view(&id, None).await["fen"]);
     let (st, v) = s
         .get(&format!("/api/games/{id}/record?format=kif"), None)
@@ -848,14 +836,8 @@ async fn records_and_pages() {
         .await;
     assert_eq!(st, StatusCode::CONFLICT, "{v}");
     let csa = s
-        .http
-        .get(s.url(&format!("/api/games/{sid}/record?format=csa")))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+        .get_text(&format!("/api/games/{sid}/record?format=csa"))
+        .await;
     assert!(csa.contains("PI"), "{csa}");
 
     let page = s
@@ -1017,15 +999,7 @@ async fn jieqi_views_hide_what_only_the_captor_may_know() {
     assert!(compared > 0);
     // The record before the end holds public information only.
     let (id, red, _, _, commitment, red_view, _, _) = &games[0];
-    let record = s
-        .http
-        .get(s.url(&format!("/api/games/{id}/record")))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let record = s.get_text(&format!("/api/games/{id}/record")).await;
     assert!(
         record.contains(commitment.as_str()) && !record.contains("Deal"),
         "{record}"

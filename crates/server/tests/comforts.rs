@@ -25,13 +25,22 @@ fn kings(variant: &str) -> (&'static str, [&'static str; 4]) {
 
 const VARIANTS: [&str; 4] = ["xiangqi", "jieqi", "shogi", "minishogi"];
 
-/// The `error` message a socket gets next, as (code, whole message).
 /// The view a `state` or `end` message carries, as the protocol type.
 fn view_in(mut message: Value) -> GameView {
     message.as_object_mut().unwrap().remove("type");
     typed(&message)
 }
 
+/// Sends one chat line on `channel`.
+async fn chat(socket: &mut Socket, channel: &str, text: &str) {
+    send(
+        socket,
+        json!({"type": "chat", "channel": channel, "text": text}),
+    )
+    .await;
+}
+
+/// The code of the `error` message a socket gets next.
 async fn next_error(socket: &mut Socket) -> String {
     let v = next_of(socket, "error").await;
     v["code"].as_str().unwrap().to_owned()
@@ -76,11 +85,7 @@ on_both!(
 
         // A player's line reaches both players, as plain text exactly as sent; never a spectator.
         let text = "hi <b>there</b> https://example.com";
-        send(
-            &mut r,
-            json!({"type": "chat", "channel": "players", "text": text}),
-        )
-        .await;
+        chat(&mut r, "players", text).await;
         for socket in [&mut r, &mut b] {
             let line = next_of(socket, "chat").await;
             assert_eq!(line["text"], text);
@@ -88,11 +93,7 @@ on_both!(
             assert_eq!(line["channel"], "players");
         }
         // A spectator's line reaches the spectators and the players.
-        send(
-            &mut s,
-            json!({"type": "chat", "channel": "spectators", "text": "nice"}),
-        )
-        .await;
+        chat(&mut s, "spectators", "nice").await;
         for socket in [&mut s, &mut r, &mut b] {
             let line = next_of(socket, "chat").await;
             assert_eq!(line["from"], Value::Null);
@@ -107,24 +108,12 @@ on_both!(
         );
 
         // Refusals: wrong channels, bad text.
-        send(
-            &mut s,
-            json!({"type": "chat", "channel": "players", "text": "let me in"}),
-        )
-        .await;
+        chat(&mut s, "players", "let me in").await;
         assert_eq!(next_error(&mut s).await, "chat_not_allowed");
-        send(
-            &mut r,
-            json!({"type": "chat", "channel": "spectators", "text": "hello"}),
-        )
-        .await;
+        chat(&mut r, "spectators", "hello").await;
         assert_eq!(next_error(&mut r).await, "chat_not_allowed");
         for bad in ["", "   ", "two\nlines", &"x".repeat(201)] {
-            send(
-                &mut r,
-                json!({"type": "chat", "channel": "players", "text": bad}),
-            )
-            .await;
+            chat(&mut r, "players", bad).await;
             assert_eq!(next_error(&mut r).await, "chat_invalid", "{bad:?}");
         }
         send(
@@ -136,18 +125,10 @@ on_both!(
 
         // The rate limit: 5 lines at once per speaker (black has said none yet).
         for i in 0..5 {
-            send(
-                &mut b,
-                json!({"type": "chat", "channel": "players", "text": format!("line {i}")}),
-            )
-            .await;
+            chat(&mut b, "players", &format!("line {i}")).await;
             assert_eq!(next_of(&mut b, "chat").await["text"], format!("line {i}"));
         }
-        send(
-            &mut b,
-            json!({"type": "chat", "channel": "players", "text": "one too many"}),
-        )
-        .await;
+        chat(&mut b, "players", "one too many").await;
         assert_eq!(next_error(&mut b).await, "rate_limited");
         drain(&mut r, Duration::from_millis(200)).await;
 
@@ -181,17 +162,9 @@ on_both!(
             )
             .await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
-        send(
-            &mut r,
-            json!({"type": "chat", "channel": "players", "text": "hello?"}),
-        )
-        .await;
+        chat(&mut r, "players", "hello?").await;
         assert_eq!(next_error(&mut r).await, "chat_not_allowed");
-        send(
-            &mut s,
-            json!({"type": "chat", "channel": "spectators", "text": "still here"}),
-        )
-        .await;
+        chat(&mut s, "spectators", "still here").await;
         next_of(&mut s, "chat").await;
         assert!(
             drain(&mut r, Duration::from_millis(300))
@@ -307,21 +280,15 @@ async fn takeback_case(server: TestServer, variant: &str) -> TestServer {
         .await;
     assert_eq!(notation["moves"].as_array().unwrap().len(), 2, "{notation}");
     let record = server
-        .http
-        .get(server.url(&format!(
+        .get_text(&format!(
             "/api/games/{id}/record?format={}",
             if variant.ends_with("shogi") {
                 "kif"
             } else {
                 "pgn"
             }
-        )))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+        ))
+        .await;
     assert!(
         !record.contains(if variant.ends_with("shogi") {
             "   3 "
@@ -592,14 +559,8 @@ on_both!(
             };
             for f in format {
                 let text = server
-                    .http
-                    .get(server.url(&format!("/api/games/{id}/record?format={f}")))
-                    .send()
-                    .await
-                    .unwrap()
-                    .text()
-                    .await
-                    .unwrap();
+                    .get_text(&format!("/api/games/{id}/record?format={f}"))
+                    .await;
                 let expected = match f {
                     "kif" => "*切断",
                     "csa" => "'切断",

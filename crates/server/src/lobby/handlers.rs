@@ -17,7 +17,7 @@ use serde_json::Value;
 use crate::clock::TimeControl;
 use crate::error::{ApiError, ErrorCode};
 use crate::game::{Command, summary};
-use crate::http::{AppState, ClientAddress, create, parse_body, seat_cookie};
+use crate::http::{AppState, ClientAddress, create, parse_body, same_site_body, seat_cookie};
 use crate::seat;
 
 /// Game ids one `POST /api/summaries` may ask for.
@@ -44,8 +44,7 @@ pub(crate) async fn pair(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    state.origin.check_post(&headers)?;
-    let request: PairRequest = parse_body(body)?;
+    let request: PairRequest = same_site_body(&state, &headers, body)?;
     if request.own.len() > MAX_OWN {
         return Err(ApiError::new(
             ErrorCode::InvalidRequest,

@@ -24,8 +24,8 @@ use crate::ratelimit::Bucket;
 use crate::serve::{ConnectionSlot, stopped};
 use crate::slots::Slot;
 use crate::ws::{
-    self, CLOSE_IDLE, End, MAX_MESSAGE, MAX_READ, MAX_STRIKES, SOCKET_RATE, finish, pings,
-    read_text, send_within,
+    self, CLOSE_IDLE, End, MAX_READ, MAX_STRIKES, SOCKET_RATE, finish, pings, read_text,
+    send_within,
 };
 
 /// Seats one `hold` may name.
@@ -40,12 +40,8 @@ pub(crate) async fn upgrade(
     Extension(connection): Extension<ConnectionSlot>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
-    let upgrade = match upgrade {
-        Ok(u) => u,
-        Err(e) => return ApiError::new(ErrorCode::NotWebsocket, e.body_text()).into_response(),
-    };
-    let slot = match ws::socket_slot(&state, client) {
-        Ok(slot) => slot,
+    let (upgrade, slot) = match ws::accept(&state, client, upgrade) {
+        Ok(accepted) => accepted,
         Err(e) => return e.into_response(),
     };
     upgrade
@@ -144,17 +140,7 @@ fn handle(
     text: &str,
     bucket: &mut Bucket,
 ) -> Result<Option<Message>, ApiError> {
-    if !bucket.take(SOCKET_RATE, Instant::now()) {
-        return Err(ApiError::rate_limited());
-    }
-    if text.len() > MAX_MESSAGE {
-        return Err(ApiError::new(
-            ErrorCode::TooLarge,
-            format!("The message is larger than {MAX_MESSAGE} bytes."),
-        ));
-    }
-    let message: LobbyClientMessage = serde_json::from_str(text)
-        .map_err(|e| ApiError::new(ErrorCode::InvalidMessage, format!("Invalid message: {e}.")))?;
+    let message: LobbyClientMessage = ws::parse_message(text, bucket)?;
     match message {
         LobbyClientMessage::Ping {} => Ok(Some(Message::Text(
             to_sorted_json(&LobbyServerMessage::Pong {}).into(),

@@ -298,6 +298,18 @@ impl TestServer {
         self.send_request(request, token).await
     }
 
+    /// GET `path` without a token and return the body as text (records, pages).
+    pub async fn get_text(&self, path: &str) -> String {
+        self.http
+            .get(self.url(path))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    }
+
     /// GET `path` as JSON with an optional bearer token.
     pub async fn get(&self, path: &str, token: Option<&str>) -> (StatusCode, Value) {
         self.send_request(self.http.get(self.url(path)), token)
@@ -443,24 +455,28 @@ pub async fn send(socket: &mut Socket, value: Value) {
 /// Runs one statement on the test database directly (not through the server).
 pub async fn execute(url: &str, sql: &str, id: &str, value: i64) {
     if url.starts_with("postgres") {
-        let pool = sqlx::PgPool::connect(url).await.unwrap();
-        sqlx::query(sql)
-            .bind(value)
-            .bind(id)
-            .execute(&pool)
-            .await
-            .unwrap();
-        pool.close().await;
+        execute_on::<sqlx::Postgres>(url, sql, id, value).await;
     } else {
-        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
-        sqlx::query(sql)
-            .bind(value)
-            .bind(id)
-            .execute(&pool)
-            .await
-            .unwrap();
-        pool.close().await;
+        execute_on::<sqlx::Sqlite>(url, sql, id, value).await;
     }
+}
+
+/// [`execute`] on one kind of database: binds `value` then `id`.
+async fn execute_on<DB: sqlx::Database>(url: &str, sql: &str, id: &str, value: i64)
+where
+    for<'q> i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> &'q str: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
+    for<'c> &'c mut DB::Connection: sqlx::Executor<'c, Database = DB>,
+{
+    let pool = sqlx::Pool::<DB>::connect(url).await.unwrap();
+    sqlx::query(sql)
+        .bind(value)
+        .bind(id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
 }
 
 /// The one row `sql` selects from the test database, read directly (not through the server).
