@@ -1,7 +1,9 @@
 //! Jieqi analysis of a finished game "as one side knew it": the public game, and while the
 //! line follows the game's record, that side's view at each ply (jieqi.md: a side knows the
 //! covered pieces it captured, not those the other side captured). The true game is replayed
-//! on the deal only to build that view; nothing else of it leaves this table.
+//! on the deal only to build that view; nothing else of it leaves this table. A position where
+//! the rules ended the game (checkmate, …) is the end, where jieqi.md reveals everything to
+//! everyone: its view names every capture.
 
 use std::collections::BTreeMap;
 
