@@ -97,9 +97,14 @@ pub struct AnalysisPosition {
     pub legal_notation: Vec<String>,
     /// The rules' verdict when the game is over here (checkmate, repetition, …).
     pub result: Option<GameResult>,
-    /// Jieqi: per side name, the identities not yet turned over on this line.
+    /// Jieqi: per side name, the identities not yet turned over on this line ("what Red/Black
+    /// knew" on the game's own moves: not yet seen by that side, which knows what it captured).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pool: Option<BTreeMap<String, String>>,
+    /// Jieqi "what Red/Black knew", on the game's own moves: per side name, the pieces that
+    /// side captured, as the knowing side saw them (`piece` `null` when it may not know).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captured: Option<BTreeMap<String, Vec<crate::view::Capture>>>,
     /// Jieqi "as it was": square → FEN letter of every piece still face down.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub covered_pieces: Option<BTreeMap<String, String>>,

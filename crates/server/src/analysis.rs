@@ -5,8 +5,9 @@
 //!
 //! A game can be opened by id only once it is over (`game_in_progress` otherwise): engine
 //! help must never reach a game being played. Jieqi after a game: `knowledge: all` replays the
-//! deal (public once the game is over); `red`/`black` replay the public game only, so nothing
-//! hidden is in the answer.
+//! deal (public once the game is over); `red`/`black` replay the public game, and while the
+//! line is the game's own record, the pools, captures and engine input are that side's view
+//! at the ply (the covered pieces it captured, never those the other side captured).
 
 use axum::Json;
 use axum::body::Bytes;
@@ -17,7 +18,7 @@ use jiang_protocol::{
     GameResult, Knowledge, ReviewRequest, TreeMove, to_sorted_value,
 };
 use jiang_rules::variation::Node;
-use jiang_rules::{Outcome, Variant};
+use jiang_rules::{Outcome, Side, Variant};
 use serde_json::Value;
 
 use crate::error::{ApiError, ErrorCode};
@@ -111,9 +112,8 @@ async fn open(state: &AppState, source: Source<'_>) -> Result<Board, ApiError> {
         ));
     }
     let table = match (variant, source.knowledge) {
-        (Variant::Jieqi, Some(Knowledge::Red | Knowledge::Black)) => {
-            finished.table.public_restart()
-        }
+        (Variant::Jieqi, Some(Knowledge::Red)) => finished.table.knowledge_restart(Side::RED),
+        (Variant::Jieqi, Some(Knowledge::Black)) => finished.table.knowledge_restart(Side::BLACK),
         (Variant::Jieqi, _) | (_, None | Some(Knowledge::All)) => finished.table.restart(),
         (_, Some(_)) => {
             return Err(ApiError::new(
@@ -179,6 +179,7 @@ fn position_of(
         legal_notation,
         result: outcome.map(|o| result_view(variant, o)),
         pool: table.pool(),
+        captured: table.captured(),
         covered_pieces: if with_deal {
             table.covered_pieces()
         } else {

@@ -15,6 +15,7 @@ mod heartbeat;
 pub mod hints;
 mod http;
 mod import;
+mod knowledge;
 pub mod lobby;
 pub mod origin;
 pub mod pages;

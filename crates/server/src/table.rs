@@ -6,7 +6,7 @@
 //! export, whether a side could ever give check (for `timeout-vs-insufficient`) and the shogi
 //! impasse declaration.
 
-use jiang_rules::jieqi::{Deal, JieqiError, JieqiGame, Observer, Salt};
+use jiang_rules::jieqi::{Deal, JieqiError, JieqiGame, JieqiView, Observer, Salt};
 use jiang_rules::shogi::notation::{
     RecordError as ShogiRecordError, ShogiRecord, write_csa, write_ki2, write_kif,
     write_kif_with_variations,
@@ -469,6 +469,19 @@ pub trait Table: Send + Sync {
     /// game (covered pieces stay covered and a covered piece's move must name the identity
     /// supposed for it, `h2e2R`); for the other variants the same as [`Table::restart`].
     fn public_restart(&self) -> Box<dyn Table>;
+    /// A table at this one's start for the analysis of the finished game "as `side` knew
+    /// it": Jieqi plays the public game (as [`Table::public_restart`]), and while the line
+    /// follows the game's record its pools, captures and engine input are `side`'s view at
+    /// that ply (it knows the covered pieces it captured). Other variants: [`Table::restart`].
+    fn knowledge_restart(&self, side: Side) -> Box<dyn Table> {
+        let _ = side;
+        self.public_restart()
+    }
+    /// With [`Table::knowledge_restart`], on the game's record: per side name, the pieces
+    /// captured by that side as the knowing side saw them. `None` elsewhere.
+    fn captured(&self) -> Option<BTreeMap<String, Vec<Capture>>> {
+        None
+    }
     /// One text per move of [`Table::legal_moves`], in the same order, written in `style`.
     fn legal_notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily>;
     /// Jieqi: per side name, the identities not yet turned over in this game (public).
@@ -569,6 +582,28 @@ fn jieqi_notes(game: &xiangqi::Game, style: NotationStyle) -> Vec<String> {
 }
 
 /// Jieqi: per side name, the identities not yet turned over in `position` (public).
+/// Jieqi: per side name, the pieces captured by that side as `view`'s observer sees them.
+pub(crate) fn jieqi_captures(view: &JieqiView) -> BTreeMap<String, Vec<Capture>> {
+    let name = |side: Side| Variant::Jieqi.side_name(side).to_owned();
+    per_side(Variant::Jieqi, |side| {
+        view.captured[side.index()]
+            .iter()
+            .map(|c| Capture {
+                ply: c.ply as u64,
+                square: c.square.to_string(),
+                side: name(c.side),
+                was_covered: c.was_covered,
+                piece: c.piece.map(|p| p.fen_letter().to_string()),
+            })
+            .collect()
+    })
+}
+
+/// Jieqi: per side name, the identities `view`'s observer has not seen (FEN pool text).
+pub(crate) fn jieqi_unseen(view: &JieqiView) -> BTreeMap<String, String> {
+    per_side(Variant::Jieqi, |side| view.pools[side.index()].text(side))
+}
+
 fn jieqi_pool(position: &xiangqi::Position) -> BTreeMap<String, String> {
     per_side(Variant::Jieqi, |side| position.pool(side).fen_text(side))
 }
@@ -738,26 +773,11 @@ impl Table for JieqiTable {
     }
     fn variant_fields(&self, viewer: Option<Side>) -> VariantFields {
         let view = self.game.view(Observer::from(viewer));
-        let name = |side: Side| Variant::Jieqi.side_name(side).to_owned();
-        let captured = per_side(Variant::Jieqi, |side| {
-            view.captured[side.index()]
-                .iter()
-                .map(|c| Capture {
-                    ply: c.ply as u64,
-                    square: c.square.to_string(),
-                    side: name(c.side),
-                    was_covered: c.was_covered,
-                    piece: c.piece.map(|p| p.fen_letter().to_string()),
-                })
-                .collect()
-        });
         let revelation = view.revelation.as_ref();
         VariantFields {
             commitment: Some(view.commitment.to_string()),
-            captured: Some(captured),
-            pool: Some(per_side(Variant::Jieqi, |side| {
-                view.pools[side.index()].text(side)
-            })),
+            captured: Some(jieqi_captures(&view)),
+            pool: Some(jieqi_unseen(&view)),
             covered: Some(per_side(Variant::Jieqi, |side| view.covered[side.index()])),
             deal: revelation.map(|r| r.deal.to_string()),
             salt: revelation.map(|r| r.salt.to_string()),
@@ -809,6 +829,14 @@ impl Table for JieqiTable {
     fn public_restart(&self) -> Box<dyn Table> {
         let start = self.game.public_game().start().clone();
         Box::new(OpenTable::new(xiangqi::Game::new(start)))
+    }
+    fn knowledge_restart(&self, side: Side) -> Box<dyn Table> {
+        Box::new(crate::knowledge::KnownTable::new(
+            self.public_restart(),
+            JieqiGame::with_deal(*self.game.deal(), *self.game.salt()),
+            self.moves.clone(),
+            Observer::player(side),
+        ))
     }
     fn legal_notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
         if self.game.is_over() {

@@ -322,6 +322,95 @@ on_both!(
     }
 );
 
+/// How many of the identity `letter` a FEN pool text (`A2B2N2R2C2P5`) counts.
+fn pool_count(pool: &str, letter: char) -> u32 {
+    pool.find(letter)
+        .and_then(|i| pool[i + 1..].chars().next()?.to_digit(10))
+        .unwrap_or(0)
+}
+
+on_both!(
+    jieqi_what_a_side_knew_includes_the_covered_pieces_it_captured,
+    |server: TestServer| async move {
+        // Red's covered cannon takes Black's covered horse at h9 (screen h7); Black's covered
+        // cannon takes Red's covered horse at b0 (screen b2); then Red resigns.
+        let (id, red, _black) = server
+            .game_played(json!({"variant": "jieqi"}), "red", &["h2h9", "b7b0"])
+            .await;
+        let (status, _) = server.action(&id, "resign", Some(&red), json!({})).await;
+        assert_eq!(status, StatusCode::OK);
+        let end: GameView = server.game_view(&id, None).await;
+        let all_captured = end.state.variant_fields.captured.clone().unwrap();
+        let black_horse = all_captured["red"][0].piece.clone().unwrap();
+        let red_horse = all_captured["black"][0].piece.clone().unwrap();
+        let played = end.moves.clone();
+        let knew = |knowledge: &'static str| {
+            let (server, id, played) = (&server, id.clone(), played.clone());
+            async move {
+                analyse(
+                    server,
+                    json!({"game": id, "style": "iccs", "knowledge": knowledge, "moves": played}),
+                )
+                .await
+            }
+        };
+        let red_knew = knew("red").await;
+        let black_knew = knew("black").await;
+        assert_eq!(red_knew.moves, played);
+
+        // After Red's capture: Red knows what it took, Black (its owner) does not yet.
+        let (r1, b1) = (&red_knew.positions[1], &black_knew.positions[1]);
+        let r_captured = r1.captured.as_ref().unwrap();
+        assert_eq!(r_captured["red"][0].piece.as_deref(), Some(&*black_horse));
+        assert!(r_captured["red"][0].was_covered);
+        let b_captured = b1.captured.as_ref().unwrap();
+        assert_eq!(b_captured["red"][0].piece, None);
+        assert!(b_captured["red"][0].was_covered);
+        let letter = black_horse.chars().next().unwrap();
+        let (r_pool, b_pool) = (r1.pool.as_ref().unwrap(), b1.pool.as_ref().unwrap());
+        assert_eq!(
+            pool_count(&r_pool["black"], letter) + 1,
+            pool_count(&b_pool["black"], letter),
+            "{r_pool:?} / {b_pool:?}"
+        );
+
+        // After Black's capture: the other way round, and Red still knows its own capture.
+        let (r2, b2) = (&red_knew.positions[2], &black_knew.positions[2]);
+        let r_captured = r2.captured.as_ref().unwrap();
+        assert_eq!(r_captured["black"][0].piece, None);
+        assert_eq!(r_captured["red"][0].piece.as_deref(), Some(&*black_horse));
+        let b_captured = b2.captured.as_ref().unwrap();
+        assert_eq!(b_captured["black"][0].piece.as_deref(), Some(&*red_horse));
+        assert_eq!(b_captured["red"][0].piece, None);
+        let letter = red_horse.chars().next().unwrap();
+        assert_eq!(
+            pool_count(&b2.pool.as_ref().unwrap()["red"], letter) + 1,
+            pool_count(&r2.pool.as_ref().unwrap()["red"], letter),
+        );
+        for a in [&red_knew, &black_knew] {
+            for p in &a.positions {
+                assert!(p.covered_pieces.is_none());
+            }
+        }
+
+        // Past the end of the game's moves: the public game with supposed identities, as before.
+        let mut line = played.clone();
+        line.push("e0e1".to_owned());
+        let a = analyse(
+            &server,
+            json!({"game": id, "style": "iccs", "knowledge": "red", "moves": line}),
+        )
+        .await;
+        let past = a.positions.last().unwrap();
+        assert_eq!(past.ply, 3);
+        assert!(past.captured.is_none());
+        // The public pools: Red's capture is back among Black's unseen identities.
+        let past_pool = past.pool.as_ref().unwrap();
+        assert_eq!(past_pool["black"], b2.pool.as_ref().unwrap()["black"]);
+        assert_eq!(past_pool["red"], r2.pool.as_ref().unwrap()["red"]);
+    }
+);
+
 on_both!(
     trees_export_with_variations_and_read_back,
     |server: TestServer| async move {
