@@ -28,9 +28,9 @@
 //! (so "stop" in an analysis still yields a result). [`EnginePool::cancel_client`] cancels
 //! every job of one key.
 //!
-//! The workers run at the lowest scheduling priority (Linux: nice 19), so that on a busy
-//! machine a search gives way to the threads that serve HTTP and the games: a computer thinks
-//! in the time people leave over.
+//! The workers run at the lowest scheduling priority (Linux: the `SCHED_IDLE` policy, or
+//! nice 19 where that is refused), so that on a busy machine a search gives way at once to the
+//! threads that serve HTTP and the games: a computer thinks in the time people leave over.
 //!
 //! Each worker keeps one [`Engine`] (its transposition table allocated once) and clears it
 //! before every job, so nothing one job learnt (another game, another side's view) reaches
@@ -378,18 +378,23 @@ impl EnginePool {
     }
 }
 
-/// Lowers the calling thread's scheduling priority to the lowest (nice 19). Best effort:
-/// a failure leaves it as it was.
+/// Lowers the calling thread's scheduling priority to the lowest: `SCHED_IDLE` (it runs only
+/// on a core nothing else wants, and a waking game thread preempts it at once), else nice 19.
+/// Best effort: a failure leaves it as it was.
 fn lower_priority() {
     #[cfg(target_os = "linux")]
     {
-        // SAFETY: `gettid` and `setpriority` take no pointers; on Linux `PRIO_PROCESS` with
-        // a thread id changes that thread only.
-        let changed = unsafe {
-            let tid = libc::gettid();
-            libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19)
+        // SAFETY: `gettid` and `setpriority` take no pointers, and `sched_setscheduler` reads
+        // the parameter we pass by reference; on Linux thread id 0 / a thread id names the
+        // calling thread only.
+        let lowered = unsafe {
+            let param = libc::sched_param { sched_priority: 0 };
+            libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) == 0 || {
+                let tid = libc::gettid();
+                libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 19) == 0
+            }
         };
-        if changed != 0 {
+        if !lowered {
             tracing::debug!("cannot lower the engine thread's priority");
         }
     }
