@@ -471,7 +471,9 @@ on_both!(premoves_and_predrops, |server: TestServer| async move {
             "e9e7"
         };
         send(&mut b, json!({"type": "premove", "move": bad})).await;
-        next_of(&mut b, "premove").await;
+        // Wait for this premove's own acknowledgement (the socket may still hold the notice
+        // that the previous premove was played): only then is it queued before the move.
+        while next_of(&mut b, "premove").await["premove"] != bad {}
         server.play(&id, &first, moves[0]).await;
         let dropped = loop {
             let m = next_of(&mut b, "premove").await;
