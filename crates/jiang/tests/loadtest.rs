@@ -220,9 +220,14 @@ async fn loadtest_spreads_games_over_several_urls_and_verifies_every_acknowledge
     assert_eq!(lost, 0, "{report}\n{details}");
 }
 
-/// `jiang loadtest --verify` against a `jiang serve` process that is killed with SIGKILL twice
-/// during the run and restarted each time on the same port and database.
-fn verify_rides_out_restarts(db: &Database) {
+/// `jiang loadtest --verify` (4 games, 7 s) against a `jiang serve` process that is killed with
+/// SIGKILL twice during the run and restarted each time on the same port and database;
+/// `while_down(k)` runs while it is down after the k-th kill. Returns the load test's output
+/// once the server has stopped.
+fn loadtest_across_restarts(
+    db: &Database,
+    mut while_down: impl FnMut(usize),
+) -> std::process::Output {
     let first = Jiang::start(&db.url);
     let listen = first
         .base
@@ -249,14 +254,24 @@ fn verify_rides_out_restarts(db: &Database) {
         .spawn()
         .expect("jiang loadtest runs");
     let mut server = first;
-    for at in [Duration::from_millis(2_500), Duration::from_millis(5_000)] {
-        std::thread::sleep(at.saturating_sub(started.elapsed()));
+    for (k, at) in [2_500, 5_000].into_iter().enumerate() {
+        std::thread::sleep(Duration::from_millis(at).saturating_sub(started.elapsed()));
         let status = server.stop("KILL");
         assert!(!status.success(), "killed: {status}");
+        while_down(k);
         std::thread::sleep(Duration::from_millis(300));
         server = restart();
     }
     let output = loadtest.wait_with_output().expect("loadtest ends");
+    let status = server.stop("TERM");
+    assert!(status.success(), "{status}");
+    output
+}
+
+/// [`loadtest_across_restarts`] loses nothing, and the database, read on its own, holds at
+/// least every acknowledged move.
+fn verify_rides_out_restarts(db: &Database) {
+    let output = loadtest_across_restarts(db, |_| {});
     let (report, details) = succeeded(output);
     println!("{report}{details}");
     assert_eq!(field(&report, "errors"), "0", "{details}");
@@ -265,13 +280,51 @@ fn verify_rides_out_restarts(db: &Database) {
     let (acked, lost) = acknowledged_and_lost(&report);
     assert!(acked > 0, "{report}");
     assert_eq!(lost, 0, "{report}\n{details}");
-    let status = server.stop("TERM");
-    assert!(status.success(), "{status}");
-    // The database, read on its own, holds at least every acknowledged move.
     let stored = tokio::runtime::Runtime::new()
         .expect("runtime")
         .block_on(db.moves());
     assert!(stored.len() as u64 >= acked, "{} stored", stored.len());
+}
+
+#[test]
+fn loadtest_verify_reports_the_moves_a_server_forgot() {
+    // The server forgets: while it is down after the first kill its SQLite files are copied,
+    // and while it is down after the second they are put back, so that every move
+    // acknowledged between the two kills is gone when it restarts.
+    let db = Database::sqlite();
+    let path = db
+        .url
+        .strip_prefix("sqlite://")
+        .expect("a SQLite URL")
+        .to_owned();
+    let files = ["", "-wal", "-shm"].map(|suffix| format!("{path}{suffix}"));
+    let output = loadtest_across_restarts(&db, |k| {
+        for file in &files {
+            let saved = format!("{file}.saved");
+            let (from, to) = if k == 0 {
+                (file, &saved)
+            } else {
+                (&saved, file)
+            };
+            match std::fs::copy(from, to) {
+                Ok(_) => {}
+                // A companion file that did not exist at the copy must not exist after it.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    let _ = std::fs::remove_file(to);
+                }
+                Err(e) => panic!("copy {from} → {to}: {e}"),
+            }
+        }
+    });
+    let report = String::from_utf8(output.stdout).expect("UTF-8 report");
+    let details = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{report}\n{details}");
+    let (acked, lost) = acknowledged_and_lost(&report);
+    assert!(lost > 0 && lost <= acked, "{report}\n{details}");
+    assert!(
+        details.lines().any(|l| l.starts_with("lost: game ")),
+        "the lost moves are listed:\n{details}"
+    );
 }
 
 #[test]
