@@ -784,26 +784,35 @@ async fn new_game(target: &Target) -> Result<LiveGame, GameError> {
     open_game(target, created.id, tokens, [node, node + 1]).await
 }
 
-/// Connects both players of game `id` (through `nodes`, then the following ones while
-/// `--verify` retries) and reads where the game stands from their `state` messages.
+/// Connects both players of game `id` (through `nodes`; while `--verify` retries, each player
+/// tries the following nodes on its own, so that one dead node does not hold both back) and
+/// reads where the game stands from their `state` messages.
 async fn open_game(
     target: &Target,
     id: String,
     tokens: [String; 2],
     nodes: [usize; 2],
 ) -> Result<LiveGame, GameError> {
-    let players = target
-        .retrying(|attempt| {
+    target
+        .retrying(|k| {
             let (id, tokens) = (&id, &tokens);
+            let connect = move |p: usize| {
+                target.retrying(move |j| target.connect(nodes[p] + k + j, id, &tokens[p]))
+            };
             async move {
-                tokio::try_join!(
-                    target.connect(nodes[0] + attempt, id, &tokens[0]),
-                    target.connect(nodes[1] + attempt, id, &tokens[1]),
-                )
+                let (a, b) = tokio::try_join!(connect(0), connect(1))?;
+                read_states(id.clone(), tokens.clone(), [a, b]).await
             }
         })
-        .await?;
-    let mut players = [players.0, players.1];
+        .await
+}
+
+/// A game from its two players' first messages.
+async fn read_states(
+    id: String,
+    tokens: [String; 2],
+    mut players: [Player; 2],
+) -> Result<LiveGame, GameError> {
     // Each socket's first message is its `state`: the mover is the one whose seat is to move.
     let mut mover = None;
     let mut ply = 0;
@@ -1253,6 +1262,23 @@ mod tests {
         assert!(matches!(
             run(&args("http://127.0.0.1:1", 1, 1, None)),
             Err(LoadtestError::Unreachable { .. })
+        ));
+        // Every URL is checked, not only the first.
+        let mut two = args("http://127.0.0.1:1", 1, 1, None);
+        two.url.push("https://127.0.0.1:2".into());
+        assert!(matches!(
+            run(&two),
+            Err(LoadtestError::TlsUnsupported { url }) if url == "https://127.0.0.1:2"
+        ));
+        // The lobby mode has no moves to verify.
+        let lobby = Args {
+            lobby_clients: Some(2),
+            verify: true,
+            ..args("http://127.0.0.1:1", 1, 1, None)
+        };
+        assert!(matches!(
+            run_lobby(&lobby),
+            Err(LoadtestError::BadArgument(why)) if why.contains("--verify")
         ));
     }
 }
