@@ -76,9 +76,13 @@
 //!   for up to 30 s; a join whose retry finds the seat taken (the first attempt was stored but
 //!   its answer lost) drops that game and a new one is made;
 //! - a socket that drops, a move refused with a 503 code (`storage_unavailable`,
-//!   `unavailable`) or a move event that does not come within 10 s makes the game reconnect
-//!   both players, each to the next URL, and continue from the fresh `state` (reconnections
-//!   are retried the same way);
+//!   `unavailable`, `cluster_unavailable`) or a move event that does not come within 10 s
+//!   makes the game reconnect both players, each to the next URL, and continue from the fresh
+//!   `state` (reconnections are retried the same way, each player on its own). So does a game
+//!   found out of step: a `move` event of another move than the one sent, two `state`s at
+//!   different plies, or, before the first acknowledged move after a failure, a move refused
+//!   as `not_your_turn`, `illegal_move` or `game_over` (a move sent before the failure may be
+//!   played after it);
 //! - every `move` event received, on either player's socket, is an acknowledgement: the server
 //!   sends it only once the move is stored. At the end each game with acknowledged moves is
 //!   read through the public view (`GET /api/games/{id}`, retried as above) and every
@@ -244,6 +248,11 @@ enum GameError {
     Timeout(&'static str),
     #[error("unexpected event: {0}")]
     Unexpected(String),
+    /// What the load generator believed of a game is behind the server: a move it did not
+    /// send arrived, or the two players' states disagree (after a failure, a move sent before
+    /// it can still be played).
+    #[error("out of step with the game: {0}")]
+    Stale(String),
 }
 
 /// Statuses that say "this node cannot serve now, another may": a proxy's bad gateway and
@@ -267,6 +276,7 @@ impl GameError {
             GameError::Refused { code, .. } => format!("refused {code}"),
             GameError::Timeout(what) => format!("timeout {what}"),
             GameError::Unexpected(_) => "unexpected event".into(),
+            GameError::Stale(_) => "out of step".into(),
         }
     }
 
@@ -280,7 +290,8 @@ impl GameError {
             | GameError::Connect(_)
             | GameError::Socket(_)
             | GameError::Closed
-            | GameError::Timeout(_) => true,
+            | GameError::Timeout(_)
+            | GameError::Stale(_) => true,
             GameError::Status { status, .. } | GameError::Upgrade(status) => {
                 transient_status(*status)
             }
@@ -288,6 +299,27 @@ impl GameError {
             GameError::BadAnswer { .. } | GameError::Unexpected(_) => false,
         }
     }
+
+    /// Whether it is a refusal that a stale picture of the game explains (a move for a turn
+    /// or position that is no longer there): recoverable right after a failure, when a move
+    /// sent before it may still have been played since.
+    fn refused_as_stale(&self) -> bool {
+        matches!(
+            self,
+            GameError::Refused {
+                code: ErrorCode::NotYourTurn | ErrorCode::IllegalMove | ErrorCode::GameOver,
+                ..
+            }
+        )
+    }
+}
+
+/// Whether `recorded` (a `move` event's move) is the move `sent`: the same text, or Jieqi's
+/// with the letter of the piece it revealed.
+fn is_move(recorded: &str, sent: &str) -> bool {
+    recorded.strip_prefix(sent).is_some_and(|rest| {
+        rest.is_empty() || (rest.len() == 1 && rest.bytes().all(|b| b.is_ascii_alphabetic()))
+    })
 }
 
 /// The load test's results.
@@ -815,7 +847,7 @@ async fn read_states(
 ) -> Result<LiveGame, GameError> {
     // Each socket's first message is its `state`: the mover is the one whose seat is to move.
     let mut mover = None;
-    let mut ply = 0;
+    let mut plies = [0; 2];
     let mut legal = Vec::new();
     let mut over = false;
     for (i, player) in players.iter_mut().enumerate() {
@@ -825,13 +857,21 @@ async fn read_states(
             ));
         };
         let state = view.state;
-        ply = state.ply;
+        plies[i] = state.ply;
         over |= state.status != GameStatus::Playing;
         if state.you.is_some() && state.you == state.to_move {
             mover = Some(i);
             legal = state.legal_moves;
         }
     }
+    if plies[0] != plies[1] {
+        // A move was played between the two reads (one sent before a failure).
+        return Err(GameError::Stale(format!(
+            "the players' states are at plies {} and {}",
+            plies[0], plies[1]
+        )));
+    }
+    let ply = plies[0];
     if over {
         // Ended meanwhile (a move stored whose answer was lost ended it): nothing to play.
         legal.clear();
@@ -909,7 +949,12 @@ async fn play(
         }
         let error = match result {
             Ok(()) => return Ok(()),
-            Err(e) if target.verify && e.recoverable() => e,
+            Err(e)
+                if target.verify
+                    && (e.recoverable() || (failed_at.is_some() && e.refused_as_stale())) =>
+            {
+                e
+            }
             Err(e) => return Err(e),
         };
         if Instant::now() >= deadline {
@@ -950,7 +995,8 @@ async fn play_moves(
             .choose(&mut rand::rng())
             .expect("not empty")
             .clone();
-        let text = serde_json::to_string(&ClientMessage::Move { mv }).expect("a move serialises");
+        let text = serde_json::to_string(&ClientMessage::Move { mv: mv.clone() })
+            .expect("a move serialises");
         let target_ply = game.ply + 1;
         let (left, right) = game.players.split_at_mut(1);
         let (mover, opponent) = if game.mover == 0 {
@@ -974,6 +1020,12 @@ async fn play_moves(
                         ServerMessage::Move(event) => {
                             tally.acknowledged(target, &game.id, event.state.ply, &event.mv);
                             if event.state.ply >= target_ply {
+                                if event.state.ply > target_ply || !is_move(&event.mv, &mv) {
+                                    return Err(GameError::Stale(format!(
+                                        "sent {mv} for ply {target_ply}, ply {} is {}",
+                                        event.state.ply, event.mv
+                                    )));
+                                }
                                 break event;
                             }
                         }
@@ -1222,6 +1274,27 @@ mod tests {
         ] {
             assert!(!e.recoverable(), "{e}");
         }
+        // Right after a failure a move sent before it may still be played: out of step.
+        assert!(GameError::Stale("ply 7 is h2e2".into()).recoverable());
+        for code in [
+            ErrorCode::NotYourTurn,
+            ErrorCode::IllegalMove,
+            ErrorCode::GameOver,
+        ] {
+            assert!(refused(code).refused_as_stale());
+        }
+        assert!(!refused(ErrorCode::RateLimited).refused_as_stale());
+        assert!(!GameError::Closed.refused_as_stale());
+    }
+
+    #[test]
+    fn a_move_event_is_recognised_with_its_jieqi_reveal() {
+        assert!(is_move("h2e2", "h2e2"));
+        assert!(is_move("h2e2C", "h2e2"), "Jieqi: the revealed piece");
+        assert!(is_move("P*5e", "P*5e"));
+        assert!(!is_move("7g7f+", "7g7f"), "a promotion is another move");
+        assert!(!is_move("h2e3", "h2e2"));
+        assert!(!is_move("h2e2", "h2e2C"));
     }
 
     #[test]
