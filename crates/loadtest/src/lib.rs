@@ -955,7 +955,13 @@ async fn play(
             {
                 e
             }
-            Err(e) => return Err(e),
+            Err(e) => {
+                if target.verify {
+                    // Rare by construction: say which game, for the servers' logs.
+                    eprintln!("game {} at ply {}: {e}", game.id, game.ply);
+                }
+                return Err(e);
+            }
         };
         if Instant::now() >= deadline {
             return Ok(()); // nothing more to play in this game
