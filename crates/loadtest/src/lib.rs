@@ -947,14 +947,11 @@ async fn play(
         for player in &mut game.players {
             let _ = tokio::time::timeout(Duration::from_secs(1), player.socket.close(None)).await;
         }
-        let error = match result {
+        match result {
             Ok(()) => return Ok(()),
             Err(e)
                 if target.verify
-                    && (e.recoverable() || (failed_at.is_some() && e.refused_as_stale())) =>
-            {
-                e
-            }
+                    && (e.recoverable() || (failed_at.is_some() && e.refused_as_stale())) => {}
             Err(e) => {
                 if target.verify {
                     // Rare by construction: say which game, for the servers' logs.
@@ -967,7 +964,7 @@ async fn play(
             return Ok(()); // nothing more to play in this game
         }
         failed_at.get_or_insert(pending.unwrap_or_else(Instant::now));
-        target.note_reconnect(&game.id, &error);
+        target.note_reconnect();
         let nodes = game.players.each_ref().map(|p| p.node + 1);
         game = open_game(target, game.id, game.tokens, nodes).await?;
     }

@@ -143,8 +143,8 @@ impl Target {
         self.node(node).moves.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Counts a game resynchronised after `error` (`--verify`).
-    pub(crate) fn note_reconnect(&self, _game: &str, _error: &GameError) {
+    /// Counts a game resynchronised after a failure (`--verify`).
+    pub(crate) fn note_reconnect(&self) {
         self.reconnects.fetch_add(1, Ordering::Relaxed);
     }
 
