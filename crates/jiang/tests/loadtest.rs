@@ -380,3 +380,34 @@ fn loadtest_refuses_an_unknown_variant_naming_the_flag_and_the_choices() {
         "{stderr}"
     );
 }
+
+/// `tools/cluster/killtest` in its single-node mode: one `jiang serve` on a fresh PostgreSQL
+/// database, killed twice under `jiang loadtest --verify` and restarted. (The cluster mode
+/// needs NATS and is run by hand; see docs/deploy.md.)
+#[test]
+#[cfg_attr(
+    not(pg_tests),
+    ignore = "set JIANG_TEST_DATABASE_URL to run the PostgreSQL tests"
+)]
+fn killtest_script_restarts_a_single_node_on_postgres_and_loses_nothing() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+        .to_string();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tools/cluster/killtest");
+    let output = Command::new(script)
+        .args(["--jiang", env!("CARGO_BIN_EXE_jiang"), "--nodes", "1"])
+        .args(["--no-cluster", "--kills", "2", "--games", "4"])
+        .args(["--seconds", "6", "--down", "0.3", "--base-port", &port])
+        // Its database is made on the server `JIANG_TEST_DATABASE_URL` names (inherited).
+        .output()
+        .expect("the script runs");
+    let out = String::from_utf8_lossy(&output.stdout);
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{:?}\n{out}\n{err}", output.status);
+    assert!(out.contains("kill 2/2: node1 "), "{out}");
+    assert!(out.lines().any(|l| l == "lost moves: 0"), "{out}");
+    let (acked, lost) = acknowledged_and_lost(&out);
+    assert!(acked > 0 && lost == 0, "{out}");
+}
