@@ -595,12 +595,13 @@ struct Tally {
     acked: verify::Acked,
     /// `--verify`: failed move (or failure) → next acknowledged move of that game.
     recoveries: Vec<Duration>,
+    /// `--verify`: the failures ridden out by reconnecting, by kind (as `errors`).
+    ridden_out: BTreeMap<String, (u64, String)>,
 }
 
 impl Tally {
     fn error(&mut self, e: &GameError) {
-        let entry = self.errors.entry(e.kind()).or_insert((0, e.to_string()));
-        entry.0 += 1;
+        count_kind(&mut self.errors, e);
     }
 
     fn error_count(&self) -> u64 {
@@ -616,6 +617,9 @@ impl Tally {
         }
         self.acked.extend(other.acked);
         self.recoveries.extend(other.recoveries);
+        for (kind, (n, example)) in other.ridden_out {
+            self.ridden_out.entry(kind).or_insert((0, example)).0 += n;
+        }
     }
 
     /// Notes a `move` event: with `--verify`, the server's word that `mv` is stored at `ply`
@@ -629,6 +633,11 @@ impl Tally {
                 .or_insert_with(|| mv.to_owned());
         }
     }
+}
+
+/// Counts `e` under its kind, keeping the first of each kind as the example.
+fn count_kind(kinds: &mut BTreeMap<String, (u64, String)>, e: &GameError) {
+    kinds.entry(e.kind()).or_insert((0, e.to_string())).0 += 1;
 }
 
 /// Sets up every game, then plays them all for `window`.
@@ -726,6 +735,9 @@ async fn drive(
     } else {
         None
     };
+    for (kind, (n, example)) in &tally.ridden_out {
+        eprintln!("reconnected after x{n} [{kind}], e.g.: {example}");
+    }
     for (kind, (n, example)) in &tally.errors {
         eprintln!("error x{n} [{kind}], e.g.: {example}");
     }
@@ -916,8 +928,12 @@ async fn next_message(socket: &mut Socket) -> Result<ServerMessage, GameError> {
             Some(Ok(_)) => continue,
             Some(Err(e)) => return Err(GameError::Socket(e.to_string())),
         };
-        return serde_json::from_str(text.as_str())
-            .map_err(|e| GameError::Unexpected(format!("{e}: {}", text.as_str())));
+        return serde_json::from_str(text.as_str()).map_err(|e| {
+            // serde names every expected variant: keep the start of it and of the message.
+            let why: String = e.to_string().chars().take(120).collect();
+            let what: String = text.as_str().chars().take(300).collect();
+            GameError::Unexpected(format!("{why}…: {what}"))
+        });
     }
 }
 
@@ -947,11 +963,14 @@ async fn play(
         for player in &mut game.players {
             let _ = tokio::time::timeout(Duration::from_secs(1), player.socket.close(None)).await;
         }
-        match result {
+        let error = match result {
             Ok(()) => return Ok(()),
             Err(e)
                 if target.verify
-                    && (e.recoverable() || (failed_at.is_some() && e.refused_as_stale())) => {}
+                    && (e.recoverable() || (failed_at.is_some() && e.refused_as_stale())) =>
+            {
+                e
+            }
             Err(e) => {
                 if target.verify {
                     // Rare by construction: say which game, for the servers' logs.
@@ -964,6 +983,7 @@ async fn play(
             return Ok(()); // nothing more to play in this game
         }
         failed_at.get_or_insert(pending.unwrap_or_else(Instant::now));
+        count_kind(&mut tally.ridden_out, &error);
         target.note_reconnect();
         let nodes = game.players.each_ref().map(|p| p.node + 1);
         game = open_game(target, game.id, game.tokens, nodes).await?;
