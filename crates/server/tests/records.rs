@@ -27,15 +27,13 @@ async fn download(s: &TestServer, id: &str, query: &str) -> (StatusCode, String,
 #[tokio::test]
 async fn xiangqi_pgn_in_every_movetext_flavour() {
     let s = TestServer::start().await;
-    let (id, red, black) = s
-        .game(
+    let (id, ..) = s
+        .game_played(
             json!({"variant": "xiangqi", "clock": {"main": 600, "increment": 5}}),
             "red",
+            &["h2e2", "h9g7", "h0g2"],
         )
         .await;
-    for (token, mv) in [(&red, "h2e2"), (&black, "h9g7"), (&red, "h0g2")] {
-        s.play(&id, token, mv).await;
-    }
     let flavours = [
         ("format=pgn", "ICCS", "1. h2e2 h9g7 2. h0g2"),
         ("format=pgn&moves=iccs", "ICCS", "1. h2e2 h9g7 2. h0g2"),
@@ -77,14 +75,13 @@ async fn xiangqi_pgn_in_every_movetext_flavour() {
 #[tokio::test]
 async fn shogi_records_carry_move_times_and_the_time_control() {
     let s = TestServer::start().await;
-    let (id, sente, gote) = s
-        .game(
+    let (id, sente, _) = s
+        .game_played(
             json!({"variant": "shogi", "clock": {"main": 600, "byoyomi": 30}}),
             "sente",
+            &["7g7f", "3c3d"],
         )
         .await;
-    s.play(&id, &sente, "7g7f").await;
-    s.play(&id, &gote, "3c3d").await;
     // A move made after at least a second and a half takes at least one whole second.
     tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
     s.play(&id, &sente, "2g2f").await;
