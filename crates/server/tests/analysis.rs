@@ -7,7 +7,7 @@
 mod common;
 
 use common::*;
-use jiang_protocol::{AnalysisAnswer, EngineServerMessage, ExportedRecord, GameView};
+use jiang_protocol::{AnalysisAnswer, EngineServerMessage, ExportedRecord, GameView, ReviewAnswer};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -15,6 +15,15 @@ async fn analyse(server: &TestServer, body: Value) -> AnalysisAnswer {
     let (status, v) = server.post("/api/analysis", None, body.clone()).await;
     assert_eq!(status, StatusCode::OK, "{body} → {v}");
     typed(&v)
+}
+
+/// The computer review of `body`, which must be answered: the answer and its JSON.
+async fn reviewed(server: &TestServer, body: Value) -> (ReviewAnswer, Value) {
+    let (status, v) = server
+        .post("/api/analysis/review", None, body.clone())
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body} → {v}");
+    (typed(&v), v)
 }
 
 async fn refused(server: &TestServer, path: &str, body: Value) -> (StatusCode, String, Value) {
@@ -610,15 +619,11 @@ on_both!(
     |server: TestServer| async move {
         // Red's chariot goes to a5, where Black's chariot on i5 takes it.
         let fen = "3k5/9/9/9/8r/9/9/9/9/R3K4 w - - 0 1";
-        let (status, v) = server
-        .post(
-            "/api/analysis/review",
-            None,
+        let (review, v) = reviewed(
+            &server,
             json!({"variant": "xiangqi", "fen": fen, "moves": ["a0a5", "i5a5"], "style": "wxf"}),
         )
         .await;
-        assert_eq!(status, StatusCode::OK, "{v}");
-        let review: jiang_protocol::ReviewAnswer = typed(&v);
         assert_eq!(review.evals.len(), 3);
         assert_eq!(review.verdicts.len(), 2);
         let blunder = &review.verdicts[0];
@@ -647,27 +652,18 @@ on_both!(
         let (id, red, _) = server
             .game_played(json!({"variant": "minishogi"}), "sente", &["5d5c", "1b1c"])
             .await;
-        let (status, v) = server
-            .post(
-                "/api/analysis/review",
-                None,
-                json!({"game": id, "style": "usi"}),
-            )
-            .await;
+        let (status, code, _) = refused(
+            &server,
+            "/api/analysis/review",
+            json!({"game": id, "style": "usi"}),
+        )
+        .await;
         assert_eq!(
-            (status, v["error"]["code"].as_str()),
-            (StatusCode::CONFLICT, Some("game_in_progress"))
+            (status, code.as_str()),
+            (StatusCode::CONFLICT, "game_in_progress")
         );
         server.action(&id, "resign", Some(&red), json!({})).await;
-        let (status, v) = server
-            .post(
-                "/api/analysis/review",
-                None,
-                json!({"game": id, "style": "western"}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::OK, "{v}");
-        let review: jiang_protocol::ReviewAnswer = typed(&v);
+        let (review, _) = reviewed(&server, json!({"game": id, "style": "western"})).await;
         assert_eq!(review.moves, ["5d5c", "1b1c"]);
         assert_eq!(review.verdicts.len(), 2);
     }

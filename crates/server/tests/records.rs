@@ -158,17 +158,15 @@ async fn import_reads_json_uploads_and_raw_bytes_in_any_encoding() {
     // Raw Shift_JIS and EUC-JP bytes.
     for encoding in [encoding_rs::SHIFT_JIS, encoding_rs::EUC_JP] {
         let (bytes, _, _) = encoding.encode(kif);
-        let v: serde_json::Value = s
-            .http
-            .post(s.url("/api/import"))
-            .header("content-type", "application/octet-stream")
-            .body(bytes.into_owned())
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let (status, v) = s
+            .post_bytes(
+                "/api/import",
+                None,
+                "application/octet-stream",
+                bytes.into_owned(),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
         expect(&v);
     }
     // A file upload (Shift_JIS .kif) with a variant part.
@@ -176,16 +174,16 @@ async fn import_reads_json_uploads_and_raw_bytes_in_any_encoding() {
     let mut body = b"--XyZ\r\nContent-Disposition: form-data; name=\"variant\"\r\n\r\nshogi\r\n--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"game.kif\"\r\nContent-Type: application/octet-stream\r\n\r\n".to_vec();
     body.extend_from_slice(&bytes);
     body.extend_from_slice(b"\r\n--XyZ--\r\n");
-    let response = s
-        .http
-        .post(s.url("/api/import"))
-        .header("content-type", "multipart/form-data; boundary=XyZ")
-        .body(body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    expect(&response.json().await.unwrap());
+    let (status, v) = s
+        .post_bytes(
+            "/api/import",
+            None,
+            "multipart/form-data; boundary=XyZ",
+            body,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    expect(&v);
     // A xiangqi PGN with WXF moves.
     let pgn = "[Game \"Chinese Chess\"]\n[Result \"1-0\"]\n[Format \"WXF\"]\n\n1. C2.5 H8+7 2. H2+3 1-0\n";
     let (status, v) = s.post("/api/import", None, json!({"text": pgn})).await;
@@ -239,14 +237,9 @@ async fn import_errors_are_typed_with_the_line() {
     }
     // Bigger than 1 MiB: 413.
     let big = "a".repeat((1 << 20) + 10);
-    let response = s
-        .http
-        .post(s.url("/api/import"))
-        .header("content-type", "text/plain")
-        .body(big)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    let (status, _) = s
+        .post_bytes("/api/import", None, "text/plain", big.into_bytes())
+        .await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     s.stop().await;
 }

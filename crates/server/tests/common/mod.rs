@@ -283,17 +283,28 @@ impl TestServer {
             .await
     }
 
-    /// POST raw bytes.
+    /// POST raw bytes as JSON.
     pub async fn post_raw(
         &self,
         path: &str,
         token: Option<&str>,
         body: Vec<u8>,
     ) -> (StatusCode, Value) {
+        self.post_bytes(path, token, "application/json", body).await
+    }
+
+    /// POST raw bytes of `content_type` (an upload).
+    pub async fn post_bytes(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        content_type: &str,
+        body: Vec<u8>,
+    ) -> (StatusCode, Value) {
         let request = self
             .http
             .post(self.url(path))
-            .header("content-type", "application/json")
+            .header("content-type", content_type)
             .body(body);
         self.send_request(request, token).await
     }
