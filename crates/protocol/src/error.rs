@@ -3,17 +3,16 @@
 use serde::{Deserialize, Serialize};
 
 /// Declares a fieldless enum whose values clients see by their snake_case names, from one
-/// table: each variant with its name and one more value (`status` of a code, `code` of a
-/// reason), read by the `const fn` named before the table. It writes the enum, `ALL` (the
+/// table: each variant with one more value (`status` of a code, `code` of a reason), read by
+/// the `const fn` named before the table, and its name. It writes the enum, `ALL` (the
 /// table's order, which the docs' table follows), `as_str`, that `const fn` and `Display`.
 macro_rules! named_enum {
     (
         $(#[$meta:meta])*
         pub enum $enum:ident;
         $(#[doc = $value_doc:literal])*
-        pub const fn $value_fn:ident -> $value_ty:ty {
-            $($(#[doc = $doc:literal])* $variant:ident = ($value:expr, $name:literal),)*
-        }
+        pub const fn $value_fn:ident -> $value_ty:ty;
+        $($(#[doc = $doc:literal])* $variant:ident = ($value:expr, $name:literal),)*
     ) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -54,131 +53,131 @@ named_enum! {
     /// status; WebSocket `error` messages carry the same codes.
     pub enum ErrorCode;
     /// The HTTP status the code is answered with.
-    pub const fn status -> u16 {
-        /// The body is not a JSON object.
-        MalformedJson = (400, "malformed_json"),
-        /// The body could not be read at all (a broken upload).
-        BadBody = (400, "bad_body"),
-        /// A field the endpoint does not know.
-        UnknownField = (400, "unknown_field"),
-        /// A field has the wrong type or value.
-        InvalidRequest = (400, "invalid_request"),
-        /// `variant` is not one of the four.
-        UnknownVariant = (400, "unknown_variant"),
-        /// `side` is not a side of that variant or `random`.
-        InvalidSide = (400, "invalid_side"),
-        /// The custom start does not parse, or the game would already be over.
-        InvalidFen = (400, "invalid_fen"),
-        /// Unknown handicap for that variant.
-        InvalidHandicap = (400, "invalid_handicap"),
-        /// A computer opponent's level outside 1–8.
-        InvalidLevel = (400, "invalid_level"),
-        /// A combination that does not exist (a FEN for Jieqi, a FEN and a handicap).
-        Unsupported = (400, "unsupported"),
-        /// The move does not parse or is not legal.
-        IllegalMove = (400, "illegal_move"),
-        /// Draw offers in the shogi family.
-        DrawNotAllowed = (400, "draw_not_allowed"),
-        /// Impasse outside shogi.
-        ImpasseNotAllowed = (400, "impasse_not_allowed"),
-        /// The impasse declaration does not hold.
-        ImpasseRejected = (400, "impasse_rejected"),
-        /// A record format that does not fit the variant.
-        UnsupportedFormat = (400, "unsupported_format"),
-        /// A notation style that is missing, unknown or of the other family.
-        BadNotationStyle = (400, "bad_notation_style"),
-        /// A PGN move notation (`?moves=`) that is unknown or given for another format.
-        BadMoves = (400, "bad_moves"),
-        /// Import: the record is empty.
-        EmptyRecord = (400, "empty_record"),
-        /// Import: the bytes are in no encoding Jiang reads.
-        BadEncoding = (400, "bad_encoding"),
-        /// Import: not a record in any format Jiang reads.
-        UnknownFormat = (400, "unknown_format"),
-        /// Import: the record is of another variant than the one asked for.
-        WrongVariant = (400, "wrong_variant"),
-        /// Import: `variant` is not one of the four.
-        BadVariant = (400, "bad_variant"),
-        /// Import: the body holds no record text.
-        MissingText = (400, "missing_text"),
-        /// Import: a move that is not legal where it stands (except a last one).
-        BadMove = (400, "bad_move"),
-        /// Import: a start position or FEN that is not valid.
-        BadPosition = (400, "bad_position"),
-        /// Import: anything else malformed.
-        BadRecord = (400, "bad_record"),
-        /// `/ws` without a WebSocket upgrade.
-        NotWebsocket = (400, "not_websocket"),
-        /// A method the path does not answer.
-        MethodNotAllowed = (405, "method_not_allowed"),
-        /// (WebSocket) a message that is not one of the client messages.
-        InvalidMessage = (400, "invalid_message"),
-        /// An action without a token.
-        MissingToken = (401, "missing_token"),
-        /// A token that holds no seat in this game.
-        WrongToken = (403, "wrong_token"),
-        /// A browser request from another origin, or the seat cookie without origin headers.
-        CrossOrigin = (403, "cross_origin"),
-        /// No game with that id.
-        GameNotFound = (404, "game_not_found"),
-        /// No such API endpoint.
-        NotFound = (404, "not_found"),
-        /// Join when both seats are taken.
-        SeatTaken = (409, "seat_taken"),
-        /// An action while the opponent's seat is still free.
-        NotStarted = (409, "not_started"),
-        /// A move (or an impasse declaration) out of turn.
-        NotYourTurn = (409, "not_your_turn"),
-        /// A move or action after the end.
-        GameOver = (409, "game_over"),
-        /// Accept/decline without an offer from the opponent.
-        NoDrawOffer = (409, "no_draw_offer"),
-        /// Abort after both sides have moved.
-        TooLateToAbort = (409, "too_late_to_abort"),
-        /// Rematch before the end.
-        GameNotOver = (409, "game_not_over"),
-        /// A chat line that is empty, longer than 200 characters or not one line of text.
-        ChatInvalid = (400, "chat_invalid"),
-        /// A chat channel this viewer may not write in, or one it turned off.
-        ChatNotAllowed = (403, "chat_not_allowed"),
-        /// The game's chat holds the most lines it keeps (1,000).
-        ChatFull = (409, "chat_full"),
-        /// Takeback: nothing of yours to take back (the first move of each side stays).
-        NothingToTakeBack = (409, "nothing_to_take_back"),
-        /// Takeback: the opponent has under 20 s on the clock; answering would cost it time.
-        TakebackUnfair = (409, "takeback_unfair"),
-        /// Takeback (Jieqi): the moves to take back revealed or captured a covered piece.
-        TakebackHidden = (409, "takeback_hidden"),
-        /// Takeback: the opponent's request stands (answer it first).
-        TakebackPending = (409, "takeback_pending"),
-        /// Takeback: accept/decline/cancel without such a request.
-        NoTakeback = (409, "no_takeback"),
-        /// Premove on your own turn: play the move instead.
-        PremoveNotAllowed = (409, "premove_not_allowed"),
-        /// Claim while the opponent is present, before the grace period is over, or while you are
-        /// away yourself.
-        ClaimTooEarly = (409, "claim_too_early"),
-        /// Analysis of a game still being played (or waiting for its second player).
-        GameInProgress = (409, "game_in_progress"),
-        /// A body or WebSocket message over the limit.
-        TooLarge = (413, "too_large"),
-        /// A browser request whose `Content-Type` is not `application/json`.
-        UnsupportedMediaType = (415, "unsupported_media_type"),
-        /// Too many requests from this address.
-        RateLimited = (429, "rate_limited"),
-        /// Too many WebSockets open from this address.
-        TooManySockets = (429, "too_many_sockets"),
-        /// An open seek over the address's cap of seeks open at once.
-        TooManySeeks = (429, "too_many_seeks"),
-        /// Open seeks created too fast from this address (seek churn).
-        SeekRateLimited = (429, "seek_rate_limited"),
-        /// The database refused the write itself (a bug): nothing was applied.
-        Internal = (500, "internal"),
-        /// The database cannot store anything right now: nothing was changed.
-        StorageUnavailable = (503, "storage_unavailable"),
-        /// The server is shutting down: nothing was changed.
-        Unavailable = (503, "unavailable"),
-    }
+    pub const fn status -> u16;
+
+    /// The body is not a JSON object.
+    MalformedJson = (400, "malformed_json"),
+    /// The body could not be read at all (a broken upload).
+    BadBody = (400, "bad_body"),
+    /// A field the endpoint does not know.
+    UnknownField = (400, "unknown_field"),
+    /// A field has the wrong type or value.
+    InvalidRequest = (400, "invalid_request"),
+    /// `variant` is not one of the four.
+    UnknownVariant = (400, "unknown_variant"),
+    /// `side` is not a side of that variant or `random`.
+    InvalidSide = (400, "invalid_side"),
+    /// The custom start does not parse, or the game would already be over.
+    InvalidFen = (400, "invalid_fen"),
+    /// Unknown handicap for that variant.
+    InvalidHandicap = (400, "invalid_handicap"),
+    /// A computer opponent's level outside 1–8.
+    InvalidLevel = (400, "invalid_level"),
+    /// A combination that does not exist (a FEN for Jieqi, a FEN and a handicap).
+    Unsupported = (400, "unsupported"),
+    /// The move does not parse or is not legal.
+    IllegalMove = (400, "illegal_move"),
+    /// Draw offers in the shogi family.
+    DrawNotAllowed = (400, "draw_not_allowed"),
+    /// Impasse outside shogi.
+    ImpasseNotAllowed = (400, "impasse_not_allowed"),
+    /// The impasse declaration does not hold.
+    ImpasseRejected = (400, "impasse_rejected"),
+    /// A record format that does not fit the variant.
+    UnsupportedFormat = (400, "unsupported_format"),
+    /// A notation style that is missing, unknown or of the other family.
+    BadNotationStyle = (400, "bad_notation_style"),
+    /// A PGN move notation (`?moves=`) that is unknown or given for another format.
+    BadMoves = (400, "bad_moves"),
+    /// Import: the record is empty.
+    EmptyRecord = (400, "empty_record"),
+    /// Import: the bytes are in no encoding Jiang reads.
+    BadEncoding = (400, "bad_encoding"),
+    /// Import: not a record in any format Jiang reads.
+    UnknownFormat = (400, "unknown_format"),
+    /// Import: the record is of another variant than the one asked for.
+    WrongVariant = (400, "wrong_variant"),
+    /// Import: `variant` is not one of the four.
+    BadVariant = (400, "bad_variant"),
+    /// Import: the body holds no record text.
+    MissingText = (400, "missing_text"),
+    /// Import: a move that is not legal where it stands (except a last one).
+    BadMove = (400, "bad_move"),
+    /// Import: a start position or FEN that is not valid.
+    BadPosition = (400, "bad_position"),
+    /// Import: anything else malformed.
+    BadRecord = (400, "bad_record"),
+    /// `/ws` without a WebSocket upgrade.
+    NotWebsocket = (400, "not_websocket"),
+    /// A method the path does not answer.
+    MethodNotAllowed = (405, "method_not_allowed"),
+    /// (WebSocket) a message that is not one of the client messages.
+    InvalidMessage = (400, "invalid_message"),
+    /// An action without a token.
+    MissingToken = (401, "missing_token"),
+    /// A token that holds no seat in this game.
+    WrongToken = (403, "wrong_token"),
+    /// A browser request from another origin, or the seat cookie without origin headers.
+    CrossOrigin = (403, "cross_origin"),
+    /// No game with that id.
+    GameNotFound = (404, "game_not_found"),
+    /// No such API endpoint.
+    NotFound = (404, "not_found"),
+    /// Join when both seats are taken.
+    SeatTaken = (409, "seat_taken"),
+    /// An action while the opponent's seat is still free.
+    NotStarted = (409, "not_started"),
+    /// A move (or an impasse declaration) out of turn.
+    NotYourTurn = (409, "not_your_turn"),
+    /// A move or action after the end.
+    GameOver = (409, "game_over"),
+    /// Accept/decline without an offer from the opponent.
+    NoDrawOffer = (409, "no_draw_offer"),
+    /// Abort after both sides have moved.
+    TooLateToAbort = (409, "too_late_to_abort"),
+    /// Rematch before the end.
+    GameNotOver = (409, "game_not_over"),
+    /// A chat line that is empty, longer than 200 characters or not one line of text.
+    ChatInvalid = (400, "chat_invalid"),
+    /// A chat channel this viewer may not write in, or one it turned off.
+    ChatNotAllowed = (403, "chat_not_allowed"),
+    /// The game's chat holds the most lines it keeps (1,000).
+    ChatFull = (409, "chat_full"),
+    /// Takeback: nothing of yours to take back (the first move of each side stays).
+    NothingToTakeBack = (409, "nothing_to_take_back"),
+    /// Takeback: the opponent has under 20 s on the clock; answering would cost it time.
+    TakebackUnfair = (409, "takeback_unfair"),
+    /// Takeback (Jieqi): the moves to take back revealed or captured a covered piece.
+    TakebackHidden = (409, "takeback_hidden"),
+    /// Takeback: the opponent's request stands (answer it first).
+    TakebackPending = (409, "takeback_pending"),
+    /// Takeback: accept/decline/cancel without such a request.
+    NoTakeback = (409, "no_takeback"),
+    /// Premove on your own turn: play the move instead.
+    PremoveNotAllowed = (409, "premove_not_allowed"),
+    /// Claim while the opponent is present, before the grace period is over, or while you are
+    /// away yourself.
+    ClaimTooEarly = (409, "claim_too_early"),
+    /// Analysis of a game still being played (or waiting for its second player).
+    GameInProgress = (409, "game_in_progress"),
+    /// A body or WebSocket message over the limit.
+    TooLarge = (413, "too_large"),
+    /// A browser request whose `Content-Type` is not `application/json`.
+    UnsupportedMediaType = (415, "unsupported_media_type"),
+    /// Too many requests from this address.
+    RateLimited = (429, "rate_limited"),
+    /// Too many WebSockets open from this address.
+    TooManySockets = (429, "too_many_sockets"),
+    /// An open seek over the address's cap of seeks open at once.
+    TooManySeeks = (429, "too_many_seeks"),
+    /// Open seeks created too fast from this address (seek churn).
+    SeekRateLimited = (429, "seek_rate_limited"),
+    /// The database refused the write itself (a bug): nothing was applied.
+    Internal = (500, "internal"),
+    /// The database cannot store anything right now: nothing was changed.
+    StorageUnavailable = (503, "storage_unavailable"),
+    /// The server is shutting down: nothing was changed.
+    Unavailable = (503, "unavailable"),
 }
 
 impl ErrorCode {
@@ -194,50 +193,50 @@ named_enum! {
     /// it in its reader's language. It refines a code and never stands alone.
     pub enum ErrorReason;
     /// The code the reason refines.
-    pub const fn code -> ErrorCode {
-        /// The move text does not parse (ICCS like `h2e2`, USI like `7g7f`).
-        Malformed = (ErrorCode::IllegalMove, "malformed"),
-        /// No piece stands on the from point (square).
-        NoPiece = (ErrorCode::IllegalMove, "no_piece"),
-        /// The piece on the from point (square) is the opponent's.
-        NotYourPiece = (ErrorCode::IllegalMove, "not_your_piece"),
-        /// That piece cannot move there (geometry, blocking, own piece there).
-        Unreachable = (ErrorCode::IllegalMove, "unreachable"),
-        /// Xiangqi family: the move would leave the mover's general attacked or facing the other.
-        LeavesGeneralInCheck = (ErrorCode::IllegalMove, "leaves_general_in_check"),
-        /// Xiangqi family: a reveal letter where none belongs (Xiangqi has no covered pieces, and
-        /// in Jieqi the server reveals from the deal), or one that names no piece of the mover.
-        RevealLetter = (ErrorCode::IllegalMove, "reveal_letter"),
-        /// Shogi family: a square of the move is off the board (Minishogi is 5×5).
-        OffBoard = (ErrorCode::IllegalMove, "off_board"),
-        /// Shogi family: a drop of a piece the mover has none of in hand.
-        NotInHand = (ErrorCode::IllegalMove, "not_in_hand"),
-        /// Shogi family: a drop on an occupied square.
-        DropOnOccupied = (ErrorCode::IllegalMove, "drop_on_occupied"),
-        /// Shogi family: a drop where the piece could never move (a pawn or lance on the last
-        /// rank, a knight on the last two).
-        DeadDrop = (ErrorCode::IllegalMove, "dead_drop"),
-        /// Shogi family: nifu, a second unpromoted pawn of the mover's on one file.
-        Nifu = (ErrorCode::IllegalMove, "nifu"),
-        /// Shogi family: uchifuzume, a pawn drop that gives checkmate.
-        Uchifuzume = (ErrorCode::IllegalMove, "uchifuzume"),
-        /// Shogi family: a move without promotion to where the piece could never move again.
-        MustPromote = (ErrorCode::IllegalMove, "must_promote"),
-        /// Shogi family: a promotion of a piece that does not promote, or outside the zone.
-        CannotPromote = (ErrorCode::IllegalMove, "cannot_promote"),
-        /// Shogi family: the move would leave the mover's king in check (or does not answer one).
-        LeavesKingInCheck = (ErrorCode::IllegalMove, "leaves_king_in_check"),
-        /// The rules consider the game over (e.g. a move after an end the rules reached).
-        GameOver = (ErrorCode::IllegalMove, "game_over"),
-        /// Impasse condition 1: the king is not in the promotion zone.
-        KingNotInZone = (ErrorCode::ImpasseRejected, "king_not_in_zone"),
-        /// Impasse condition 2: fewer than 10 pieces besides the king in the zone.
-        TooFewPieces = (ErrorCode::ImpasseRejected, "too_few_pieces"),
-        /// Impasse condition 3: the king is in check.
-        InCheck = (ErrorCode::ImpasseRejected, "in_check"),
-        /// Impasse condition 4: too few points (28 for sente, 27 for gote).
-        TooFewPoints = (ErrorCode::ImpasseRejected, "too_few_points"),
-    }
+    pub const fn code -> ErrorCode;
+
+    /// The move text does not parse (ICCS like `h2e2`, USI like `7g7f`).
+    Malformed = (ErrorCode::IllegalMove, "malformed"),
+    /// No piece stands on the from point (square).
+    NoPiece = (ErrorCode::IllegalMove, "no_piece"),
+    /// The piece on the from point (square) is the opponent's.
+    NotYourPiece = (ErrorCode::IllegalMove, "not_your_piece"),
+    /// That piece cannot move there (geometry, blocking, own piece there).
+    Unreachable = (ErrorCode::IllegalMove, "unreachable"),
+    /// Xiangqi family: the move would leave the mover's general attacked or facing the other.
+    LeavesGeneralInCheck = (ErrorCode::IllegalMove, "leaves_general_in_check"),
+    /// Xiangqi family: a reveal letter where none belongs (Xiangqi has no covered pieces, and
+    /// in Jieqi the server reveals from the deal), or one that names no piece of the mover.
+    RevealLetter = (ErrorCode::IllegalMove, "reveal_letter"),
+    /// Shogi family: a square of the move is off the board (Minishogi is 5×5).
+    OffBoard = (ErrorCode::IllegalMove, "off_board"),
+    /// Shogi family: a drop of a piece the mover has none of in hand.
+    NotInHand = (ErrorCode::IllegalMove, "not_in_hand"),
+    /// Shogi family: a drop on an occupied square.
+    DropOnOccupied = (ErrorCode::IllegalMove, "drop_on_occupied"),
+    /// Shogi family: a drop where the piece could never move (a pawn or lance on the last
+    /// rank, a knight on the last two).
+    DeadDrop = (ErrorCode::IllegalMove, "dead_drop"),
+    /// Shogi family: nifu, a second unpromoted pawn of the mover's on one file.
+    Nifu = (ErrorCode::IllegalMove, "nifu"),
+    /// Shogi family: uchifuzume, a pawn drop that gives checkmate.
+    Uchifuzume = (ErrorCode::IllegalMove, "uchifuzume"),
+    /// Shogi family: a move without promotion to where the piece could never move again.
+    MustPromote = (ErrorCode::IllegalMove, "must_promote"),
+    /// Shogi family: a promotion of a piece that does not promote, or outside the zone.
+    CannotPromote = (ErrorCode::IllegalMove, "cannot_promote"),
+    /// Shogi family: the move would leave the mover's king in check (or does not answer one).
+    LeavesKingInCheck = (ErrorCode::IllegalMove, "leaves_king_in_check"),
+    /// The rules consider the game over (e.g. a move after an end the rules reached).
+    GameOver = (ErrorCode::IllegalMove, "game_over"),
+    /// Impasse condition 1: the king is not in the promotion zone.
+    KingNotInZone = (ErrorCode::ImpasseRejected, "king_not_in_zone"),
+    /// Impasse condition 2: fewer than 10 pieces besides the king in the zone.
+    TooFewPieces = (ErrorCode::ImpasseRejected, "too_few_pieces"),
+    /// Impasse condition 3: the king is in check.
+    InCheck = (ErrorCode::ImpasseRejected, "in_check"),
+    /// Impasse condition 4: too few points (28 for sente, 27 for gote).
+    TooFewPoints = (ErrorCode::ImpasseRejected, "too_few_points"),
 }
 
 /// The body of every HTTP error: `{"error": {"code", "message"}}`.
