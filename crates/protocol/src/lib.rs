@@ -21,8 +21,8 @@ mod view;
 
 pub use analysis::{
     AnalysedGame, AnalysisAnswer, AnalysisPosition, AnalysisRequest, EngineClientMessage,
-    EngineInfo, EngineLine, EngineScore, EngineServerMessage, ExportRequest, ExportedRecord,
-    Judgement, Knowledge, MoveVerdict, ReviewAnswer, ReviewRequest, TreeMove,
+    EngineInfo, EngineLine, EngineScore, EngineServerMessage, EngineStart, ExportRequest,
+    ExportedRecord, Judgement, Knowledge, MoveVerdict, ReviewAnswer, ReviewRequest, TreeMove,
 };
 pub use comforts::{
     AwayView, ChatChannel, ChatHistoryMessage, ChatLine, ChatMessage, ChatMuteRequest, ChatMuted,
