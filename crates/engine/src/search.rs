@@ -1,6 +1,7 @@
 //! The search, written once for every family: iterative deepening with aspiration windows,
 //! principal-variation alpha-beta, a transposition table, quiescence, move ordering (table
-//! move, MVV-LVA, killers, history), null-move pruning, late-move reductions, check
+//! move, MVV-LVA, killers, history), null-move pruning, late-move reductions, late-move and
+//! futility pruning of quiet moves near the leaves, delta pruning in quiescence, check
 //! extension, mate scores, repetition verdicts from the rules, and Jieqi's chance nodes
 //! (an expectation over the identities a covered piece may reveal, with Star1 bounds).
 
@@ -100,6 +101,8 @@ pub struct Searcher<T: GameTree> {
     history_scores: Vec<i32>,
     move_buffers: Vec<Vec<T::Move>>,
     chance_buffers: Vec<Vec<Chance>>,
+    key_buffers: Vec<Vec<i32>>,
+    quiet_buffers: Vec<Vec<u16>>,
     nodes: u64,
     next_check: u64,
     seldepth: usize,
@@ -121,6 +124,8 @@ impl<T: GameTree> Searcher<T> {
             history_scores: vec![0; 1 << 16],
             move_buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(128)).collect(),
             chance_buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(8)).collect(),
+            key_buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(128)).collect(),
+            quiet_buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(128)).collect(),
             nodes: 0,
             next_check: 0,
             seldepth: 0,
@@ -601,26 +606,39 @@ impl<T: GameTree> Searcher<T> {
             // No legal move loses in both families (checkmate or stalemate).
             return -MATE + ply as i32;
         }
-        let mut keys = self.order_keys(ply, &moves, table_move);
+        let mut keys = std::mem::take(&mut self.key_buffers[ply]);
+        self.order_keys(ply, &moves, table_move, &mut keys);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = 0u16;
-        let mut searched_quiet: Vec<u16> = Vec::new();
+        let mut searched_quiet = std::mem::take(&mut self.quiet_buffers[ply]);
+        searched_quiet.clear();
         for i in 0..moves.len() {
             pick(&mut moves, &mut keys, i);
             let mv = moves[i];
             let code = T::encode(mv);
             let noisy = self.stack[ply].is_noisy(mv);
+            let quiet_late = i > 0 && !noisy && !in_check && keys[i] < 80_000;
+            // Shallow pruning of late quiet moves (never the first move, never in check, never
+            // while every move so far loses to a mate): beyond a move count that grows with
+            // the depth, or when even a generous margin over the static evaluation cannot
+            // reach alpha. A move that gives check is always searched.
+            if quiet_late && !pv && depth <= 4 && best > -MATE_BOUND && alpha.abs() < MATE_BOUND {
+                let late = i as i32 >= 4 + depth * depth;
+                let futile = depth <= 3 && static_eval + 100 + 120 * depth <= alpha;
+                if (late || futile) && !self.stack[ply].gives_check(mv) {
+                    continue;
+                }
+            }
             let score = if i == 0 {
                 self.child_value(ply, mv, depth - 1, alpha, beta, pv)
             } else {
-                // Late-move reductions for quiet moves searched late.
+                // Late-move reductions for quiet moves searched late, growing with the depth
+                // and the move's rank.
                 let mut reduction = 0;
-                if depth >= 3 && i >= 3 && !noisy && !in_check && keys[i] < 80_000 {
-                    reduction = 1 + (i >= 8) as i32 + (depth >= 8) as i32;
-                    if pv {
-                        reduction -= 1;
-                    }
+                if depth >= 3 && i >= 2 && quiet_late {
+                    reduction = lmr(depth, i) - pv as i32;
+                    reduction = reduction.clamp(0, depth - 2);
                 }
                 let mut s =
                     self.child_value(ply, mv, depth - 1 - reduction, alpha, alpha + 1, false);
@@ -634,6 +652,8 @@ impl<T: GameTree> Searcher<T> {
             };
             if self.aborted {
                 self.move_buffers[ply] = moves;
+                self.key_buffers[ply] = keys;
+                self.quiet_buffers[ply] = searched_quiet;
                 return 0;
             }
             if score > best {
@@ -665,6 +685,8 @@ impl<T: GameTree> Searcher<T> {
             }
         }
         self.move_buffers[ply] = moves;
+        self.key_buffers[ply] = keys;
+        self.quiet_buffers[ply] = searched_quiet;
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -677,26 +699,24 @@ impl<T: GameTree> Searcher<T> {
     }
 
     /// Ordering keys (higher first): table move, captures by MVV-LVA, killers, history.
-    fn order_keys(&self, ply: usize, moves: &[T::Move], table_move: u16) -> Vec<i32> {
+    fn order_keys(&self, ply: usize, moves: &[T::Move], table_move: u16, keys: &mut Vec<i32>) {
         let node = &self.stack[ply];
         let killers = self.killers[ply];
-        moves
-            .iter()
-            .map(|&mv| {
-                let code = T::encode(mv);
-                if code == table_move {
-                    1_000_000
-                } else if node.is_noisy(mv) {
-                    200_000 + node.mvv_lva(mv)
-                } else if code == killers[0] {
-                    90_000
-                } else if code == killers[1] {
-                    85_000
-                } else {
-                    self.history_scores[code as usize].clamp(-70_000, 70_000)
-                }
-            })
-            .collect()
+        keys.clear();
+        keys.extend(moves.iter().map(|&mv| {
+            let code = T::encode(mv);
+            if code == table_move {
+                1_000_000
+            } else if node.is_noisy(mv) {
+                200_000 + node.mvv_lva(mv)
+            } else if code == killers[0] {
+                90_000
+            } else if code == killers[1] {
+                85_000
+            } else {
+                self.history_scores[code as usize].clamp(-70_000, 70_000)
+            }
+        }));
     }
 
     fn quiescence(&mut self, ply: usize, mut alpha: i32, beta: i32, qply: usize) -> i32 {
@@ -727,10 +747,17 @@ impl<T: GameTree> Searcher<T> {
             moves.retain(|&m| node.is_noisy(m));
         }
         let node = &self.stack[ply];
-        let mut keys: Vec<i32> = moves.iter().map(|&m| node.mvv_lva(m)).collect();
+        let mut keys = std::mem::take(&mut self.key_buffers[ply]);
+        keys.clear();
+        keys.extend(moves.iter().map(|&m| node.mvv_lva(m)));
         for i in 0..moves.len() {
             pick(&mut moves, &mut keys, i);
             let mv = moves[i];
+            // Delta pruning: a capture that cannot bring the score near alpha even when the
+            // victim is won for free is skipped (not in check, where every move counts).
+            if !in_check && best > -MATE_BOUND && best + keys[i] / 8 + 200 <= alpha {
+                continue;
+            }
             let mut chances = std::mem::take(&mut self.chance_buffers[ply]);
             self.stack[ply].chances(mv, &mut chances);
             let score = if chances.len() <= 1 {
@@ -764,6 +791,7 @@ impl<T: GameTree> Searcher<T> {
             self.chance_buffers[ply] = chances;
             if self.aborted {
                 self.move_buffers[ply] = moves;
+                self.key_buffers[ply] = keys;
                 return 0;
             }
             if score > best {
@@ -777,8 +805,17 @@ impl<T: GameTree> Searcher<T> {
             }
         }
         self.move_buffers[ply] = moves;
+        self.key_buffers[ply] = keys;
         best
     }
+}
+
+/// The late-move reduction at `depth` for the `index`-th move: about
+/// `0.75 + ln(depth)·ln(index) / 2.25` plies.
+fn lmr(depth: i32, index: usize) -> i32 {
+    let d = (depth.max(1) as f32).ln();
+    let m = (index.max(1) as f32).ln();
+    (0.75 + d * m / 2.25) as i32
 }
 
 /// Brings the best remaining move (by key) to position `i` (selection sort, lazily).

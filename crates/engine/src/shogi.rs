@@ -109,6 +109,12 @@ impl GameTree for ShogiNode {
         ShogiNode { position }
     }
 
+    fn gives_check(&self, mv: Move) -> bool {
+        let mut position = self.position.clone();
+        position.play(mv);
+        position.is_check()
+    }
+
     #[inline]
     fn is_noisy(&self, mv: Move) -> bool {
         mv.promotes() || (!mv.is_drop() && self.position.piece_at(mv.to()).is_some())
@@ -135,7 +141,10 @@ impl GameTree for ShogiNode {
     fn null_move_ok(&self) -> bool {
         // Zugzwang is rare with drops; keep a guard for bare positions.
         let us = self.turn();
-        (self.position.occupancy(us).count_ones() >= 3) || !self.position.hand(us).is_empty()
+        (self.position.occupancy(us).count_ones() >= 3)
+            || PieceKind::HAND_ORDER
+                .into_iter()
+                .any(|k| self.position.hand_count(us, k) > 0)
     }
 
     fn pass(&self) -> ShogiNode {

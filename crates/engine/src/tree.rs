@@ -49,6 +49,9 @@ pub trait GameTree: Clone + Send + 'static {
     /// The node after `mv` (with the identity `tag` from [`GameTree::chances`] for a chance
     /// move, `None` otherwise).
     fn play(&self, mv: Self::Move, tag: Option<u8>) -> Self;
+    /// Whether `mv` gives check (the search never prunes such a move). A family may answer
+    /// `true` when it cannot tell cheaply (a Jieqi reveal).
+    fn gives_check(&self, mv: Self::Move) -> bool;
     /// Whether quiescence search plays `mv`: captures (and, in shogi, promotions).
     fn is_noisy(&self, mv: Self::Move) -> bool;
     /// An ordering key for noisy moves: most valuable victim, least valuable attacker.

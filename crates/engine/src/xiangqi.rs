@@ -278,6 +278,11 @@ impl GameTree for XiangqiNode {
         }
     }
 
+    fn gives_check(&self, mv: Move) -> bool {
+        // A reveal's identity is chance's part: treat it as checking (never pruned).
+        self.position.is_covered_at(mv.from()) || self.position.gives_check(mv)
+    }
+
     #[inline]
     fn is_noisy(&self, mv: Move) -> bool {
         self.position.captured(mv).is_some()

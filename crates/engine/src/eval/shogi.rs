@@ -89,8 +89,11 @@ pub fn terms<T: Terms>(position: &Position, terms: &mut T) {
                 }
             }
         }
-        for (kind, count) in position.hand(side) {
-            terms.add(w::HAND + kind.index(), sign * SCALE * count as i32);
+        for kind in PieceKind::HAND_ORDER {
+            let count = position.hand_count(side, kind);
+            if count > 0 {
+                terms.add(w::HAND + kind.index(), sign * SCALE * count as i32);
+            }
         }
         // Enemy attacks on the squares around the king.
         let mut attacks = 0i32;
