@@ -464,10 +464,17 @@ impl Cluster {
             .request(self.command_subject(owner), payload.into())
             .await
         {
-            Ok(message) => serde_json::from_slice(&message.payload).map_err(|e| {
-                tracing::error!(error = %e, %owner, "unreadable answer from a node");
-                ForwardError::Unavailable
-            }),
+            Ok(message) => {
+                // It answered: it is alive (whether or not its heartbeat reached us yet).
+                self.heard(NodeAlive {
+                    node: owner.to_owned(),
+                    stopping: false,
+                });
+                serde_json::from_slice(&message.payload).map_err(|e| {
+                    tracing::error!(error = %e, %owner, "unreadable answer from a node");
+                    ForwardError::Unavailable
+                })
+            }
             Err(e) if e.kind() == async_nats::RequestErrorKind::NoResponders => {
                 Err(ForwardError::Gone)
             }

@@ -467,6 +467,14 @@ fn answer<T>(result: Option<Result<T, ApiError>>, ok: impl FnOnce(T) -> NodeRepl
     }
 }
 
+/// Every second, from a second from now: when a relay looks at the other node's liveness.
+fn liveness_checks() -> tokio::time::Interval {
+    let every = Duration::from_secs(1);
+    let mut ticks = tokio::time::interval_at((Instant::now() + every).into(), every);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    ticks
+}
+
 /// Holder side: the owner's messages for one socket, into its queue, until the owner ends
 /// the stream (an empty message), falls silent, or the socket is gone or too slow.
 async fn relay(
@@ -475,8 +483,7 @@ async fn relay(
     mut subscription: async_nats::Subscriber,
     tx: mpsc::Sender<Arc<str>>,
 ) {
-    let mut ticks = tokio::time::interval(Duration::from_secs(1));
-    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut ticks = liveness_checks();
     loop {
         tokio::select! {
             message = subscription.next() => {
@@ -511,8 +518,7 @@ async fn pump(
     subject: String,
     mut rx: mpsc::Receiver<Arc<str>>,
 ) {
-    let mut ticks = tokio::time::interval(Duration::from_secs(1));
-    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut ticks = liveness_checks();
     loop {
         tokio::select! {
             text = rx.recv() => match text {
