@@ -110,6 +110,26 @@ async fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
     }
 }
 
+/// Polls `GET base + path` (at most 20 s) until `done` holds for the JSON answer; returns it.
+async fn poll(
+    http: &reqwest::Client,
+    base: &str,
+    path: &str,
+    what: &str,
+    done: impl Fn(&Value) -> bool,
+) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Ok((200, answer)) = get(http, base, path, None).await
+            && done(&answer)
+        {
+            return answer;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// The fields of a view that say what its observer may know: everything but the clocks and
 /// the presence timers, which move with time.
 fn knowledge(view: &Value) -> Value {
@@ -165,6 +185,13 @@ async fn play_across(http: &reqwest::Client, nodes: &[Node], variant: &str, plie
         Socket::open(&nodes[2].base, &id, None).await,
     ];
     let path = format!("/api/games/{id}");
+    // The spectator on the third node counts on the owner's node, and so on every node.
+    for node in nodes {
+        poll(http, &node.base, &path, "one spectator", |v| {
+            v["spectators"] == 1
+        })
+        .await;
+    }
     // Per ply: each observer's knowledge as its own node's HTTP view shows it.
     let mut expected: Vec<[Value; 3]> = Vec::new();
     let mut moves = Vec::new();
@@ -298,6 +325,66 @@ async fn three_nodes_play_survive_a_kill_and_hand_over() {
         ("minishogi", 16),
     ] {
         play_across(&http, &nodes, variant, plies).await;
+    }
+
+    // The lobby across nodes: a seek opened on one node is listed on every node, and a quick
+    // pairing on another node joins it; the game is then counted everywhere.
+    let clock = json!({"main": 300, "increment": 2});
+    let (status, seek) = post(
+        &http,
+        &nodes[0].base,
+        "/api/games",
+        None,
+        json!({"variant": "minishogi", "clock": clock, "open": true}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 201, "{seek}");
+    let seek_id = seek["id"].clone();
+    for node in &nodes {
+        poll(&http, &node.base, "/api/lobby", "the seek listed", |l| {
+            l["seeks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|s| s["id"] == seek_id)
+        })
+        .await;
+    }
+    let (status, paired) = post(
+        &http,
+        &nodes[2].base,
+        "/api/lobby/pair",
+        None,
+        json!({"variant": "minishogi", "clock": clock}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 200, "{paired}");
+    assert_eq!(
+        paired["id"], seek_id,
+        "the pairing joined the seek of another node"
+    );
+    for node in &nodes {
+        poll(
+            &http,
+            &node.base,
+            "/api/lobby",
+            "the seek gone, its game listed",
+            |l| {
+                !l["seeks"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|s| s["id"] == seek_id)
+                    && l["games"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|g| g["id"] == seek_id)
+            },
+        )
+        .await;
     }
 
     // A timed game; its owner is killed mid-game.

@@ -172,6 +172,17 @@ pub struct LobbyShare {
     pub node: String,
     /// Its open seeks.
     pub seeks: Vec<Seek>,
+    /// Its open seeks' seat-token hashes (SHA-256, hex), by id: another node's lobby socket
+    /// may hold a seek with its token (`hold`).
+    #[serde(default)]
+    pub seats: std::collections::BTreeMap<String, String>,
+    /// Seeks (its own or another node's) whose creator's page is there now: a lobby socket
+    /// holds it or a socket is open on the creator's seat.
+    #[serde(default)]
+    pub held: Vec<String>,
+    /// Other nodes' seeks whose game started or ended there lately: their nodes drop them.
+    #[serde(default)]
+    pub taken: Vec<String>,
     /// The games in play whose actors run there and may be listed.
     pub games: Vec<LiveGame>,
     /// Games in play there, listed or not.

@@ -14,7 +14,7 @@
 use std::net::IpAddr;
 
 use futures_util::StreamExt;
-use jiang_protocol::{ClientMessage, NodeAlive, NodeReply, NodeRequest};
+use jiang_protocol::{ClientMessage, LobbyShare, NodeAlive, NodeReply, NodeRequest};
 
 use super::*;
 use crate::cluster::{Cluster, ForwardError};
@@ -556,6 +556,7 @@ pub(crate) async fn spawn_tasks(
         .subscribe(cluster.command_subject(cluster.node()))
         .await?;
     let mut alive = nats.subscribe(cluster.topic("alive")).await?;
+    let mut lobby = nats.subscribe(cluster.topic("lobby")).await?;
     {
         // Weak: the service must not keep the registry (whose drop tells the shutdown that
         // every actor has stopped) alive; it answers `not_owner` once the registry is gone.
@@ -589,7 +590,9 @@ pub(crate) async fn spawn_tasks(
         });
     }
     {
+        // Liveness and the lobby: each node says both once a second and hears the others'.
         let cluster = cluster.clone();
+        let hub = games.lobby.clone();
         let mut shutdown = games.shutdown.clone();
         tokio::spawn(async move {
             let mut ticks = tokio::time::interval(crate::cluster::ALIVE_EVERY);
@@ -601,7 +604,18 @@ pub(crate) async fn spawn_tasks(
                             cluster.heard(heard);
                         }
                     }
-                    _ = ticks.tick() => cluster.say_alive(false).await,
+                    message = lobby.next() => {
+                        let Some(message) = message else { break };
+                        if let Ok(share) = serde_json::from_slice::<LobbyShare>(&message.payload) {
+                            hub.merge(share, cluster.node());
+                        }
+                    }
+                    _ = ticks.tick() => {
+                        cluster.say_alive(false).await;
+                        let share = hub.share(cluster.node());
+                        let payload = serde_json::to_vec(&share).expect("serialises");
+                        let _ = cluster.nats().publish(cluster.topic("lobby"), payload.into()).await;
+                    }
                     _ = shutdown.changed() => break,
                 }
             }
