@@ -513,3 +513,116 @@ async fn three_nodes_play_survive_a_kill_and_hand_over() {
     drop(nodes);
     db.drop_database().await;
 }
+
+/// A `nats-server` of the test's own on `port` (Debian's, or `JIANG_TEST_NATS_SERVER`).
+fn nats_server(port: u16) -> std::process::Child {
+    let binary = std::env::var("JIANG_TEST_NATS_SERVER")
+        .unwrap_or_else(|_| "/usr/sbin/nats-server".to_owned());
+    std::process::Command::new(&binary)
+        .args(["-a", "127.0.0.1", "-p", &port.to_string()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {binary} (install nats-server): {e}"))
+}
+
+/// Waits until something listens on `port`.
+async fn listening(port: u16) {
+    wait_for("nats-server to listen", || {
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(cluster_tests),
+    ignore = "set JIANG_TEST_DATABASE_URL and JIANG_TEST_NATS_URL to run the cluster tests"
+)]
+async fn nats_down_the_owner_serves_forwarding_fails_then_recovers() {
+    // A NATS server of this test's own, stopped and started again on the same port.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut nats = nats_server(port);
+    listening(port).await;
+    let url = format!("nats://127.0.0.1:{port}");
+    let db = Database::postgres("cluster_nats").await;
+    let nodes: Vec<Node> = ["a", "b"]
+        .iter()
+        .map(|n| start_node(&db.url, &url, "jiang", &format!("down-{n}")))
+        .collect();
+    let http = reqwest::Client::new();
+    let (status, created) = post(
+        &http,
+        &nodes[0].base,
+        "/api/games",
+        None,
+        json!({"variant": "xiangqi", "side": "red"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 201);
+    let id = created["id"].as_str().unwrap().to_owned();
+    let red = created["token"].as_str().unwrap().to_owned();
+    // The join runs the game on node b.
+    let (_, joined) = post(
+        &http,
+        &nodes[1].base,
+        &format!("/api/games/{id}/join"),
+        None,
+        json!({}),
+    )
+    .await
+    .unwrap();
+    let black = joined["token"].as_str().unwrap().to_owned();
+    assert_eq!(lease(&db.url, &id).await.0, "down-b");
+    let move_via = |node: usize, token: String, mv: &'static str| {
+        let (http, base, id) = (http.clone(), nodes[node].base.clone(), id.clone());
+        async move {
+            post(
+                &http,
+                &base,
+                &format!("/api/games/{id}/move"),
+                Some(&token),
+                json!({"move": mv}),
+            )
+            .await
+            .unwrap()
+        }
+    };
+    // Forwarded from a to b while NATS is up.
+    assert_eq!(move_via(0, red.clone(), "h2e2").await.0, 200);
+    nats.kill().unwrap();
+    nats.wait().unwrap();
+    // The owner goes on serving its game; the other node answers 503 cluster_unavailable.
+    let (status, answer) = move_via(1, black.clone(), "h9g7").await;
+    assert_eq!(status, 200, "{answer}");
+    let (status, refused) = move_via(0, red.clone(), "b0c2").await;
+    assert_eq!(status, 503, "{refused}");
+    assert_eq!(refused["error"]["code"], "cluster_unavailable");
+    assert_eq!(lease(&db.url, &id).await.0, "down-b", "nothing moved");
+    // NATS is back: the nodes reconnect by themselves and forwarding works again.
+    let mut nats = nats_server(port);
+    listening(port).await;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (status, answer) = move_via(0, red.clone(), "b0c2").await;
+        if status == 200 {
+            break;
+        }
+        assert_eq!(answer["error"]["code"], "cluster_unavailable", "{answer}");
+        assert!(Instant::now() < deadline, "forwarding did not recover");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let (_, view) = get(&http, &nodes[0].base, &format!("/api/games/{id}"), None)
+        .await
+        .unwrap();
+    assert_eq!(view["moves"], json!(["h2e2", "h9g7", "b0c2"]));
+    drop(nodes);
+    let _ = nats.kill();
+    let _ = nats.wait();
+    db.drop_database().await;
+}
