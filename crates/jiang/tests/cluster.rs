@@ -154,29 +154,37 @@ async fn lease(db: &str, game: &str) -> (String, i64) {
     row
 }
 
+/// Creates a game from `body` on `creator` and joins it on `joiner` (which then runs it):
+/// (id, creator's token, joiner's token).
+async fn create_and_join(
+    http: &reqwest::Client,
+    creator: &str,
+    joiner: &str,
+    body: Value,
+) -> (String, String, String) {
+    let (status, created) = post(http, creator, "/api/games", None, body).await.unwrap();
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_owned();
+    let first = created["token"].as_str().unwrap().to_owned();
+    let join = format!("/api/games/{id}/join");
+    let (status, joined) = post(http, joiner, &join, None, json!({})).await.unwrap();
+    assert_eq!(status, 200, "{joined}");
+    let second = joined["token"].as_str().unwrap().to_owned();
+    (id, first, second)
+}
+
 /// Plays a game of `variant` between a player on `nodes[0]` and one on `nodes[1]`, watched
 /// from `nodes[2]`: random legal moves, then a resignation. Checks that every socket got, at
 /// every ply, its own observer's view (as that observer's HTTP view says it), and the spectator
 /// every move and the end.
 async fn play_across(http: &reqwest::Client, nodes: &[Node], variant: &str, plies: usize) {
-    let (status, created) = post(
+    let (id, creator, joiner) = create_and_join(
         http,
         &nodes[0].base,
-        "/api/games",
-        None,
+        &nodes[1].base,
         json!({"variant": variant, "clock": {"main": 600, "increment": 0}}),
     )
-    .await
-    .unwrap();
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_owned();
-    let creator = created["token"].as_str().unwrap().to_owned();
-    let join = format!("/api/games/{id}/join");
-    let (status, joined) = post(http, &nodes[1].base, &join, None, json!({}))
-        .await
-        .unwrap();
-    assert_eq!(status, 200, "{joined}");
-    let joiner = joined["token"].as_str().unwrap().to_owned();
+    .await;
     // Seat i plays on node i; the spectator watches from node 2.
     let seats = [(creator, 0usize), (joiner, 1usize)];
     let sockets = [
@@ -388,28 +396,13 @@ async fn three_nodes_play_survive_a_kill_and_hand_over() {
     }
 
     // A timed game; its owner is killed mid-game.
-    let (status, created) = post(
+    let (id, red, black) = create_and_join(
         &http,
         &nodes[0].base,
-        "/api/games",
-        None,
+        &nodes[1].base,
         json!({"variant": "xiangqi", "side": "red", "clock": {"main": 600, "increment": 0}}),
     )
-    .await
-    .unwrap();
-    assert_eq!(status, 201);
-    let id = created["id"].as_str().unwrap().to_owned();
-    let red = created["token"].as_str().unwrap().to_owned();
-    let (_, joined) = post(
-        &http,
-        &nodes[1].base,
-        &format!("/api/games/{id}/join"),
-        None,
-        json!({}),
-    )
-    .await
-    .unwrap();
-    let black = joined["token"].as_str().unwrap().to_owned();
+    .await;
     let tokens = [red, black];
     let mut acked: Vec<String> = Vec::new();
     // Plays `n` plies, each through the next node of `via` in turn; a refused move (503 while
@@ -555,29 +548,14 @@ async fn nats_down_the_owner_serves_forwarding_fails_then_recovers() {
         .map(|n| start_node(&db.url, &url, "jiang", &format!("down-{n}")))
         .collect();
     let http = reqwest::Client::new();
-    let (status, created) = post(
+    // The join runs the game on node b.
+    let (id, red, black) = create_and_join(
         &http,
         &nodes[0].base,
-        "/api/games",
-        None,
+        &nodes[1].base,
         json!({"variant": "xiangqi", "side": "red"}),
     )
-    .await
-    .unwrap();
-    assert_eq!(status, 201);
-    let id = created["id"].as_str().unwrap().to_owned();
-    let red = created["token"].as_str().unwrap().to_owned();
-    // The join runs the game on node b.
-    let (_, joined) = post(
-        &http,
-        &nodes[1].base,
-        &format!("/api/games/{id}/join"),
-        None,
-        json!({}),
-    )
-    .await
-    .unwrap();
-    let black = joined["token"].as_str().unwrap().to_owned();
+    .await;
     assert_eq!(lease(&db.url, &id).await.0, "down-b");
     let move_via = |node: usize, token: String, mv: &'static str| {
         let (http, base, id) = (http.clone(), nodes[node].base.clone(), id.clone());
