@@ -87,6 +87,9 @@ pub enum NodeRequest {
         /// The owner's subscription id.
         sub: u64,
     },
+    /// Are you there? Answer: [`NodeReply::Done`] (sent after a command timed out: "no
+    /// responders" then means the node is gone).
+    Ping {},
     /// A chat line from the socket of subscription `sub`. Answer: [`NodeReply::Done`].
     Chat {
         /// The game.

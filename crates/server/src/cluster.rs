@@ -66,8 +66,14 @@ pub const DEAD_AFTER: Duration = Duration::from_secs(3);
 /// How often the orphan sweep looks for games with a timer whose lease has lapsed.
 pub const SWEEP_EVERY: Duration = Duration::from_secs(2);
 
-/// How long a forwarded command waits for the owner's answer.
-pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a forwarded command waits for the owner's answer. A command sent in the instant
+/// its owner died can reach the dead subscription before the NATS server has noticed the
+/// closed connection: it waits this long, then a [`PROBE_TIMEOUT`] ping tells a dead owner
+/// ("no responders") from a slow one.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// How long the ping after a timed-out command waits.
+pub const PROBE_TIMEOUT: Duration = Duration::from_millis(500);
 
 /// Why cluster mode could not start.
 #[derive(Debug, thiserror::Error)]
@@ -477,6 +483,26 @@ impl Cluster {
             }
             Err(e) if e.kind() == async_nats::RequestErrorKind::NoResponders => {
                 Err(ForwardError::Gone)
+            }
+            Err(e) if e.kind() == async_nats::RequestErrorKind::TimedOut => {
+                // Dead (its subscription gone by now) or slow? A ping says which.
+                let ping = serde_json::to_vec(&NodeRequest::Ping {}).expect("serialises");
+                let probe = async_nats::Request::new()
+                    .payload(ping.into())
+                    .timeout(Some(PROBE_TIMEOUT));
+                match self
+                    .nats
+                    .send_request(self.command_subject(owner), probe)
+                    .await
+                {
+                    Err(e) if e.kind() == async_nats::RequestErrorKind::NoResponders => {
+                        Err(ForwardError::Gone)
+                    }
+                    _ => {
+                        tracing::warn!(%owner, "forwarded command timed out");
+                        Err(ForwardError::Unavailable)
+                    }
+                }
             }
             Err(e) => {
                 tracing::warn!(error = %e, %owner, "forwarded command failed");

@@ -408,6 +408,7 @@ impl Games {
                 }
                 answer(subscribed, |sub| NodeReply::Subscribed { sub })
             }
+            NodeRequest::Ping {} => NodeReply::Done {},
             NodeRequest::Unsubscribe { game, sub } => {
                 self.tell(&game, Command::Unsubscribe { sub });
                 NodeReply::Done {}
