@@ -172,6 +172,10 @@ fn parse_as(name: &str, text: &str) -> Result<(), String> {
         "LobbyClientMessage" => parses::<LobbyClientMessage>(text),
         "SummariesRequest" => parses::<SummariesRequest>(text),
         "Summaries" => parses::<Summaries>(text),
+        "NodeRequest" => parses::<jiang_protocol::NodeRequest>(text),
+        "NodeReply" => parses::<jiang_protocol::NodeReply>(text),
+        "NodeAlive" => parses::<jiang_protocol::NodeAlive>(text),
+        "LobbyShare" => parses::<jiang_protocol::LobbyShare>(text),
         other => Err(format!("no protocol type `{other}`")),
     }
 }
