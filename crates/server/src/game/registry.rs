@@ -251,7 +251,8 @@ impl Games {
     }
 
     /// [`Games::ask`]; with `forward` false (a command another node forwarded here) the game
-    /// is run here or not at all: `None` when another node holds its lease.
+    /// is run here or not at all: `None` when another node holds its lease (the lease table
+    /// decides, never this node's cache of owners).
     pub(super) async fn ask_routed<T>(
         self: &Arc<Self>,
         id: &str,
@@ -271,12 +272,10 @@ impl Games {
         // and the next try takes the lease or learns the new owner.
         for _ in 0..5 {
             if let Some(cluster) = &self.cluster
+                && forward
                 && !self.runs_here(id)
                 && let Some(owner) = cluster.owner_elsewhere(id)
             {
-                if !forward {
-                    return None;
-                }
                 let (reply, answer) = oneshot::channel();
                 match self.forward(cluster, &owner, id, make(reply)).await {
                     remote::Forwarded::Answered => match answer.await {
@@ -298,6 +297,13 @@ impl Games {
             }
             if let Ok(result) = answer.await {
                 return Some(result);
+            }
+            // Unanswered: the actor retired, or (cluster) found the lease another node's.
+            if !forward
+                && let Some(cluster) = &self.cluster
+                && cluster.owner_elsewhere(id).is_some()
+            {
+                return None;
             }
         }
         Some(Err(ApiError::unavailable()))
