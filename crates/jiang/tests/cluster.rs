@@ -604,3 +604,29 @@ async fn nats_down_the_owner_serves_forwarding_fails_then_recovers() {
     let _ = nats.wait();
     db.drop_database().await;
 }
+
+/// Cluster mode refuses to start on SQLite (nodes cannot share it), with a clear message and
+/// nothing created; this needs neither PostgreSQL nor NATS.
+#[test]
+fn cluster_mode_needs_postgres() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("jiang.db");
+    let output = Jiang::command("error")
+        .args([
+            "serve",
+            "--database",
+            &format!("sqlite://{}", db.display()),
+            "--cluster",
+            "nats://127.0.0.1:4222",
+        ])
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("jiang runs");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--cluster needs a PostgreSQL database"),
+        "{stderr}"
+    );
+    assert!(!db.exists(), "no database file was created");
+}
