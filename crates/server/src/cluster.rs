@@ -66,13 +66,15 @@ pub const DEAD_AFTER: Duration = Duration::from_secs(3);
 /// How often the orphan sweep looks for games with a timer whose lease has lapsed.
 pub const SWEEP_EVERY: Duration = Duration::from_secs(2);
 
-/// How long a forwarded command waits for the owner's answer. A command sent in the instant
-/// its owner died can reach the dead subscription before the NATS server has noticed the
-/// closed connection: it waits this long, then a [`PROBE_TIMEOUT`] ping tells a dead owner
-/// ("no responders") from a slow one.
+/// How long a forwarded command waits for the owner's answer.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(3);
 
-/// How long the ping after a timed-out command waits.
+/// A command sent in the instant its owner died can reach the dead subscription before the
+/// NATS server has noticed the closed connection, and would wait out [`REQUEST_TIMEOUT`]: once
+/// an answer is this late, a ping tells a dead owner ("no responders") from a slow one.
+pub const EARLY_PROBE: Duration = Duration::from_millis(250);
+
+/// How long that ping waits.
 pub const PROBE_TIMEOUT: Duration = Duration::from_millis(500);
 
 /// Why cluster mode could not start.
@@ -465,11 +467,23 @@ impl Cluster {
             return Err(ForwardError::Unavailable);
         }
         let payload = serde_json::to_vec(request).expect("serialises");
-        match self
+        let answer = self
             .nats
-            .request(self.command_subject(owner), payload.into())
-            .await
-        {
+            .request(self.command_subject(owner), payload.into());
+        tokio::pin!(answer);
+        // An answer slower than EARLY_PROBE: a ping tells a dead owner ("no responders": the
+        // command went to its subscription just before the NATS server saw it die) from a
+        // slow one, which is waited for up to the timeout.
+        let answer = tokio::select! {
+            answer = &mut answer => answer,
+            _ = tokio::time::sleep(EARLY_PROBE) => {
+                if !self.responds(owner).await {
+                    return Err(ForwardError::Gone);
+                }
+                answer.await
+            }
+        };
+        match answer {
             Ok(message) => {
                 // It answered: it is alive (whether or not its heartbeat reached us yet).
                 self.heard(NodeAlive {
@@ -485,23 +499,11 @@ impl Cluster {
                 Err(ForwardError::Gone)
             }
             Err(e) if e.kind() == async_nats::RequestErrorKind::TimedOut => {
-                // Dead (its subscription gone by now) or slow? A ping says which.
-                let ping = serde_json::to_vec(&NodeRequest::Ping {}).expect("serialises");
-                let probe = async_nats::Request::new()
-                    .payload(ping.into())
-                    .timeout(Some(PROBE_TIMEOUT));
-                match self
-                    .nats
-                    .send_request(self.command_subject(owner), probe)
-                    .await
-                {
-                    Err(e) if e.kind() == async_nats::RequestErrorKind::NoResponders => {
-                        Err(ForwardError::Gone)
-                    }
-                    _ => {
-                        tracing::warn!(%owner, "forwarded command timed out");
-                        Err(ForwardError::Unavailable)
-                    }
+                if self.responds(owner).await {
+                    tracing::warn!(%owner, "forwarded command timed out");
+                    Err(ForwardError::Unavailable)
+                } else {
+                    Err(ForwardError::Gone)
                 }
             }
             Err(e) => {
@@ -509,6 +511,19 @@ impl Cluster {
                 Err(ForwardError::Unavailable)
             }
         }
+    }
+
+    /// Whether node `owner` still has its command subscription: `false` only on "no
+    /// responders" to a ping (a ping without an answer in time says nothing: `true`).
+    async fn responds(&self, owner: &str) -> bool {
+        let ping = serde_json::to_vec(&NodeRequest::Ping {}).expect("serialises");
+        let probe = async_nats::Request::new()
+            .payload(ping.into())
+            .timeout(Some(PROBE_TIMEOUT));
+        !matches!(
+            self.nats.send_request(self.command_subject(owner), probe).await,
+            Err(e) if e.kind() == async_nats::RequestErrorKind::NoResponders
+        )
     }
 
     /// Sends `request` to node `owner` without waiting (unsubscribe, clock sync).
