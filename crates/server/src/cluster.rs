@@ -30,8 +30,8 @@
 //!
 //! A lease is taken when free (released at a graceful stop: `expires_at = 0`), expired, or
 //! already this node's — and also at once, expiry or not, when its owner has no NATS
-//! subscription any more (a forwarded command met "no responders": the process is gone; if it
-//! was only cut off from NATS, fencing stops it). The clocks are charged the previous owner's
+//! subscription any more (a forwarded command met "no responders", or its answer was late and
+//! a ping met it: the process is gone; if it was only cut off from NATS, fencing stops it). The clocks are charged the previous owner's
 //! run time after the game's last snapshot (its heartbeat in `node_runs`, as a restart does),
 //! never the takeover gap; a graceful release writes a fresh snapshot first, so nothing more
 //! is charged. An orphan sweep ([`SWEEP_EVERY`]) also takes over games with a timer to run,
