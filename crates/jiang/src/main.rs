@@ -297,8 +297,11 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
     runtime
         .block_on(async {
             let server = jiang_server::start(config).await?;
+            // Listening before the line is printed: a signal sent as soon as it is read (a
+            // test, a supervisor) stops the server gracefully instead of killing it.
+            let stop = shutdown_signal();
             println!("Jiang is serving on {}", server.public_url());
-            shutdown_signal().await;
+            stop.await;
             tracing::info!("shutting down");
             server.shutdown().await
         })
@@ -306,25 +309,27 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
     Ok(tools::Status::Clean)
 }
 
-/// Resolves on SIGINT (Ctrl-C) or SIGTERM.
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Listens for SIGINT (Ctrl-C) and SIGTERM from the moment it is called (inside the runtime);
+/// the future resolves on the first of them.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending().await,
-        }
+    let signals = {
+        use tokio::signal::unix::{SignalKind, signal};
+        (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        )
     };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {}
-        _ = terminate => {}
+    async move {
+        #[cfg(unix)]
+        if let (Ok(mut interrupt), Ok(mut terminate)) = signals {
+            tokio::select! {
+                _ = interrupt.recv() => {}
+                _ = terminate.recv() => {}
+            }
+            return;
+        }
+        let _ = tokio::signal::ctrl_c().await;
     }
 }
 
