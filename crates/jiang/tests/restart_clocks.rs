@@ -125,9 +125,12 @@ async fn first_move_countdown_survives_restarts() {
     let db = Database::sqlite();
     let http = reqwest::Client::new();
     let mut jiang = Jiang::start(&db.url);
+    // The countdown starts while the game is being set up, so the wall time is measured from
+    // before: it bounds what the countdown may have run (a later start let a loaded machine's
+    // slow answer count as downtime).
+    let ready = Instant::now();
     let (id, red, _black) =
         new_game(&http, &jiang.base, json!({"variant": "xiangqi"}), "red").await;
-    let ready = Instant::now();
     // Red has 30 s for its first move; it thinks 2 s, the server is stopped (then killed), and
     // Red thinks 2 s more after each restart.
     for signal in ["TERM", "KILL"] {

@@ -34,7 +34,8 @@ use jiang_protocol::{CreateGame, Created, EmptyRequest, Joined, TimeControlSpec}
 use serde::Deserialize;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::{GameError, LoadtestError, MAIN_SECONDS, Socket, Tally, Target, percentile, post};
+use crate::nodes::{self, NodeCounts, Target};
+use crate::{GameError, LoadtestError, MAIN_SECONDS, Socket, Tally, ms, percentile};
 
 /// How long after its creation each seek is taken.
 const TAKE_AFTER: Duration = Duration::from_millis(500);
@@ -56,14 +57,13 @@ pub struct LobbyReport {
     pub resyncs: u64,
     /// Errors of all kinds.
     pub errors: u64,
+    /// What each URL was sent (printed when there are several).
+    pub nodes: Vec<NodeCounts>,
 }
 
 impl fmt::Display for LobbyReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ms = |p: f64| match percentile(&self.latencies, p) {
-            Some(d) => format!("{:.2}", d.as_secs_f64() * 1000.0),
-            None => "-".to_owned(),
-        };
+        let ms = |p: f64| ms(percentile(&self.latencies, p));
         writeln!(f, "lobby clients {}", self.clients)?;
         writeln!(f, "seeks {}", self.seeks)?;
         writeln!(
@@ -76,7 +76,8 @@ impl fmt::Display for LobbyReport {
         writeln!(f, "seen p50 {} ms", ms(50.0))?;
         writeln!(f, "seen p99 {} ms", ms(99.0))?;
         writeln!(f, "resyncs {}", self.resyncs)?;
-        writeln!(f, "errors {}", self.errors)
+        writeln!(f, "errors {}", self.errors)?;
+        nodes::write_lines(f, &self.nodes)
     }
 }
 
@@ -112,7 +113,7 @@ pub(crate) async fn drive(
     per_second: f64,
     window: Duration,
 ) -> Result<LobbyReport, LoadtestError> {
-    crate::check_health(&target).await?;
+    target.check_health().await?;
     let created: CreatedAt = Arc::default();
     let connecting =
         crate::spawn_limited(
@@ -181,14 +182,17 @@ pub(crate) async fn drive(
         latencies,
         resyncs,
         errors: tally.error_count(),
+        nodes: target.counts(),
     })
 }
 
+/// Connects the next lobby client (client `i` on node `i`).
 async fn connect(target: &Target) -> Result<Socket, GameError> {
-    crate::open_socket(&format!("{}/api/lobby/ws", target.ws_base)).await
+    target.connect_lobby(target.next_number()).await
 }
 
-/// Opens one seek, then takes it [`TAKE_AFTER`] later.
+/// Opens one seek (seek `i` on node `i`), then takes it [`TAKE_AFTER`] later through the
+/// next node.
 async fn seek_and_take(target: &Target, created: &CreatedAt) -> Result<(), GameError> {
     let body = CreateGame {
         variant: target.variant.name().to_owned(),
@@ -199,25 +203,17 @@ async fn seek_and_take(target: &Target, created: &CreatedAt) -> Result<(), GameE
         open: true,
         ..CreateGame::default()
     };
-    let seek: Created = post(
-        target,
-        "create",
-        &format!("{}/api/games", target.base),
-        &body,
-    )
-    .await?;
+    let node = target.next_number();
+    let seek: Created = target.post(node, "create", "/api/games", &body).await?;
     created
         .lock()
         .expect("poisoned")
         .insert(seek.id.clone(), Instant::now());
     tokio::time::sleep(TAKE_AFTER).await;
-    let _: Joined = post(
-        target,
-        "join",
-        &format!("{}/api/games/{}/join", target.base, seek.id),
-        &EmptyRequest {},
-    )
-    .await?;
+    let path = format!("/api/games/{}/join", seek.id);
+    let _: Joined = target
+        .post(node + 1, "join", &path, &EmptyRequest {})
+        .await?;
     Ok(())
 }
 
@@ -305,6 +301,7 @@ mod tests {
             latencies: vec![Duration::from_millis(3), Duration::from_millis(250)],
             resyncs: 0,
             errors: 0,
+            nodes: Vec::new(),
         };
         assert_eq!(
             report.to_string(),

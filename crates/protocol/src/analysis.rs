@@ -8,6 +8,38 @@ use serde::{Deserialize, Serialize};
 
 use crate::view::GameResult;
 
+/// Declares a request that opens a board: the fields naming where the board starts
+/// (`variant`, `game`, `fen`, `knowledge`, documented once here), then the request's own
+/// fields. A shared struct with `#[serde(flatten)]` would say the same, but serde cannot
+/// combine `flatten` with `deny_unknown_fields`.
+macro_rules! board_request {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $($(#[$field_meta:meta])* pub $field:ident: $ty:ty,)*
+        }
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            /// `xiangqi`, `jieqi`, `shogi` or `minishogi`; may be left out with `game`.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub variant: Option<String>,
+            /// A finished game's id: its start (and for Jieqi its deal) is the start. A game
+            /// still being played is refused (`game_in_progress`).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub game: Option<String>,
+            /// A start position (FEN or SFEN; Jieqi with covered pieces and an optional pool);
+            /// not with `game`. Absent: the variant's standard start.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub fen: Option<String>,
+            /// Jieqi with `game` only (default `all`).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub knowledge: Option<Knowledge>,
+            $($(#[$field_meta])* pub $field: $ty,)*
+        }
+    };
+}
+
 /// Jieqi, analysing a finished game: whose knowledge the board shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -23,36 +55,24 @@ pub enum Knowledge {
     Black,
 }
 
-/// `POST /api/analysis`: a line of moves to analyse.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AnalysisRequest {
-    /// `xiangqi`, `jieqi`, `shogi` or `minishogi`; may be left out with `game`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variant: Option<String>,
-    /// A finished game's id: its start (and for Jieqi its deal) is the start. A game still
-    /// being played is refused (`game_in_progress`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub game: Option<String>,
-    /// A start position (FEN or SFEN; Jieqi with covered pieces and an optional pool); not
-    /// with `game`. Absent: the variant's standard start.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fen: Option<String>,
-    /// Jieqi with `game` only (default `all`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub knowledge: Option<Knowledge>,
-    /// The moves from the start, in machine notation (ICCS, USI). Jieqi: a covered piece's move
-    /// carries the supposed identity (`h2e2R`) except when the deal is known (`knowledge`
-    /// `all`), where the deal turns it over.
-    #[serde(default)]
-    pub moves: Vec<String>,
-    /// The notation of the answer's move texts (`wxf`, `chinese`, `chinese-traditional`,
-    /// `iccs`; `japanese`, `western`, `western-letters`, `usi`).
-    pub style: String,
-    /// Answer the positions from this ply on (default 0, the start): a board that already
-    /// knows the earlier ones asks for the last only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from: Option<u64>,
+board_request! {
+    /// `POST /api/analysis`: a line of moves to analyse.
+    #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct AnalysisRequest {
+        /// The moves from the start, in machine notation (ICCS, USI). Jieqi: a covered piece's
+        /// move carries the supposed identity (`h2e2R`) except when the deal is known
+        /// (`knowledge` `all`), where the deal turns it over.
+        #[serde(default)]
+        pub moves: Vec<String>,
+        /// The notation of the answer's move texts (`wxf`, `chinese`, `chinese-traditional`,
+        /// `iccs`; `japanese`, `western`, `western-letters`, `usi`).
+        pub style: String,
+        /// Answer the positions from this ply on (default 0, the start): a board that already
+        /// knows the earlier ones asks for the last only.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub from: Option<u64>,
+    }
 }
 
 /// The answer to `POST /api/analysis`.
@@ -134,29 +154,19 @@ pub struct TreeMove {
     pub variations: Vec<Vec<TreeMove>>,
 }
 
-/// `POST /api/analysis/export`: a move tree as a record with its variations.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ExportRequest {
-    /// As in [`AnalysisRequest::variant`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variant: Option<String>,
-    /// As in [`AnalysisRequest::game`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub game: Option<String>,
-    /// As in [`AnalysisRequest::fen`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fen: Option<String>,
-    /// As in [`AnalysisRequest::knowledge`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub knowledge: Option<Knowledge>,
-    /// `pgn` (xiangqi family) or `kif` (shogi family).
-    pub format: String,
-    /// PGN movetext: `iccs` (default), `wxf` or `chinese` (Jieqi: always ICCS).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub moves: Option<String>,
-    /// The tree's main line, each move with its variations.
-    pub tree: Vec<TreeMove>,
+board_request! {
+    /// `POST /api/analysis/export`: a move tree as a record with its variations.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct ExportRequest {
+        /// `pgn` (xiangqi family) or `kif` (shogi family).
+        pub format: String,
+        /// PGN movetext: `iccs` (default), `wxf` or `chinese` (Jieqi: always ICCS).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub moves: Option<String>,
+        /// The tree's main line, each move with its variations.
+        pub tree: Vec<TreeMove>,
+    }
 }
 
 /// The answer to `POST /api/analysis/export`.
@@ -175,34 +185,29 @@ pub struct ExportedRecord {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum EngineClientMessage {
-    /// Analyse the position a line leads to (the fields of [`AnalysisRequest`]), replacing
-    /// any search of this socket.
-    Start {
-        /// As in [`AnalysisRequest::variant`].
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        variant: Option<String>,
-        /// As in [`AnalysisRequest::game`] (a finished game only).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        game: Option<String>,
-        /// As in [`AnalysisRequest::fen`].
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        fen: Option<String>,
-        /// As in [`AnalysisRequest::knowledge`].
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        knowledge: Option<Knowledge>,
-        /// The line from the start to the position to analyse.
-        #[serde(default)]
-        moves: Vec<String>,
-        /// The notation of the lines' texts.
-        style: String,
-        /// How many lines (MultiPV), 1–3 (default 1).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        lines: Option<u8>,
-    },
+    /// Analyse the position a line leads to, replacing any search of this socket.
+    Start(EngineStart),
     /// Stop the search (a `done` follows with what it found).
     Stop {},
     /// Keep-alive; answered by `pong`.
     Ping {},
+}
+
+board_request! {
+    /// A `start` message of `GET /api/analysis/ws`: the position a line leads to (as in
+    /// [`AnalysisRequest`]; a `game` must be finished) and how many lines to show.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct EngineStart {
+        /// The line from the start to the position to analyse.
+        #[serde(default)]
+        pub moves: Vec<String>,
+        /// The notation of the lines' texts.
+        pub style: String,
+        /// How many lines (MultiPV), 1–3 (default 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub lines: Option<u8>,
+    }
 }
 
 /// `GET /api/analysis/ws`, server → client.
@@ -284,28 +289,18 @@ pub struct EngineScore {
     pub mate: Option<i32>,
 }
 
-/// `POST /api/analysis/review`: a computer review of a finished game (or of a line), every
-/// position evaluated at the same fixed budget.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ReviewRequest {
-    /// As in [`AnalysisRequest::variant`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variant: Option<String>,
-    /// As in [`AnalysisRequest::game`]: a finished game; without `moves`, its own moves.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub game: Option<String>,
-    /// As in [`AnalysisRequest::fen`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fen: Option<String>,
-    /// As in [`AnalysisRequest::knowledge`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub knowledge: Option<Knowledge>,
-    /// The line to review; absent with `game`: the game's moves.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub moves: Option<Vec<String>>,
-    /// The notation of the better moves' texts.
-    pub style: String,
+board_request! {
+    /// `POST /api/analysis/review`: a computer review of a finished game (or of a line), every
+    /// position evaluated at the same fixed budget.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct ReviewRequest {
+        /// The line to review; absent with `game`: the game's moves.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub moves: Option<Vec<String>>,
+        /// The notation of the better moves' texts.
+        pub style: String,
+    }
 }
 
 /// How bad a move was, by the evaluation it lost.

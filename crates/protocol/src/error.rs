@@ -2,43 +2,59 @@
 
 use serde::{Deserialize, Serialize};
 
-macro_rules! error_codes {
-    ($($(#[doc = $doc:literal])* $variant:ident = ($status:literal, $name:literal),)*) => {
-        /// A stable, machine-readable reason for a refusal. Each code has exactly one HTTP
-        /// status; WebSocket `error` messages carry the same codes.
+/// Declares a fieldless enum whose values clients see by their snake_case names, from one
+/// table: each variant with one more value (`status` of a code, `code` of a reason), read by
+/// the `const fn` named before the table, and its name. It writes the enum, `ALL` (the
+/// table's order, which the docs' table follows), `as_str`, that `const fn` and `Display`.
+macro_rules! named_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $enum:ident;
+        $(#[doc = $value_doc:literal])*
+        pub const fn $value_fn:ident -> $value_ty:ty;
+        $($(#[doc = $doc:literal])* $variant:ident = ($value:expr, $name:literal),)*
+    ) => {
+        $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
         #[serde(rename_all = "snake_case")]
-        pub enum ErrorCode {
+        pub enum $enum {
             $($(#[doc = $doc])* $variant,)*
         }
 
-        impl ErrorCode {
-            /// Every code, in the order of the docs' error table.
-            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
+        impl $enum {
+            /// Every value, in the order of the docs' table.
+            pub const ALL: &'static [$enum] = &[$($enum::$variant,)*];
 
-            /// The snake_case name clients see in `code`.
+            /// The snake_case name clients see.
             pub const fn as_str(self) -> &'static str {
                 match self {
-                    $(ErrorCode::$variant => $name,)*
+                    $($enum::$variant => $name,)*
                 }
             }
 
-            /// The code named `name` (its snake_case form), if any.
-            pub fn from_name(name: &str) -> Option<ErrorCode> {
-                ErrorCode::ALL.iter().copied().find(|c| c.as_str() == name)
-            }
-
-            /// The HTTP status the code is answered with.
-            pub const fn status(self) -> u16 {
+            $(#[doc = $value_doc])*
+            pub const fn $value_fn(self) -> $value_ty {
                 match self {
-                    $(ErrorCode::$variant => $status,)*
+                    $($enum::$variant => $value,)*
                 }
+            }
+        }
+
+        impl std::fmt::Display for $enum {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
             }
         }
     };
 }
 
-error_codes! {
+named_enum! {
+    /// A stable, machine-readable reason for a refusal. Each code has exactly one HTTP
+    /// status; WebSocket `error` messages carry the same codes.
+    pub enum ErrorCode;
+    /// The HTTP status the code is answered with.
+    pub const fn status -> u16;
+
     /// The body is not a JSON object.
     MalformedJson = (400, "malformed_json"),
     /// The body could not be read at all (a broken upload).
@@ -167,93 +183,63 @@ error_codes! {
     ClusterUnavailable = (503, "cluster_unavailable"),
 }
 
-impl std::fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+impl ErrorCode {
+    /// The code named `name` (its snake_case form), if any.
+    pub fn from_name(name: &str) -> Option<ErrorCode> {
+        ErrorCode::ALL.iter().copied().find(|c| c.as_str() == name)
     }
 }
 
-macro_rules! error_reasons {
-    ($($(#[doc = $doc:literal])* $variant:ident = ($code:ident, $name:literal),)*) => {
-        /// Why the rules refused a move (`illegal_move`) or an impasse declaration
-        /// (`impasse_rejected`): a stable name of the rules' typed error, so that a client can
-        /// say it in its reader's language. It refines a code and never stands alone.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(rename_all = "snake_case")]
-        pub enum ErrorReason {
-            $($(#[doc = $doc])* $variant,)*
-        }
+named_enum! {
+    /// Why the rules refused a move (`illegal_move`) or an impasse declaration
+    /// (`impasse_rejected`): a stable name of the rules' typed error, so that a client can say
+    /// it in its reader's language. It refines a code and never stands alone.
+    pub enum ErrorReason;
+    /// The code the reason refines.
+    pub const fn code -> ErrorCode;
 
-        impl ErrorReason {
-            /// Every reason, in the order of the docs' reason table.
-            pub const ALL: &'static [ErrorReason] = &[$(ErrorReason::$variant,)*];
-
-            /// The snake_case name clients see in `reason`.
-            pub const fn as_str(self) -> &'static str {
-                match self {
-                    $(ErrorReason::$variant => $name,)*
-                }
-            }
-
-            /// The code the reason refines.
-            pub const fn code(self) -> ErrorCode {
-                match self {
-                    $(ErrorReason::$variant => ErrorCode::$code,)*
-                }
-            }
-        }
-    };
-}
-
-error_reasons! {
     /// The move text does not parse (ICCS like `h2e2`, USI like `7g7f`).
-    Malformed = (IllegalMove, "malformed"),
+    Malformed = (ErrorCode::IllegalMove, "malformed"),
     /// No piece stands on the from point (square).
-    NoPiece = (IllegalMove, "no_piece"),
+    NoPiece = (ErrorCode::IllegalMove, "no_piece"),
     /// The piece on the from point (square) is the opponent's.
-    NotYourPiece = (IllegalMove, "not_your_piece"),
+    NotYourPiece = (ErrorCode::IllegalMove, "not_your_piece"),
     /// That piece cannot move there (geometry, blocking, own piece there).
-    Unreachable = (IllegalMove, "unreachable"),
+    Unreachable = (ErrorCode::IllegalMove, "unreachable"),
     /// Xiangqi family: the move would leave the mover's general attacked or facing the other.
-    LeavesGeneralInCheck = (IllegalMove, "leaves_general_in_check"),
+    LeavesGeneralInCheck = (ErrorCode::IllegalMove, "leaves_general_in_check"),
     /// Xiangqi family: a reveal letter where none belongs (Xiangqi has no covered pieces, and
     /// in Jieqi the server reveals from the deal), or one that names no piece of the mover.
-    RevealLetter = (IllegalMove, "reveal_letter"),
+    RevealLetter = (ErrorCode::IllegalMove, "reveal_letter"),
     /// Shogi family: a square of the move is off the board (Minishogi is 5×5).
-    OffBoard = (IllegalMove, "off_board"),
+    OffBoard = (ErrorCode::IllegalMove, "off_board"),
     /// Shogi family: a drop of a piece the mover has none of in hand.
-    NotInHand = (IllegalMove, "not_in_hand"),
+    NotInHand = (ErrorCode::IllegalMove, "not_in_hand"),
     /// Shogi family: a drop on an occupied square.
-    DropOnOccupied = (IllegalMove, "drop_on_occupied"),
+    DropOnOccupied = (ErrorCode::IllegalMove, "drop_on_occupied"),
     /// Shogi family: a drop where the piece could never move (a pawn or lance on the last
     /// rank, a knight on the last two).
-    DeadDrop = (IllegalMove, "dead_drop"),
+    DeadDrop = (ErrorCode::IllegalMove, "dead_drop"),
     /// Shogi family: nifu, a second unpromoted pawn of the mover's on one file.
-    Nifu = (IllegalMove, "nifu"),
+    Nifu = (ErrorCode::IllegalMove, "nifu"),
     /// Shogi family: uchifuzume, a pawn drop that gives checkmate.
-    Uchifuzume = (IllegalMove, "uchifuzume"),
+    Uchifuzume = (ErrorCode::IllegalMove, "uchifuzume"),
     /// Shogi family: a move without promotion to where the piece could never move again.
-    MustPromote = (IllegalMove, "must_promote"),
+    MustPromote = (ErrorCode::IllegalMove, "must_promote"),
     /// Shogi family: a promotion of a piece that does not promote, or outside the zone.
-    CannotPromote = (IllegalMove, "cannot_promote"),
+    CannotPromote = (ErrorCode::IllegalMove, "cannot_promote"),
     /// Shogi family: the move would leave the mover's king in check (or does not answer one).
-    LeavesKingInCheck = (IllegalMove, "leaves_king_in_check"),
+    LeavesKingInCheck = (ErrorCode::IllegalMove, "leaves_king_in_check"),
     /// The rules consider the game over (e.g. a move after an end the rules reached).
-    GameOver = (IllegalMove, "game_over"),
+    GameOver = (ErrorCode::IllegalMove, "game_over"),
     /// Impasse condition 1: the king is not in the promotion zone.
-    KingNotInZone = (ImpasseRejected, "king_not_in_zone"),
+    KingNotInZone = (ErrorCode::ImpasseRejected, "king_not_in_zone"),
     /// Impasse condition 2: fewer than 10 pieces besides the king in the zone.
-    TooFewPieces = (ImpasseRejected, "too_few_pieces"),
+    TooFewPieces = (ErrorCode::ImpasseRejected, "too_few_pieces"),
     /// Impasse condition 3: the king is in check.
-    InCheck = (ImpasseRejected, "in_check"),
+    InCheck = (ErrorCode::ImpasseRejected, "in_check"),
     /// Impasse condition 4: too few points (28 for sente, 27 for gote).
-    TooFewPoints = (ImpasseRejected, "too_few_points"),
-}
-
-impl std::fmt::Display for ErrorReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
+    TooFewPoints = (ErrorCode::ImpasseRejected, "too_few_points"),
 }
 
 /// The body of every HTTP error: `{"error": {"code", "message"}}`.
@@ -288,22 +274,30 @@ pub struct ErrorDetail {
 mod tests {
     use super::*;
 
+    /// Every value of `all` is written as the JSON string of its `as_str` and read back.
+    fn round_trips<T>(all: &[T], as_str: fn(T) -> &'static str)
+    where
+        T: Copy + std::fmt::Debug + PartialEq + Serialize + serde::de::DeserializeOwned,
+    {
+        for &value in all {
+            let text = serde_json::to_string(&value).unwrap();
+            assert_eq!(text, format!("\"{}\"", as_str(value)));
+            assert_eq!(serde_json::from_str::<T>(&text).unwrap(), value);
+        }
+    }
+
     #[test]
     fn names_round_trip_through_serde() {
-        for &code in ErrorCode::ALL {
-            let text = serde_json::to_string(&code).unwrap();
-            assert_eq!(text, format!("\"{}\"", code.as_str()));
-            assert_eq!(serde_json::from_str::<ErrorCode>(&text).unwrap(), code);
+        round_trips(ErrorCode::ALL, ErrorCode::as_str);
+        for code in ErrorCode::ALL {
             assert!((400..600).contains(&code.status()), "{code}");
         }
     }
 
     #[test]
     fn reasons_round_trip_through_serde_and_refine_the_two_rules_codes() {
-        for &reason in ErrorReason::ALL {
-            let text = serde_json::to_string(&reason).unwrap();
-            assert_eq!(text, format!("\"{}\"", reason.as_str()));
-            assert_eq!(serde_json::from_str::<ErrorReason>(&text).unwrap(), reason);
+        round_trips(ErrorReason::ALL, ErrorReason::as_str);
+        for reason in ErrorReason::ALL {
             assert!(
                 matches!(
                     reason.code(),

@@ -4,11 +4,13 @@
 use std::collections::HashMap;
 
 use jiang_protocol::{
-    AnalysisAnswer, AnalysisRequest, ClientMessage, CreateGame, Created, DrawRequest,
-    EngineClientMessage, EngineServerMessage, ErrorBody, ErrorCode, ErrorReason, ExportRequest,
-    ExportedRecord, GameView, Health, ImportedGame, Joined, LobbyClientMessage, LobbyServerMessage,
-    LobbySnapshot, MoveRequest, NotationList, PairRequest, Paired, PositionCheck, ServerMessage,
-    Summaries, SummariesRequest, ValidatePosition,
+    AnalysisAnswer, AnalysisRequest, ChatMuteRequest, ClaimRequest, ClientMessage, CreateGame,
+    Created, DrawRequest, EngineClientMessage, EngineServerMessage, ErrorBody, ErrorCode,
+    ErrorReason, ExportRequest, ExportedRecord, GameView, Health, ImportedGame, Joined,
+    LobbyClientMessage, LobbyServerMessage, LobbyShare, LobbySnapshot, MoveRequest, NodeAlive,
+    NodeReply, NodeRequest, NotationList, PairRequest, Paired, PositionCheck, PremoveRequest,
+    ReviewAnswer, ReviewRequest, ServerMessage, Summaries, SummariesRequest, TakebackRequest,
+    ValidatePosition,
 };
 use serde::de::DeserializeOwned;
 
@@ -17,34 +19,39 @@ fn api_md() -> String {
     std::fs::read_to_string(path).expect("docs/api.md is readable")
 }
 
+/// The rows of the table under the heading line `heading` whose header row starts with
+/// `header`: each row's cells, trimmed and without backquotes (`cells[0]` is the empty text
+/// before the first `|`).
+fn table_rows(doc: &str, heading: &str, header: &str) -> Vec<Vec<String>> {
+    let section = doc
+        .split(&format!("\n{heading}\n"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("docs/api.md has no `{heading}` section"));
+    let section = section.split("\n#").next().unwrap_or(section);
+    section
+        .lines()
+        .skip_while(|line| !line.starts_with(header))
+        .skip(2)
+        .take_while(|line| line.starts_with('|'))
+        .map(|line| {
+            line.split('|')
+                .map(|cell| cell.trim().trim_matches('`').to_owned())
+                .collect()
+        })
+        .collect()
+}
+
 /// The `(status, code)` rows of the table under `## Errors`.
 fn error_table(doc: &str) -> Vec<(u16, String)> {
-    let section = doc
-        .split("\n## Errors\n")
-        .nth(1)
-        .expect("docs/api.md has an Errors section");
-    let section = section.split("\n## ").next().unwrap_or(section);
-    let mut rows = Vec::new();
-    let mut in_table = false;
-    for line in section.lines() {
-        if line.starts_with("| status | code |") {
-            in_table = true;
-            continue;
-        }
-        if !in_table || line.starts_with("|---") {
-            continue;
-        }
-        if !line.starts_with('|') {
-            break;
-        }
-        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-        let status = cells[1]
-            .parse()
-            .unwrap_or_else(|_| panic!("bad status in {line}"));
-        let code = cells[2].trim_matches('`').to_owned();
-        rows.push((status, code));
-    }
-    rows
+    table_rows(doc, "## Errors", "| status | code |")
+        .into_iter()
+        .map(|cells| {
+            let status = cells[1]
+                .parse()
+                .unwrap_or_else(|_| panic!("bad status in {cells:?}"));
+            (status, cells[2].clone())
+        })
+        .collect()
 }
 
 #[test]
@@ -72,23 +79,9 @@ fn the_error_table_and_the_codes_agree() {
 
 /// The `(reason, code)` rows of the table under `### Reasons`.
 fn reason_table(doc: &str) -> Vec<(String, String)> {
-    let section = doc
-        .split("\n### Reasons\n")
-        .nth(1)
-        .expect("docs/api.md has a Reasons section");
-    let section = section.split("\n#").next().unwrap_or(section);
-    section
-        .lines()
-        .skip_while(|line| !line.starts_with("| reason | code |"))
-        .skip(2)
-        .take_while(|line| line.starts_with('|'))
-        .map(|line| {
-            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-            (
-                cells[1].trim_matches('`').to_owned(),
-                cells[2].trim_matches('`').to_owned(),
-            )
-        })
+    table_rows(doc, "### Reasons", "| reason | code |")
+        .into_iter()
+        .map(|cells| (cells[1].clone(), cells[2].clone()))
         .collect()
 }
 
@@ -136,49 +129,58 @@ fn parses<T: DeserializeOwned>(text: &str) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
-/// Parses `text` as the protocol type `name`.
-fn parse_as(name: &str, text: &str) -> Result<(), String> {
-    match name {
-        "CreateGame" => parses::<CreateGame>(text),
-        "Created" => parses::<Created>(text),
-        "Joined" => parses::<Joined>(text),
-        "MoveRequest" => parses::<MoveRequest>(text),
-        "DrawRequest" => parses::<DrawRequest>(text),
-        "NotationList" => parses::<NotationList>(text),
-        "ImportedGame" => parses::<ImportedGame>(text),
-        "ValidatePosition" => parses::<ValidatePosition>(text),
-        "PositionCheck" => parses::<PositionCheck>(text),
-        "Health" => parses::<Health>(text),
-        "AnalysisRequest" => parses::<AnalysisRequest>(text),
-        "AnalysisAnswer" => parses::<AnalysisAnswer>(text),
-        "ExportRequest" => parses::<ExportRequest>(text),
-        "ExportedRecord" => parses::<ExportedRecord>(text),
-        "EngineClientMessage" => parses::<EngineClientMessage>(text),
-        "ReviewRequest" => parses::<jiang_protocol::ReviewRequest>(text),
-        "ReviewAnswer" => parses::<jiang_protocol::ReviewAnswer>(text),
-        "EngineServerMessage" => parses::<EngineServerMessage>(text),
-        "ErrorBody" => parses::<ErrorBody>(text),
-        "GameView" => parses::<GameView>(text),
-        "ServerMessage" => parses::<ServerMessage>(text),
-        "ClientMessage" => parses::<ClientMessage>(text),
-        "TakebackRequest" => parses::<jiang_protocol::TakebackRequest>(text),
-        "PremoveRequest" => parses::<jiang_protocol::PremoveRequest>(text),
-        "ClaimRequest" => parses::<jiang_protocol::ClaimRequest>(text),
-        "ChatMuteRequest" => parses::<jiang_protocol::ChatMuteRequest>(text),
-        "PairRequest" => parses::<PairRequest>(text),
-        "Paired" => parses::<Paired>(text),
-        "LobbySnapshot" => parses::<LobbySnapshot>(text),
-        "LobbyServerMessage" => parses::<LobbyServerMessage>(text),
-        "LobbyClientMessage" => parses::<LobbyClientMessage>(text),
-        "SummariesRequest" => parses::<SummariesRequest>(text),
-        "Summaries" => parses::<Summaries>(text),
-        "NodeRequest" => parses::<jiang_protocol::NodeRequest>(text),
-        "NodeReply" => parses::<jiang_protocol::NodeReply>(text),
-        "NodeAlive" => parses::<jiang_protocol::NodeAlive>(text),
-        "LobbyShare" => parses::<jiang_protocol::LobbyShare>(text),
-        other => Err(format!("no protocol type `{other}`")),
-    }
+/// `parse_as(name, text)`: parses `text` as the protocol type spelled `name` in the docs, one
+/// of the types listed.
+macro_rules! parse_as_one_of {
+    ($($ty:ident),* $(,)?) => {
+        fn parse_as(name: &str, text: &str) -> Result<(), String> {
+            match name {
+                $(stringify!($ty) => parses::<$ty>(text),)*
+                other => Err(format!("no protocol type `{other}`")),
+            }
+        }
+    };
 }
+
+parse_as_one_of!(
+    CreateGame,
+    Created,
+    Joined,
+    MoveRequest,
+    DrawRequest,
+    NotationList,
+    ImportedGame,
+    ValidatePosition,
+    PositionCheck,
+    Health,
+    AnalysisRequest,
+    AnalysisAnswer,
+    ExportRequest,
+    ExportedRecord,
+    EngineClientMessage,
+    ReviewRequest,
+    ReviewAnswer,
+    EngineServerMessage,
+    ErrorBody,
+    GameView,
+    ServerMessage,
+    ClientMessage,
+    TakebackRequest,
+    PremoveRequest,
+    ClaimRequest,
+    ChatMuteRequest,
+    PairRequest,
+    Paired,
+    LobbySnapshot,
+    LobbyServerMessage,
+    LobbyClientMessage,
+    SummariesRequest,
+    Summaries,
+    NodeRequest,
+    NodeReply,
+    NodeAlive,
+    LobbyShare,
+);
 
 #[test]
 fn every_json_example_parses_with_its_type() {
@@ -207,5 +209,12 @@ fn a_wrong_label_or_a_renamed_field_is_caught() {
     assert!(parse_as("GameView", r#"{"id": "x"}"#).is_err());
     assert!(parse_as("CreateGame", r#"{"variant": "xiangqi", "colour": "red"}"#).is_err());
     assert!(parse_as("ClientMessage", r#"{"type": "move", "mv": "h2e2"}"#).is_err());
+    // The requests that open a board refuse unknown fields too, a `start` message's included.
+    let start = r#"{"type": "start", "variant": "xiangqi", "style": "wxf""#;
+    assert!(parse_as("EngineClientMessage", &format!("{start}}}")).is_ok());
+    let extra = format!(r#"{start}, "colour": "red"}}"#);
+    assert!(parse_as("EngineClientMessage", &extra).is_err());
+    let review = r#"{"variant": "xiangqi", "style": "wxf", "ply": 1}"#;
+    assert!(parse_as("ReviewRequest", review).is_err());
     assert!(parse_as("Nothing", "{}").is_err());
 }

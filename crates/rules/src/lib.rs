@@ -14,6 +14,8 @@ mod civil;
 mod game;
 pub mod import;
 pub mod jieqi;
+#[macro_use]
+mod names;
 mod outcome;
 mod record_clock;
 pub mod shogi;

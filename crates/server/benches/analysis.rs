@@ -61,6 +61,25 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
     sorted[i].as_secs_f64() * 1000.0
 }
 
+/// The time `POST {base}{path}` with `body` takes, its whole answer read; the answer must be a
+/// success.
+async fn timed_post(http: &reqwest::Client, base: &str, path: &str, body: &Value) -> Duration {
+    let started = Instant::now();
+    let response = http
+        .post(format!("{base}{path}"))
+        .json(body)
+        .send()
+        .await
+        .expect("answer");
+    assert!(
+        response.status().is_success(),
+        "{path}: {}",
+        response.text().await.unwrap_or_default()
+    );
+    let _ = response.bytes().await.expect("body");
+    started.elapsed()
+}
+
 #[tokio::main]
 async fn main() {
     let requests: usize = std::env::args()
@@ -91,44 +110,19 @@ async fn main() {
             let moves = &line[..at.min(line.len())];
             let body =
                 json!({"variant": variant, "moves": moves, "style": style, "from": moves.len()});
-            let started = Instant::now();
-            let response = http
-                .post(format!("{base}/api/analysis"))
-                .json(&body)
-                .send()
-                .await
-                .expect("answer");
-            assert!(
-                response.status().is_success(),
-                "{}",
-                response.text().await.unwrap_or_default()
-            );
-            let _ = response.bytes().await.expect("body");
-            times.push(started.elapsed());
+            times.push(timed_post(&http, &base, "/api/analysis", &body).await);
         }
         times.sort();
         // A whole game at once: every position of the line (what opening a game asks).
-        let started = Instant::now();
-        let whole = http
-            .post(format!("{base}/api/analysis"))
-            .json(&json!({"variant": variant, "moves": line, "style": style}))
-            .send()
+        let whole = json!({"variant": variant, "moves": line, "style": style});
+        let whole_ms = timed_post(&http, &base, "/api/analysis", &whole)
             .await
-            .expect("answer");
-        assert!(whole.status().is_success());
-        let _ = whole.bytes().await;
-        let whole_ms = started.elapsed().as_secs_f64() * 1000.0;
+            .as_secs_f64()
+            * 1000.0;
         // A computer review of the line: every position at the review budget.
-        let started = Instant::now();
-        let review = http
-            .post(format!("{base}/api/analysis/review"))
-            .json(&json!({"variant": variant, "moves": line, "style": style}))
-            .send()
+        let review_s = timed_post(&http, &base, "/api/analysis/review", &whole)
             .await
-            .expect("answer");
-        assert!(review.status().is_success());
-        let _ = review.bytes().await;
-        let review_s = started.elapsed().as_secs_f64();
+            .as_secs_f64();
         println!(
             "{variant:<10} move round trip over {requests} requests (lines up to {} plies): p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; whole {}-ply line from ply 0: {whole_ms:.1} ms; review of it: {review_s:.2} s",
             line.len(),

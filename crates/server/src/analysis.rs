@@ -14,8 +14,8 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
 use jiang_protocol::{
-    AnalysedGame, AnalysisAnswer, AnalysisPosition, AnalysisRequest, ExportRequest, ExportedRecord,
-    GameResult, Knowledge, ReviewRequest, TreeMove, to_sorted_value,
+    AnalysedGame, AnalysisAnswer, AnalysisPosition, AnalysisRequest, EngineStart, ExportRequest,
+    ExportedRecord, GameResult, Knowledge, ReviewRequest, TreeMove, to_sorted_value,
 };
 use jiang_rules::variation::Node;
 use jiang_rules::{Outcome, Side, Variant};
@@ -26,8 +26,8 @@ use crate::game::Command;
 use crate::http::{AppState, parse_body, setup_error};
 use crate::table::{self, NotationStyle, RecordFormat, Table, TreeExportError};
 
-/// Where a board starts: the fields `AnalysisRequest`, `ExportRequest` and `ReviewRequest`
-/// share.
+/// Where a board starts: the fields every request declared by the protocol's `board_request!`
+/// shares (`AnalysisRequest`, `ExportRequest`, `ReviewRequest`, `EngineStart`).
 pub(crate) struct Source<'a> {
     variant: Option<&'a str>,
     game: Option<&'a str>,
@@ -50,7 +50,7 @@ macro_rules! source_from {
         }
     )*};
 }
-source_from!(AnalysisRequest, ExportRequest, ReviewRequest);
+source_from!(AnalysisRequest, ExportRequest, ReviewRequest, EngineStart);
 
 /// A board at its start, and the finished game it belongs to.
 struct Board {
@@ -239,23 +239,13 @@ pub(crate) async fn start_board(
     Ok((table, game, with_deal))
 }
 
-/// The table at the end of `moves` from a start, for the engine.
+/// The table at the end of an engine `start`'s line.
 pub(crate) async fn position_for_engine(
     state: &AppState,
-    variant: Option<&str>,
-    game: Option<&str>,
-    fen: Option<&str>,
-    knowledge: Option<Knowledge>,
-    moves: &[String],
+    request: &EngineStart,
 ) -> Result<Box<dyn Table>, ApiError> {
-    let source = Source {
-        variant,
-        game,
-        fen,
-        knowledge,
-    };
-    let (mut table, _, with_deal) = start_board(state, source).await?;
-    play_line(&mut table, moves, with_deal, |_, _| Ok(()))?;
+    let (mut table, _, with_deal) = start_board(state, Source::from(request)).await?;
+    play_line(&mut table, &request.moves, with_deal, |_, _| Ok(()))?;
     Ok(table)
 }
 

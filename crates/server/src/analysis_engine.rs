@@ -21,7 +21,8 @@ use axum::response::{IntoResponse, Response};
 use jiang_engine::score::Reported;
 use jiang_engine::{Go, Info};
 use jiang_protocol::{
-    EngineClientMessage, EngineInfo, EngineLine, EngineScore, EngineServerMessage, to_sorted_json,
+    EngineClientMessage, EngineInfo, EngineLine, EngineScore, EngineServerMessage, EngineStart,
+    to_sorted_json,
 };
 use jiang_rules::Side;
 use tokio::sync::mpsc;
@@ -114,10 +115,8 @@ async fn serve(state: AppState, client: IpAddr, mut ws: WebSocket, _slots: (Slot
                         }
                         None
                     }
-                    Ok(EngineClientMessage::Start { variant, game, fen, knowledge, moves, style, lines }) => {
-                        let started = start(&state, client, &info_tx, number + 1, StartRequest {
-                            variant, game, fen, knowledge, moves, style, lines,
-                        }).await;
+                    Ok(EngineClientMessage::Start(request)) => {
+                        let started = start(&state, client, &info_tx, number + 1, &request).await;
                         match started {
                             Ok((next, ply)) => {
                                 // The previous search ends: its `done` is not waited for.
@@ -161,24 +160,13 @@ async fn serve(state: AppState, client: IpAddr, mut ws: WebSocket, _slots: (Slot
     }
 }
 
-/// The fields of a `start`.
-struct StartRequest {
-    variant: Option<String>,
-    game: Option<String>,
-    fen: Option<String>,
-    knowledge: Option<jiang_protocol::Knowledge>,
-    moves: Vec<String>,
-    style: String,
-    lines: Option<u8>,
-}
-
 /// Plays the line and submits the search; `None` when the game is over at that position.
 async fn start(
     state: &AppState,
     client: IpAddr,
     info_tx: &mpsc::UnboundedSender<(u64, Info)>,
     number: u64,
-    request: StartRequest,
+    request: &EngineStart,
 ) -> Result<(Option<Search>, u64), ApiError> {
     let lines = request.lines.unwrap_or(1);
     if !(1..=MAX_LINES).contains(&lines) {
@@ -187,15 +175,7 @@ async fn start(
             format!("`lines` is {lines}: the engine shows 1 to {MAX_LINES} lines."),
         ));
     }
-    let table = crate::analysis::position_for_engine(
-        state,
-        request.variant.as_deref(),
-        request.game.as_deref(),
-        request.fen.as_deref(),
-        request.knowledge,
-        &request.moves,
-    )
-    .await?;
+    let table = crate::analysis::position_for_engine(state, request).await?;
     let style = crate::analysis::style_for(table.as_ref(), &request.style)?;
     let ply = table.moves().len() as u64;
     if table.outcome().is_some() || table.legal_moves().is_empty() {

@@ -15,7 +15,7 @@ use jiang_rules::{Outcome, Side, Variant};
 use crate::hints::{Hints, ShownPosition};
 use crate::table::{
     NotationStyle, PlayError, RecordError, RecordFormat, RecordInfo, Table, TreeExportError,
-    WrongFamily, jieqi_captures, jieqi_unseen,
+    WrongFamily, forward, jieqi_captures, jieqi_unseen,
 };
 
 /// The public game of a finished Jieqi game, with one side's knowledge while on the record.
@@ -73,29 +73,27 @@ impl Table for KnownTable {
     fn boxed_clone(&self) -> Box<dyn Table> {
         Box::new(self.clone())
     }
-    fn allows_agreed_draws(&self) -> bool {
-        self.public.allows_agreed_draws()
-    }
-    fn has_impasse_declaration(&self) -> bool {
-        self.public.has_impasse_declaration()
-    }
-    fn variant(&self) -> Variant {
-        self.public.variant()
-    }
-    fn initial_fen(&self) -> String {
-        self.public.initial_fen()
-    }
-    fn fen(&self) -> String {
-        self.public.fen()
-    }
-    fn to_move(&self) -> Side {
-        self.public.to_move()
-    }
-    fn moves(&self) -> &[String] {
-        self.public.moves()
-    }
-    fn legal_moves(&self) -> Vec<String> {
-        self.public.legal_moves()
+    // Whatever the side knew, the board is the public game's.
+    forward! { public =>
+        fn allows_agreed_draws(&self) -> bool;
+        fn has_impasse_declaration(&self) -> bool;
+        fn variant(&self) -> Variant;
+        fn initial_fen(&self) -> String;
+        fn fen(&self) -> String;
+        fn to_move(&self) -> Side;
+        fn moves(&self) -> &[String];
+        fn legal_moves(&self) -> Vec<String>;
+        fn outcome(&self) -> Option<Outcome>;
+        fn can_ever_check(&self, side: Side) -> bool;
+        fn variant_fields(&self, viewer: Option<Side>) -> VariantFields;
+        fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, RecordError>;
+        fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily>;
+        fn hints(&self, legal_moves: &[String]) -> Hints;
+        fn positions(&self, style: NotationStyle) -> (Vec<ShownPosition>, Option<Vec<String>>);
+        fn public_restart(&self) -> Box<dyn Table>;
+        fn legal_notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily>;
+        fn write_tree(&self, tree: &[Node<String>], format: RecordFormat)
+            -> Result<String, TreeExportError>;
     }
     fn play(&mut self, text: &str) -> Result<String, PlayError> {
         let recorded = self.public.play(text)?;
@@ -117,32 +115,11 @@ impl Table for KnownTable {
     fn replay(&mut self, recorded: &str) -> Result<(), PlayError> {
         self.play(recorded).map(|_| ())
     }
-    fn outcome(&self) -> Option<Outcome> {
-        self.public.outcome()
-    }
     fn end(&mut self, outcome: Outcome) {
         self.public.end(outcome);
     }
-    fn can_ever_check(&self, side: Side) -> bool {
-        self.public.can_ever_check(side)
-    }
     fn declare_impasse(&mut self) -> Result<Outcome, PlayError> {
         self.public.declare_impasse()
-    }
-    fn variant_fields(&self, viewer: Option<Side>) -> VariantFields {
-        self.public.variant_fields(viewer)
-    }
-    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, RecordError> {
-        self.public.record(format, info)
-    }
-    fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
-        self.public.notation(style)
-    }
-    fn hints(&self, legal_moves: &[String]) -> Hints {
-        self.public.hints(legal_moves)
-    }
-    fn positions(&self, style: NotationStyle) -> (Vec<ShownPosition>, Option<Vec<String>>) {
-        self.public.positions(style)
     }
     fn restart(&self) -> Box<dyn Table> {
         Box::new(KnownTable::new(
@@ -152,12 +129,6 @@ impl Table for KnownTable {
             self.observer,
         ))
     }
-    fn public_restart(&self) -> Box<dyn Table> {
-        self.public.public_restart()
-    }
-    fn legal_notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily> {
-        self.public.legal_notation(style)
-    }
     fn pool(&self) -> Option<BTreeMap<String, String>> {
         match self.view() {
             Some(view) => Some(jieqi_unseen(&view)),
@@ -166,13 +137,6 @@ impl Table for KnownTable {
     }
     fn captured(&self) -> Option<BTreeMap<String, Vec<Capture>>> {
         self.view().map(|view| jieqi_captures(&view))
-    }
-    fn write_tree(
-        &self,
-        tree: &[Node<String>],
-        format: RecordFormat,
-    ) -> Result<String, TreeExportError> {
-        self.public.write_tree(tree, format)
     }
     fn engine_input(&self, seat: Side) -> Result<jiang_engine::Input, jiang_engine::InputError> {
         // On the record: the observer's view, never the deal; off it: the public game.

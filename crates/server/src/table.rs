@@ -417,6 +417,19 @@ pub struct Setup {
     pub salt: Option<String>,
 }
 
+/// Trait methods that only pass the call on to a field of `self`: `forward! { field => fn
+/// name(&self, arg: Type) -> Return; … }` writes each as `self.field.name(arg)`.
+macro_rules! forward {
+    ($field:ident => $(fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty;)*) => {
+        $(
+            fn $name(&self $(, $arg: $ty)*) -> $ret {
+                self.$field.$name($($arg),*)
+            }
+        )*
+    };
+}
+pub(crate) use forward;
+
 /// A live game of any variant. `dyn Table` is all the rest of the server sees.
 pub trait Table: Send + Sync {
     /// A copy, on which a change is computed before it is stored (the original stays as it is
@@ -1025,8 +1038,11 @@ impl<G: OpenGame> Table for OpenTable<G> {
             self.ended = Some(outcome);
         }
     }
-    fn can_ever_check(&self, side: Side) -> bool {
-        self.game.can_ever_check(side)
+    forward! { game =>
+        fn can_ever_check(&self, side: Side) -> bool;
+        fn pool(&self) -> Option<BTreeMap<String, String>>;
+        fn write_tree(&self, tree: &[Node<String>], format: RecordFormat)
+            -> Result<String, TreeExportError>;
     }
     fn declare_impasse(&mut self) -> Result<Outcome, PlayError> {
         self.game.declare_impasse()
@@ -1074,16 +1090,6 @@ impl<G: OpenGame> Table for OpenTable<G> {
             return self.game.legal_notation(style).map(|_| Vec::new());
         }
         self.game.legal_notation(style)
-    }
-    fn pool(&self) -> Option<BTreeMap<String, String>> {
-        self.game.pool()
-    }
-    fn write_tree(
-        &self,
-        tree: &[Node<String>],
-        format: RecordFormat,
-    ) -> Result<String, TreeExportError> {
-        self.game.write_tree(tree, format)
     }
 }
 

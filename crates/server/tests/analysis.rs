@@ -7,7 +7,7 @@
 mod common;
 
 use common::*;
-use jiang_protocol::{AnalysisAnswer, ExportedRecord, GameView};
+use jiang_protocol::{AnalysisAnswer, EngineServerMessage, ExportedRecord, GameView, ReviewAnswer};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -15,6 +15,15 @@ async fn analyse(server: &TestServer, body: Value) -> AnalysisAnswer {
     let (status, v) = server.post("/api/analysis", None, body.clone()).await;
     assert_eq!(status, StatusCode::OK, "{body} → {v}");
     typed(&v)
+}
+
+/// The computer review of `body`, which must be answered: the answer and its JSON.
+async fn reviewed(server: &TestServer, body: Value) -> (ReviewAnswer, Value) {
+    let (status, v) = server
+        .post("/api/analysis/review", None, body.clone())
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body} → {v}");
+    (typed(&v), v)
 }
 
 async fn refused(server: &TestServer, path: &str, body: Value) -> (StatusCode, String, Value) {
@@ -178,35 +187,23 @@ on_both!(
         let (id, red, _black) = server
             .game_played(json!({"variant": "xiangqi"}), "red", &["h2e2", "h9g7"])
             .await;
-        let (status, code, _) = refused(
-            &server,
-            "/api/analysis",
-            json!({"game": id, "style": "wxf"}),
-        )
-        .await;
-        assert_eq!(
-            (status, code.as_str()),
-            (StatusCode::CONFLICT, "game_in_progress")
-        );
-        let (status, code, _) = refused(
-            &server,
-            "/api/analysis/export",
-            json!({"game": id, "format": "pgn", "tree": []}),
-        )
-        .await;
-        assert_eq!(
-            (status, code.as_str()),
-            (StatusCode::CONFLICT, "game_in_progress")
-        );
-        // A game waiting for its second player is not over either.
+        // A game being played, or waiting for its second player, is not over.
         let (waiting, _, _) = server.create(json!({"variant": "shogi"})).await;
-        let (_, code, _) = refused(
-            &server,
-            "/api/analysis",
-            json!({"game": waiting, "style": "usi"}),
-        )
-        .await;
-        assert_eq!(code, "game_in_progress");
+        for (path, body) in [
+            ("/api/analysis", json!({"game": id, "style": "wxf"})),
+            (
+                "/api/analysis/export",
+                json!({"game": id, "format": "pgn", "tree": []}),
+            ),
+            ("/api/analysis", json!({"game": waiting, "style": "usi"})),
+        ] {
+            let (status, code, _) = refused(&server, path, body).await;
+            assert_eq!(
+                (status, code.as_str()),
+                (StatusCode::CONFLICT, "game_in_progress"),
+                "{path}"
+            );
+        }
 
         let (status, _) = server.action(&id, "resign", Some(&red), json!({})).await;
         assert_eq!(status, StatusCode::OK);
@@ -223,20 +220,19 @@ on_both!(
             (Some("black"), "resignation")
         );
         assert_eq!(a.notation, ["C2.5", "H2+3"]);
-        let (_, code, _) = refused(
-            &server,
-            "/api/analysis",
-            json!({"game": id, "variant": "shogi", "style": "usi"}),
-        )
-        .await;
-        assert_eq!(code, "invalid_request");
-        let (_, code, _) = refused(
-            &server,
-            "/api/analysis",
-            json!({"game": id, "fen": "startpos", "style": "wxf"}),
-        )
-        .await;
-        assert_eq!(code, "unsupported");
+        for (body, expected) in [
+            (
+                json!({"game": id, "variant": "shogi", "style": "usi"}),
+                "invalid_request",
+            ),
+            (
+                json!({"game": id, "fen": "startpos", "style": "wxf"}),
+                "unsupported",
+            ),
+        ] {
+            let (_, code, v) = refused(&server, "/api/analysis", body).await;
+            assert_eq!(code, expected, "{v}");
+        }
     }
 );
 
@@ -469,54 +465,34 @@ on_both!(
         assert_eq!(read["moves"], json!(["7g7f", "3c3d", "2g2f"]));
 
         // Errors: the other family's format, an illegal move in a variation, an unknown format.
-        let path = "/api/analysis/export";
-        let (_, code, _) = refused(
-            &server,
-            path,
-            json!({"variant": "xiangqi", "format": "kif", "tree": []}),
-        )
-        .await;
-        assert_eq!(code, "unsupported_format");
-        let (_, code, v) = refused(
-        &server,
-        path,
-        json!({"variant": "xiangqi", "format": "pgn", "tree": [{"move": "h2e2", "variations": [[{"move": "h9g7"}]]}]}),
-    )
-    .await;
-        assert_eq!(code, "illegal_move", "{v}");
-        let (_, code, _) = refused(
-            &server,
-            path,
-            json!({"variant": "shogi", "format": "csa", "tree": []}),
-        )
-        .await;
-        assert_eq!(code, "unsupported_format");
-        let (_, code, _) = refused(
-            &server,
-            path,
-            json!({"variant": "shogi", "format": "kif", "moves": "wxf", "tree": []}),
-        )
-        .await;
-        assert_eq!(code, "bad_moves");
+        let variation = json!([{"move": "h2e2", "variations": [[{"move": "h9g7"}]]}]);
+        for (body, expected) in [
+            (
+                json!({"variant": "xiangqi", "format": "kif", "tree": []}),
+                "unsupported_format",
+            ),
+            (
+                json!({"variant": "xiangqi", "format": "pgn", "tree": variation}),
+                "illegal_move",
+            ),
+            (
+                json!({"variant": "shogi", "format": "csa", "tree": []}),
+                "unsupported_format",
+            ),
+            (
+                json!({"variant": "shogi", "format": "kif", "moves": "wxf", "tree": []}),
+                "bad_moves",
+            ),
+        ] {
+            let (_, code, v) = refused(&server, "/api/analysis/export", body).await;
+            assert_eq!(code, expected, "{v}");
+        }
     }
 );
 
 /// The next engine message (within 10 s), checked against the protocol type.
 async fn next_engine(socket: &mut Socket) -> Value {
-    use futures_util::StreamExt;
-    use tokio_tungstenite::tungstenite::Message;
-    loop {
-        let message = tokio::time::timeout(std::time::Duration::from_secs(10), socket.next())
-            .await
-            .expect("a message within 10 s")
-            .expect("socket open")
-            .expect("no socket error");
-        if let Message::Text(text) = message {
-            let value: Value = serde_json::from_str(&text).unwrap();
-            typed::<jiang_protocol::EngineServerMessage>(&value);
-            return value;
-        }
-    }
+    next_typed_json::<EngineServerMessage>(socket, std::time::Duration::from_secs(10)).await
 }
 
 async fn engine_socket(server: &TestServer) -> Socket {
@@ -643,15 +619,11 @@ on_both!(
     |server: TestServer| async move {
         // Red's chariot goes to a5, where Black's chariot on i5 takes it.
         let fen = "3k5/9/9/9/8r/9/9/9/9/R3K4 w - - 0 1";
-        let (status, v) = server
-        .post(
-            "/api/analysis/review",
-            None,
+        let (review, v) = reviewed(
+            &server,
             json!({"variant": "xiangqi", "fen": fen, "moves": ["a0a5", "i5a5"], "style": "wxf"}),
         )
         .await;
-        assert_eq!(status, StatusCode::OK, "{v}");
-        let review: jiang_protocol::ReviewAnswer = typed(&v);
         assert_eq!(review.evals.len(), 3);
         assert_eq!(review.verdicts.len(), 2);
         let blunder = &review.verdicts[0];
@@ -680,27 +652,18 @@ on_both!(
         let (id, red, _) = server
             .game_played(json!({"variant": "minishogi"}), "sente", &["5d5c", "1b1c"])
             .await;
-        let (status, v) = server
-            .post(
-                "/api/analysis/review",
-                None,
-                json!({"game": id, "style": "usi"}),
-            )
-            .await;
+        let (status, code, _) = refused(
+            &server,
+            "/api/analysis/review",
+            json!({"game": id, "style": "usi"}),
+        )
+        .await;
         assert_eq!(
-            (status, v["error"]["code"].as_str()),
-            (StatusCode::CONFLICT, Some("game_in_progress"))
+            (status, code.as_str()),
+            (StatusCode::CONFLICT, "game_in_progress")
         );
         server.action(&id, "resign", Some(&red), json!({})).await;
-        let (status, v) = server
-            .post(
-                "/api/analysis/review",
-                None,
-                json!({"game": id, "style": "western"}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::OK, "{v}");
-        let review: jiang_protocol::ReviewAnswer = typed(&v);
+        let (review, _) = reviewed(&server, json!({"game": id, "style": "western"})).await;
         assert_eq!(review.moves, ["5d5c", "1b1c"]);
         assert_eq!(review.verdicts.len(), 2);
     }

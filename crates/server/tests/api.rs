@@ -443,13 +443,12 @@ on_both!(
     restart_resumes_games_without_charging_downtime,
     |s: TestServer| async move {
         let (id, red, black) = s
-            .game(
+            .game_played(
                 json!({"variant": "xiangqi", "clock": {"main": 60, "increment": 1}}),
                 "red",
+                &["h2e2", "h7e7"],
             )
             .await;
-        s.play(&id, &red, "h2e2").await;
-        s.play(&id, &black, "h7e7").await;
         let before = s.play(&id, &red, "h0g2").await;
         assert_eq!(before["clock"]["running"], "black");
         let black_ms = before["clock"]["black"]["ms"].as_u64().unwrap();

@@ -9,14 +9,12 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use common::*;
-use futures_util::StreamExt;
 use jiang_protocol::{
     ErrorCode, LiveGame, LobbyCounts, LobbyServerMessage, LobbySnapshot, Paired, Seek, Summaries,
 };
 use jiang_server::{LobbySettings, Rate};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use tokio_tungstenite::tungstenite::Message;
 
 /// What a lobby socket has been told so far.
 #[derive(Debug, Default)]
@@ -83,17 +81,9 @@ impl Lobby {
 
     /// The next message (within 5 s), parsed strictly.
     async fn next(&mut self) -> LobbyServerMessage {
-        loop {
-            let message = tokio::time::timeout(Duration::from_secs(5), self.socket.next())
-                .await
-                .expect("a lobby message within 5 s")
-                .expect("socket open")
-                .expect("no socket error");
-            if let Message::Text(text) = message {
-                let value: Value = serde_json::from_str(&text).expect("JSON");
-                return typed(&value);
-            }
-        }
+        let value =
+            next_typed_json::<LobbyServerMessage>(&mut self.socket, Duration::from_secs(5)).await;
+        typed(&value)
     }
 
     /// Reads messages until `done` holds for what was told (within 5 s each).

@@ -27,15 +27,13 @@ async fn download(s: &TestServer, id: &str, query: &str) -> (StatusCode, String,
 #[tokio::test]
 async fn xiangqi_pgn_in_every_movetext_flavour() {
     let s = TestServer::start().await;
-    let (id, red, black) = s
-        .game(
+    let (id, ..) = s
+        .game_played(
             json!({"variant": "xiangqi", "clock": {"main": 600, "increment": 5}}),
             "red",
+            &["h2e2", "h9g7", "h0g2"],
         )
         .await;
-    for (token, mv) in [(&red, "h2e2"), (&black, "h9g7"), (&red, "h0g2")] {
-        s.play(&id, token, mv).await;
-    }
     let flavours = [
         ("format=pgn", "ICCS", "1. h2e2 h9g7 2. h0g2"),
         ("format=pgn&moves=iccs", "ICCS", "1. h2e2 h9g7 2. h0g2"),
@@ -77,14 +75,13 @@ async fn xiangqi_pgn_in_every_movetext_flavour() {
 #[tokio::test]
 async fn shogi_records_carry_move_times_and_the_time_control() {
     let s = TestServer::start().await;
-    let (id, sente, gote) = s
-        .game(
+    let (id, sente, _) = s
+        .game_played(
             json!({"variant": "shogi", "clock": {"main": 600, "byoyomi": 30}}),
             "sente",
+            &["7g7f", "3c3d"],
         )
         .await;
-    s.play(&id, &sente, "7g7f").await;
-    s.play(&id, &gote, "3c3d").await;
     // A move made after at least a second and a half takes at least one whole second.
     tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
     s.play(&id, &sente, "2g2f").await;
@@ -139,20 +136,9 @@ async fn import_reads_json_uploads_and_raw_bytes_in_any_encoding() {
             json!({"winner": "sente", "reason": "resignation"})
         );
         assert_eq!(v["move_seconds"], json!([3, 5]));
-        assert!(
-            v["headers"]
-                .as_array()
-                .unwrap()
-                .contains(&json!(["sente", "羽生"])),
-            "{v}"
-        );
-        assert!(
-            v["headers"]
-                .as_array()
-                .unwrap()
-                .contains(&json!(["handicap", "lance"])),
-            "{v}"
-        );
+        for header in [json!(["sente", "羽生"]), json!(["handicap", "lance"])] {
+            assert!(v["headers"].as_array().unwrap().contains(&header), "{v}");
+        }
     };
     // JSON.
     let (status, v) = s.post("/api/import", None, json!({"text": kif})).await;
@@ -161,17 +147,15 @@ async fn import_reads_json_uploads_and_raw_bytes_in_any_encoding() {
     // Raw Shift_JIS and EUC-JP bytes.
     for encoding in [encoding_rs::SHIFT_JIS, encoding_rs::EUC_JP] {
         let (bytes, _, _) = encoding.encode(kif);
-        let v: serde_json::Value = s
-            .http
-            .post(s.url("/api/import"))
-            .header("content-type", "application/octet-stream")
-            .body(bytes.into_owned())
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let (status, v) = s
+            .post_bytes(
+                "/api/import",
+                None,
+                "application/octet-stream",
+                bytes.into_owned(),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
         expect(&v);
     }
     // A file upload (Shift_JIS .kif) with a variant part.
@@ -179,16 +163,16 @@ async fn import_reads_json_uploads_and_raw_bytes_in_any_encoding() {
     let mut body = b"--XyZ\r\nContent-Disposition: form-data; name=\"variant\"\r\n\r\nshogi\r\n--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"game.kif\"\r\nContent-Type: application/octet-stream\r\n\r\n".to_vec();
     body.extend_from_slice(&bytes);
     body.extend_from_slice(b"\r\n--XyZ--\r\n");
-    let response = s
-        .http
-        .post(s.url("/api/import"))
-        .header("content-type", "multipart/form-data; boundary=XyZ")
-        .body(body)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    expect(&response.json().await.unwrap());
+    let (status, v) = s
+        .post_bytes(
+            "/api/import",
+            None,
+            "multipart/form-data; boundary=XyZ",
+            body,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    expect(&v);
     // A xiangqi PGN with WXF moves.
     let pgn = "[Game \"Chinese Chess\"]\n[Result \"1-0\"]\n[Format \"WXF\"]\n\n1. C2.5 H8+7 2. H2+3 1-0\n";
     let (status, v) = s.post("/api/import", None, json!({"text": pgn})).await;
@@ -242,14 +226,9 @@ async fn import_errors_are_typed_with_the_line() {
     }
     // Bigger than 1 MiB: 413.
     let big = "a".repeat((1 << 20) + 10);
-    let response = s
-        .http
-        .post(s.url("/api/import"))
-        .header("content-type", "text/plain")
-        .body(big)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    let (status, _) = s
+        .post_bytes("/api/import", None, "text/plain", big.into_bytes())
+        .await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     s.stop().await;
 }

@@ -21,31 +21,20 @@ fn now_ms() -> i64 {
 
 /// A game's `status` and `result` columns, read directly.
 async fn stored_status(url: &str, id: &str) -> (String, Option<String>) {
-    let sql = "SELECT status, result FROM games WHERE id = $1";
-    if url.starts_with("postgres") {
-        let pool = sqlx::PgPool::connect(url).await.unwrap();
-        let row = sqlx::query_as(sql).bind(id).fetch_one(&pool).await.unwrap();
-        pool.close().await;
-        row
-    } else {
-        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
-        let row = sqlx::query_as(sql).bind(id).fetch_one(&pool).await.unwrap();
-        pool.close().await;
-        row
-    }
+    fetch_one(url, "SELECT status, result FROM games WHERE id = $1", &[id]).await
 }
 
 /// The `main` node's latest run: (alive_at, stopped_at), read directly.
 async fn node_row(url: &str) -> (i64, Option<i64>) {
     let sql = "SELECT alive_at, stopped_at FROM node_runs WHERE node = 'main' \
                ORDER BY started_at DESC LIMIT 1";
-    fetch_one(url, sql).await
+    fetch_one(url, sql, &[]).await
 }
 
 /// How many runs of the `main` node are recorded.
 async fn run_count(url: &str) -> i64 {
     let sql = "SELECT COUNT(*) FROM node_runs WHERE node = 'main'";
-    let (n,): (i64,) = fetch_one(url, sql).await;
+    let (n,): (i64,) = fetch_one(url, sql, &[]).await;
     n
 }
 
@@ -126,14 +115,13 @@ on_both!(
 on_both!(
     byoyomi_periods_used_before_a_restart_stay_used,
     |s: TestServer| async move {
-        let (id, red, black) = s
-            .game(
+        let (id, red, _) = s
+            .game_played(
                 json!({"variant": "xiangqi", "clock": {"byoyomi": 2, "periods": 5}}),
                 "red",
+                &["h2e2", "h7e7"],
             )
             .await;
-        s.play(&id, &red, "h2e2").await;
-        s.play(&id, &black, "h7e7").await;
         // Red thinks 3 s: one countdown of 2 s used, 1 s into the second.
         tokio::time::sleep(Duration::from_millis(3000)).await;
         let s = s.restart_after(Duration::from_secs(4)).await;

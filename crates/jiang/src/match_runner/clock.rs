@@ -189,41 +189,36 @@ impl Clocks {
     pub fn uci_go(&self) -> String {
         match self.control {
             TimeControl::MoveTime(t) => format!("go movetime {}", t.as_millis()),
-            TimeControl::Byoyomi { byoyomi, .. } => format!(
-                "go wtime {} btime {} byoyomi {}",
-                self.remaining[Side::First.index()].as_millis(),
-                self.remaining[Side::Second.index()].as_millis(),
-                byoyomi.as_millis()
-            ),
-            TimeControl::Fischer { increment, .. } => format!(
-                "go wtime {} btime {} winc {} binc {}",
-                self.remaining[Side::First.index()].as_millis(),
-                self.remaining[Side::Second.index()].as_millis(),
-                increment.as_millis(),
-                increment.as_millis()
-            ),
+            _ => self.go_with_banks("w", "b"),
         }
     }
 
     /// The USI `go` arguments (`b` = sente, the first side).
     pub fn usi_go(&self) -> String {
+        self.go_with_banks("b", "w")
+    }
+
+    /// `go` with both sides' banks, then the control's byo-yomi or increments; `first` and
+    /// `second` are the protocol's letters for the first and second side. A time per move is
+    /// a byo-yomi on banks that stay empty (USI has no `movetime`).
+    fn go_with_banks(&self, first: &str, second: &str) -> String {
+        let bank = |side: Side| self.remaining[side.index()].as_millis();
+        let banks = format!(
+            "go {first}time {} {second}time {}",
+            bank(Side::First),
+            bank(Side::Second)
+        );
         match self.control {
-            TimeControl::MoveTime(t) => {
-                format!("go btime 0 wtime 0 byoyomi {}", t.as_millis())
+            TimeControl::MoveTime(countdown)
+            | TimeControl::Byoyomi {
+                byoyomi: countdown, ..
+            } => {
+                format!("{banks} byoyomi {}", countdown.as_millis())
             }
-            TimeControl::Byoyomi { byoyomi, .. } => format!(
-                "go btime {} wtime {} byoyomi {}",
-                self.remaining[Side::First.index()].as_millis(),
-                self.remaining[Side::Second.index()].as_millis(),
-                byoyomi.as_millis()
-            ),
-            TimeControl::Fischer { increment, .. } => format!(
-                "go btime {} wtime {} binc {} winc {}",
-                self.remaining[Side::First.index()].as_millis(),
-                self.remaining[Side::Second.index()].as_millis(),
-                increment.as_millis(),
-                increment.as_millis()
-            ),
+            TimeControl::Fischer { increment, .. } => {
+                let increment = increment.as_millis();
+                format!("{banks} {first}inc {increment} {second}inc {increment}")
+            }
         }
     }
 }

@@ -42,71 +42,85 @@ pub(crate) const fn on_own_half(side: usize, sq: usize) -> bool {
 const ORTHO: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
-/// General steps: one point orthogonally inside its own palace, per side.
-pub(crate) static GENERAL_STEPS: [[Bitboard; 90]; 2] = {
-    let mut t = [[0u128; 90]; 2];
-    let mut side = 0;
-    while side < 2 {
-        let mut sq = 0;
-        while sq < 90 {
-            let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
-            let mut d = 0;
-            while d < 4 {
-                let to = sq_of(f + ORTHO[d].0, r + ORTHO[d].1);
-                if to >= 0 && in_palace(side, to as usize) {
-                    t[side][sq] |= bit(to as usize);
-                }
-                d += 1;
-            }
-            sq += 1;
+/// `[entry(0), entry(1), …, entry(len - 1)]`, built at compile time: `table![fill; len, |i|
+/// entry]` (const code cannot call closures, hence a macro; `fill` only gives the array its
+/// type, as every entry is overwritten).
+macro_rules! table {
+    ($fill:expr; $len:expr, |$i:ident| $entry:expr) => {{
+        let mut t = [$fill; $len];
+        let mut $i = 0;
+        while $i < $len {
+            t[$i] = $entry;
+            $i += 1;
         }
-        side += 1;
-    }
-    t
-};
+        t
+    }};
+}
 
-/// Advisor steps confined to side's palace (Xiangqi advisors, covered Jieqi advisors).
-pub(crate) static ADVISOR_PALACE: [[Bitboard; 90]; 2] = {
-    let mut t = [[0u128; 90]; 2];
-    let mut side = 0;
-    while side < 2 {
-        let mut sq = 0;
-        while sq < 90 {
-            let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
-            let mut d = 0;
-            while d < 4 {
-                let to = sq_of(f + DIAG[d].0, r + DIAG[d].1);
-                if to >= 0 && in_palace(side, to as usize) && in_palace(side, sq) {
-                    t[side][sq] |= bit(to as usize);
-                }
-                d += 1;
-            }
-            sq += 1;
+/// The file and rank of point `sq`.
+const fn file_rank(sq: usize) -> (i32, i32) {
+    ((sq % 9) as i32, (sq / 9) as i32)
+}
+
+/// The set of the points among `points` that are on the board (`sq_of` gives -1 for the
+/// others).
+const fn on_board(points: &[i32]) -> Bitboard {
+    let mut set = 0;
+    let mut i = 0;
+    while i < points.len() {
+        if points[i] >= 0 {
+            set |= bit(points[i] as usize);
         }
-        side += 1;
+        i += 1;
     }
-    t
-};
+    set
+}
 
-/// One diagonal step anywhere (revealed Jieqi advisors), also "which points an advisor
-/// attacks this point from" since the step is symmetric.
-pub(crate) static DIAGONAL_STEPS: [Bitboard; 90] = {
-    let mut t = [0u128; 90];
+/// The points one step from `sq` in each of the directions `dirs`.
+const fn steps(sq: usize, dirs: &[(i32, i32); 4]) -> Bitboard {
+    let (f, r) = file_rank(sq);
+    let mut set = 0;
+    let mut d = 0;
+    while d < 4 {
+        set |= on_board(&[sq_of(f + dirs[d].0, r + dirs[d].1)]);
+        d += 1;
+    }
+    set
+}
+
+/// The palace of side `side`.
+const fn palace(side: usize) -> Bitboard {
+    let mut set = 0;
     let mut sq = 0;
     while sq < 90 {
-        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
-        let mut d = 0;
-        while d < 4 {
-            let to = sq_of(f + DIAG[d].0, r + DIAG[d].1);
-            if to >= 0 {
-                t[sq] |= bit(to as usize);
-            }
-            d += 1;
+        if in_palace(side, sq) {
+            set |= bit(sq);
         }
         sq += 1;
     }
-    t
-};
+    set
+}
+
+/// General steps: one point orthogonally inside its own palace, per side.
+pub(crate) static GENERAL_STEPS: [[Bitboard; 90]; 2] =
+    table![[0; 90]; 2, |side| table![0; 90, |sq| steps(sq, &ORTHO) & palace(side)]];
+
+/// An advisor of `side` on `sq`: one diagonal step, inside its palace only.
+const fn advisor_steps(side: usize, sq: usize) -> Bitboard {
+    if in_palace(side, sq) {
+        steps(sq, &DIAG) & palace(side)
+    } else {
+        0
+    }
+}
+
+/// Advisor steps confined to side's palace (Xiangqi advisors, covered Jieqi advisors).
+pub(crate) static ADVISOR_PALACE: [[Bitboard; 90]; 2] =
+    table![[0; 90]; 2, |side| table![0; 90, |sq| advisor_steps(side, sq)]];
+
+/// One diagonal step anywhere (revealed Jieqi advisors), also "which points an advisor
+/// attacks this point from" since the step is symmetric.
+pub(crate) static DIAGONAL_STEPS: [Bitboard; 90] = table![0; 90, |sq| steps(sq, &DIAG)];
 
 /// A leap with the point that must be empty for it: `(target, block)`, or `NONE`.
 #[derive(Clone, Copy)]
@@ -121,167 +135,116 @@ pub(crate) const NO_LEAP: Leap = Leap {
     block: 255,
 };
 
-/// Elephant leaps (two points diagonally) with their eyes, ignoring the river.
-pub(crate) static ELEPHANT_LEAPS: [[Leap; 4]; 90] = {
-    let mut t = [[NO_LEAP; 4]; 90];
-    let mut sq = 0;
-    while sq < 90 {
-        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
-        let mut d = 0;
-        while d < 4 {
-            let to = sq_of(f + 2 * DIAG[d].0, r + 2 * DIAG[d].1);
-            if to >= 0 {
-                let eye = sq_of(f + DIAG[d].0, r + DIAG[d].1);
-                t[sq][d] = Leap {
-                    to: to as u8,
-                    block: eye as u8,
-                };
-            }
-            d += 1;
-        }
-        sq += 1;
+/// The elephant leap from `sq` two points along the diagonal `(df, dr)`, with its eye.
+const fn elephant_leap(sq: usize, (df, dr): (i32, i32)) -> Leap {
+    let (f, r) = file_rank(sq);
+    let to = sq_of(f + 2 * df, r + 2 * dr);
+    if to < 0 {
+        return NO_LEAP;
     }
-    t
-};
+    let eye = sq_of(f + df, r + dr);
+    Leap {
+        to: to as u8,
+        block: eye as u8,
+    }
+}
+
+/// Elephant leaps (two points diagonally) with their eyes, ignoring the river.
+pub(crate) static ELEPHANT_LEAPS: [[Leap; 4]; 90] =
+    table![[NO_LEAP; 4]; 90, |sq| table![NO_LEAP; 4, |d| elephant_leap(sq, DIAG[d])]];
+
+/// No horse leg in this direction (off the board).
+const NO_LEG: (u8, Bitboard) = (255, 0);
+
+/// From `sq`, the orthogonal leg `(df, dr)` and the (up to two) horse targets through it:
+/// straight on one more point, then one to either side.
+const fn horse_leg(sq: usize, (df, dr): (i32, i32)) -> (u8, Bitboard) {
+    let (f, r) = file_rank(sq);
+    let leg = sq_of(f + df, r + dr);
+    if leg < 0 {
+        return NO_LEG;
+    }
+    let targets = if df != 0 {
+        on_board(&[sq_of(f + 2 * df, r + 1), sq_of(f + 2 * df, r - 1)])
+    } else {
+        on_board(&[sq_of(f + 1, r + 2 * dr), sq_of(f - 1, r + 2 * dr)])
+    };
+    (leg as u8, targets)
+}
 
 /// For each point and each orthogonal leg direction: the leg point and the (up to two) horse
 /// targets through it.
-pub(crate) static HORSE_LEGS: [[(u8, Bitboard); 4]; 90] = {
-    let mut t = [[(255u8, 0u128); 4]; 90];
-    let mut sq = 0;
-    while sq < 90 {
-        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
-        let mut d = 0;
-        while d < 4 {
-            let (df, dr) = ORTHO[d];
-            let leg = sq_of(f + df, r + dr);
-            if leg >= 0 {
-                let mut targets = 0u128;
-                // Straight on one more point, then one to either side.
-                let (a, b) = if df != 0 {
-                    (sq_of(f + 2 * df, r + 1), sq_of(f + 2 * df, r - 1))
-                } else {
-                    (sq_of(f + 1, r + 2 * dr), sq_of(f - 1, r + 2 * dr))
-                };
-                if a >= 0 {
-                    targets |= bit(a as usize);
-                }
-                if b >= 0 {
-                    targets |= bit(b as usize);
-                }
-                t[sq][d] = (leg as u8, targets);
-            }
-            d += 1;
-        }
-        sq += 1;
+pub(crate) static HORSE_LEGS: [[(u8, Bitboard); 4]; 90] =
+    table![[NO_LEG; 4]; 90, |sq| table![NO_LEG; 4, |d| horse_leg(sq, ORTHO[d])]];
+
+/// The diagonal neighbour `(df, dr)` of `sq` and the (up to two) points a horse attacks `sq`
+/// from with its leg there: horses at `(2df, dr)` and `(df, 2dr)` from `sq`.
+const fn horse_attack_leg(sq: usize, (df, dr): (i32, i32)) -> (u8, Bitboard) {
+    let (f, r) = file_rank(sq);
+    let leg = sq_of(f + df, r + dr);
+    if leg < 0 {
+        return NO_LEG;
     }
-    t
-};
+    let from = on_board(&[sq_of(f + 2 * df, r + dr), sq_of(f + df, r + 2 * dr)]);
+    (leg as u8, from)
+}
 
 /// For each point and each diagonal neighbour (which is the leg of a horse attacking the
 /// point through it): the neighbour and the (up to two) points a horse attacks from that way.
-pub(crate) static HORSE_ATTACKERS: [[(u8, Bitboard); 4]; 90] = {
-    let mut t = [[(255u8, 0u128); 4]; 90];
-    let mut sq = 0;
-    while sq < 90 {
-        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
-        let mut d = 0;
-        while d < 4 {
-            let (df, dr) = DIAG[d];
-            let leg = sq_of(f + df, r + dr);
-            if leg >= 0 {
-                let mut from = 0u128;
-                // Horses at (2df, dr) and (df, 2dr) have their leg at (df, dr) from here.
-                let a = sq_of(f + 2 * df, r + dr);
-                let b = sq_of(f + df, r + 2 * dr);
-                if a >= 0 {
-                    from |= bit(a as usize);
-                }
-                if b >= 0 {
-                    from |= bit(b as usize);
-                }
-                t[sq][d] = (leg as u8, from);
-            }
-            d += 1;
-        }
-        sq += 1;
+pub(crate) static HORSE_ATTACKERS: [[(u8, Bitboard); 4]; 90] =
+    table![[NO_LEG; 4]; 90, |sq| table![NO_LEG; 4, |d| horse_attack_leg(sq, DIAG[d])]];
+
+/// A soldier of `side` on `sq`: forward, and sideways once across the river.
+const fn soldier_steps(side: usize, sq: usize) -> Bitboard {
+    let (f, r) = file_rank(sq);
+    let forward: i32 = if side == 0 { 1 } else { -1 };
+    let ahead = on_board(&[sq_of(f, r + forward)]);
+    if on_own_half(side, sq) {
+        ahead
+    } else {
+        ahead | on_board(&[sq_of(f - 1, r), sq_of(f + 1, r)])
     }
-    t
-};
+}
 
 /// Soldier steps per side: forward, and sideways once across the river.
-pub(crate) static SOLDIER_STEPS: [[Bitboard; 90]; 2] = {
-    let mut t = [[0u128; 90]; 2];
-    let mut side = 0;
-    while side < 2 {
-        let forward: i32 = if side == 0 { 1 } else { -1 };
-        let mut sq = 0;
-        while sq < 90 {
-            let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
-            let ahead = sq_of(f, r + forward);
-            if ahead >= 0 {
-                t[side][sq] |= bit(ahead as usize);
-            }
-            if !on_own_half(side, sq) {
-                let left = sq_of(f - 1, r);
-                let right = sq_of(f + 1, r);
-                if left >= 0 {
-                    t[side][sq] |= bit(left as usize);
-                }
-                if right >= 0 {
-                    t[side][sq] |= bit(right as usize);
-                }
-            }
-            sq += 1;
+pub(crate) static SOLDIER_STEPS: [[Bitboard; 90]; 2] =
+    table![[0; 90]; 2, |side| table![0; 90, |sq| soldier_steps(side, sq)]];
+
+/// The points from which a soldier of `side` attacks `to`.
+const fn soldier_attackers(side: usize, to: usize) -> Bitboard {
+    let mut from_set = 0;
+    let mut from = 0;
+    while from < 90 {
+        if soldier_steps(side, from) & bit(to) != 0 {
+            from_set |= bit(from);
         }
-        side += 1;
+        from += 1;
     }
-    t
-};
+    from_set
+}
 
 /// Points from which a soldier of `side` attacks the point: the inverse of [`SOLDIER_STEPS`].
-pub(crate) static SOLDIER_ATTACKERS: [[Bitboard; 90]; 2] = {
-    let mut t = [[0u128; 90]; 2];
-    let mut side = 0;
-    while side < 2 {
-        let mut from = 0;
-        while from < 90 {
-            let mut targets = SOLDIER_STEPS[side][from];
-            while targets != 0 {
-                let to = targets.trailing_zeros() as usize;
-                targets &= targets - 1;
-                t[side][to] |= bit(from);
-            }
-            from += 1;
+pub(crate) static SOLDIER_ATTACKERS: [[Bitboard; 90]; 2] =
+    table![[0; 90]; 2, |side| table![0; 90, |to| soldier_attackers(side, to)]];
+
+/// The points from `sq` to the board's edge in the direction `(df, dr)` (excluding `sq`).
+const fn ray(sq: usize, (df, dr): (i32, i32)) -> Bitboard {
+    let (mut f, mut r) = file_rank(sq);
+    let mut set = 0;
+    loop {
+        f += df;
+        r += dr;
+        let to = sq_of(f, r);
+        if to < 0 {
+            return set;
         }
-        side += 1;
+        set |= bit(to as usize);
     }
-    t
-};
+}
 
 /// The four orthogonal rays from each point to the board's edge (excluding the point).
-pub(crate) static RAYS: [[Bitboard; 4]; 90] = {
-    let mut t = [[0u128; 4]; 90];
-    let mut sq = 0;
-    while sq < 90 {
-        let mut d = 0;
-        while d < 4 {
-            let (mut f, mut r) = ((sq % 9) as i32, (sq / 9) as i32);
-            loop {
-                f += ORTHO[d].0;
-                r += ORTHO[d].1;
-                let to = sq_of(f, r);
-                if to < 0 {
-                    break;
-                }
-                t[sq][d] |= bit(to as usize);
-            }
-            d += 1;
-        }
-        sq += 1;
-    }
-    t
-};
+pub(crate) static RAYS: [[Bitboard; 4]; 90] =
+    table![[0; 4]; 90, |sq| table![0; 4, |d| ray(sq, ORTHO[d])]];
 
 /// Slider targets along a line of `len` points from position `pos`, given the line's
 /// occupancy: `(slide, cannon)` where `slide` holds the empty points plus the first blocker in
@@ -315,62 +278,31 @@ const fn line_attacks(len: usize, pos: usize, occ: usize) -> (u16, u16) {
 }
 
 /// `[file][rank occupancy]` → (slide, cannon) masks over the 9 files of a rank.
-static RANK_ATTACKS: [[(u16, u16); 512]; 9] = {
-    let mut t = [[(0u16, 0u16); 512]; 9];
-    let mut f = 0;
-    while f < 9 {
-        let mut occ = 0;
-        while occ < 512 {
-            t[f][occ] = line_attacks(9, f, occ);
-            occ += 1;
-        }
-        f += 1;
-    }
-    t
-};
+static RANK_ATTACKS: [[(u16, u16); 512]; 9] =
+    table![[(0, 0); 512]; 9, |f| table![(0, 0); 512, |occ| line_attacks(9, f, occ)]];
 
 /// `[rank][file occupancy]` → (slide, cannon) masks over the 10 ranks of a file.
-static FILE_ATTACKS: [[(u16, u16); 1024]; 10] = {
-    let mut t = [[(0u16, 0u16); 1024]; 10];
+static FILE_ATTACKS: [[(u16, u16); 1024]; 10] =
+    table![[(0, 0); 1024]; 10, |r| table![(0, 0); 1024, |occ| line_attacks(10, r, occ)]];
+
+/// The 10-bit rank mask `m` of file a spread onto the board (bit r → point r * 9).
+const fn file_spread(m: usize) -> Bitboard {
+    let mut set = 0;
     let mut r = 0;
     while r < 10 {
-        let mut occ = 0;
-        while occ < 1024 {
-            t[r][occ] = line_attacks(10, r, occ);
-            occ += 1;
+        if m & (1 << r) != 0 {
+            set |= bit(r * 9);
         }
         r += 1;
     }
-    t
-};
+    set
+}
 
 /// A 10-bit rank mask of file a spread onto the board (bit r → point r * 9).
-static FILE_SPREAD: [Bitboard; 1024] = {
-    let mut t = [0u128; 1024];
-    let mut m = 0;
-    while m < 1024 {
-        let mut r = 0;
-        while r < 10 {
-            if m & (1 << r) != 0 {
-                t[m] |= bit(r * 9);
-            }
-            r += 1;
-        }
-        m += 1;
-    }
-    t
-};
+static FILE_SPREAD: [Bitboard; 1024] = table![0; 1024, |m| file_spread(m)];
 
 /// The bit of a point in the file-major ("rotated") occupancy: `file * 10 + rank`.
-pub(crate) static ROTATED: [Bitboard; 90] = {
-    let mut t = [0u128; 90];
-    let mut sq = 0;
-    while sq < 90 {
-        t[sq] = bit((sq % 9) * 10 + sq / 9);
-        sq += 1;
-    }
-    t
-};
+pub(crate) static ROTATED: [Bitboard; 90] = table![0; 90, |sq| bit((sq % 9) * 10 + sq / 9)];
 
 /// Chariot targets (`slide`) and cannon capture targets (`cannon`) from `sq`, given the
 /// occupancy in both layouts. Both include occupied points of either side; the caller masks.
@@ -398,19 +330,8 @@ pub(crate) mod zobrist {
     }
 
     /// `[cell code][point]`: cell codes are below 32.
-    pub(crate) static CELL: [[u64; 90]; 32] = {
-        let mut t = [[0u64; 90]; 32];
-        let mut c = 0;
-        while c < 32 {
-            let mut sq = 0;
-            while sq < 90 {
-                t[c][sq] = splitmix((c * 90 + sq) as u64 * 7919 + 1);
-                sq += 1;
-            }
-            c += 1;
-        }
-        t
-    };
+    pub(crate) static CELL: [[u64; 90]; 32] =
+        table![[0; 90]; 32, |c| table![0; 90, |sq| splitmix((c * 90 + sq) as u64 * 7919 + 1)]];
 
     /// XORed in when Black is to move.
     pub(crate) const BLACK_TO_MOVE: u64 = splitmix(0xB1AC_0000_0000_0001);

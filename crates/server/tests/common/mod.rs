@@ -283,17 +283,28 @@ impl TestServer {
             .await
     }
 
-    /// POST raw bytes.
+    /// POST raw bytes as JSON.
     pub async fn post_raw(
         &self,
         path: &str,
         token: Option<&str>,
         body: Vec<u8>,
     ) -> (StatusCode, Value) {
+        self.post_bytes(path, token, "application/json", body).await
+    }
+
+    /// POST raw bytes of `content_type` (an upload).
+    pub async fn post_bytes(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        content_type: &str,
+        body: Vec<u8>,
+    ) -> (StatusCode, Value) {
         let request = self
             .http
             .post(self.url(path))
-            .header("content-type", "application/json")
+            .header("content-type", content_type)
             .body(body);
         self.send_request(request, token).await
     }
@@ -408,19 +419,28 @@ pub async fn connect(url: &str) -> Socket {
     socket
 }
 
-/// The next JSON message (within 5 s).
+/// The next game-socket message (within 5 s), as JSON; see [`next_typed_json`].
 pub async fn next_json(socket: &mut Socket) -> Value {
+    next_typed_json::<ServerMessage>(socket, Duration::from_secs(5)).await
+}
+
+/// The next text message of any socket (within `wait`), as JSON: written as the API writes
+/// it (compact, keys sorted) and checked to be the protocol type `T`, the socket's messages.
+pub async fn next_typed_json<T: DeserializeOwned + Serialize>(
+    socket: &mut Socket,
+    wait: Duration,
+) -> Value {
     loop {
-        let message = tokio::time::timeout(Duration::from_secs(5), socket.next())
+        let message = tokio::time::timeout(wait, socket.next())
             .await
-            .expect("a message within 5 s")
+            .unwrap_or_else(|_| panic!("a message within {wait:?}"))
             .expect("socket open")
             .expect("no socket error");
         match message {
             Message::Text(text) => {
                 let value: Value = serde_json::from_str(&text).expect("JSON message");
                 assert_eq!(text.as_str(), value.to_string(), "the message's bytes");
-                typed::<ServerMessage>(&value);
+                typed::<T>(&value);
                 return value;
             }
             Message::Close(_) => panic!("socket closed"),
@@ -479,22 +499,34 @@ where
     pool.close().await;
 }
 
-/// The one row `sql` selects from the test database, read directly (not through the server).
-pub async fn fetch_one<T>(url: &str, sql: &str) -> T
+/// The one row `sql` selects from the test database, read directly (not through the server);
+/// `binds` fill its parameters `$1`, `$2`, … in order.
+pub async fn fetch_one<T>(url: &str, sql: &str, binds: &[&str]) -> T
 where
     T: Send + Unpin,
     for<'r> T:
         sqlx::FromRow<'r, sqlx::postgres::PgRow> + sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>,
 {
     if url.starts_with("postgres") {
-        let pool = sqlx::PgPool::connect(url).await.unwrap();
-        let row = sqlx::query_as(sql).fetch_one(&pool).await.unwrap();
-        pool.close().await;
-        row
+        fetch_one_on::<sqlx::Postgres, T>(url, sql, binds).await
     } else {
-        let pool = sqlx::SqlitePool::connect(url).await.unwrap();
-        let row = sqlx::query_as(sql).fetch_one(&pool).await.unwrap();
-        pool.close().await;
-        row
+        fetch_one_on::<sqlx::Sqlite, T>(url, sql, binds).await
     }
+}
+
+/// [`fetch_one`] on one kind of database.
+async fn fetch_one_on<DB: sqlx::Database, T>(url: &str, sql: &str, binds: &[&str]) -> T
+where
+    T: Send + Unpin + for<'r> sqlx::FromRow<'r, DB::Row>,
+    for<'q> &'q str: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> DB::Arguments<'q>: sqlx::IntoArguments<'q, DB>,
+    for<'c> &'c mut DB::Connection: sqlx::Executor<'c, Database = DB>,
+{
+    let pool = sqlx::Pool::<DB>::connect(url).await.unwrap();
+    let query = binds
+        .iter()
+        .fold(sqlx::query_as(sql), |query, value| query.bind(*value));
+    let row = query.fetch_one(&pool).await.unwrap();
+    pool.close().await;
+    row
 }
