@@ -8,6 +8,7 @@ export const TRANSLATED_CODES = [
   'illegal_move', 'not_your_turn', 'game_over', 'not_started', 'seat_taken', 'no_draw_offer',
   'too_late_to_abort', 'game_not_over', 'impasse_rejected', 'impasse_not_allowed',
   'draw_not_allowed', 'rate_limited', 'too_many_sockets', 'storage_unavailable', 'unavailable',
+  'cluster_unavailable',
   'cross_origin', 'wrong_token', 'missing_token', 'too_large', 'invalid_message', 'internal',
   'game_not_found', 'chat_invalid', 'chat_not_allowed', 'chat_full', 'nothing_to_take_back',
   'takeback_unfair', 'takeback_hidden', 'takeback_pending', 'no_takeback', 'premove_not_allowed',

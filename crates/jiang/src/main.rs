@@ -139,6 +139,44 @@ struct ServeArgs {
     /// Nodes the engine searches per position of a computer review (the fixed budget).
     #[arg(long, env = "JIANG_REVIEW_NODES", default_value_t = 40_000, value_parser = clap::value_parser!(u64).range(1..))]
     review_nodes: u64,
+    /// Cluster mode: the NATS server that links several nodes serving one site (needs a
+    /// PostgreSQL `--database`; see the README's "Cluster").
+    #[arg(long, env = "JIANG_CLUSTER")]
+    cluster: Option<String>,
+    /// This node's id in the cluster (letters, digits, `-`, `_`; unique per node and kept
+    /// across restarts). Default: `main` alone, `<host name>-<port>` in a cluster.
+    #[arg(long, env = "JIANG_NODE_ID")]
+    node_id: Option<String>,
+    /// The first token of every NATS subject of the cluster: sites sharing one NATS server
+    /// keep apart by it.
+    #[arg(long, env = "JIANG_CLUSTER_NAME", default_value = "jiang")]
+    cluster_name: String,
+}
+
+/// The node id: `--node-id`, else `main` for a single node and `<host name>-<port>` (letters,
+/// digits and `-` kept) in a cluster, so that nodes on one machine differ by their ports.
+fn node_id(args: &ServeArgs) -> String {
+    if let Some(id) = &args.node_id {
+        return id.clone();
+    }
+    if args.cluster.is_none() {
+        return "main".into();
+    }
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
+        .unwrap_or_default();
+    let port = args.listen.rsplit(':').next().unwrap_or("");
+    let id: String = format!("{}-{port}", host.trim())
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    id.trim_start_matches('-').chars().take(64).collect()
 }
 
 /// A duration in seconds (fractions allowed), more than zero.
@@ -219,7 +257,11 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
         ws_idle_timeout: args.ws_idle_timeout,
         shutdown_timeout: args.shutdown_timeout,
     };
+    let node = node_id(&args);
     let config = jiang_server::Config {
+        node,
+        cluster: args.cluster,
+        cluster_name: args.cluster_name,
         listen: args.listen,
         database_url: args.database,
         public_url: args.public_url,
@@ -255,8 +297,11 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
     runtime
         .block_on(async {
             let server = jiang_server::start(config).await?;
+            // Listening before the line is printed: a signal sent as soon as it is read (a
+            // test, a supervisor) stops the server gracefully instead of killing it.
+            let stop = shutdown_signal();
             println!("Jiang is serving on {}", server.public_url());
-            shutdown_signal().await;
+            stop.await;
             tracing::info!("shutting down");
             server.shutdown().await
         })
@@ -264,25 +309,27 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
     Ok(tools::Status::Clean)
 }
 
-/// Resolves on SIGINT (Ctrl-C) or SIGTERM.
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Listens for SIGINT (Ctrl-C) and SIGTERM from the moment it is called (inside the runtime);
+/// the future resolves on the first of them.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending().await,
-        }
+    let signals = {
+        use tokio::signal::unix::{SignalKind, signal};
+        (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        )
     };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {}
-        _ = terminate => {}
+    async move {
+        #[cfg(unix)]
+        if let (Ok(mut interrupt), Ok(mut terminate)) = signals {
+            tokio::select! {
+                _ = interrupt.recv() => {}
+                _ = terminate.recv() => {}
+            }
+            return;
+        }
+        let _ = tokio::signal::ctrl_c().await;
     }
 }
 

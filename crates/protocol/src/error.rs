@@ -178,6 +178,9 @@ named_enum! {
     StorageUnavailable = (503, "storage_unavailable"),
     /// The server is shutting down: nothing was changed.
     Unavailable = (503, "unavailable"),
+    /// Cluster mode: the node that runs the game cannot be reached over NATS right now (the
+    /// message bus is down): nothing was changed.
+    ClusterUnavailable = (503, "cluster_unavailable"),
 }
 
 impl ErrorCode {

@@ -11,6 +11,7 @@
 //! the rules crate, not the contract, knows which names a variant has.
 
 mod analysis;
+mod cluster;
 mod comforts;
 mod error;
 mod lobby;
@@ -24,6 +25,7 @@ pub use analysis::{
     EngineInfo, EngineLine, EngineScore, EngineServerMessage, EngineStart, ExportRequest,
     ExportedRecord, Judgement, Knowledge, MoveVerdict, ReviewAnswer, ReviewRequest, TreeMove,
 };
+pub use cluster::{LobbyShare, NodeAlive, NodeReply, NodeRequest};
 pub use comforts::{
     AwayView, ChatChannel, ChatHistoryMessage, ChatLine, ChatMessage, ChatMuteRequest, ChatMuted,
     ClaimRequest, ClaimResult, PremoveMessage, PremoveRequest, PresenceMessage, TakebackAction,

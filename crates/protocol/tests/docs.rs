@@ -7,9 +7,10 @@ use jiang_protocol::{
     AnalysisAnswer, AnalysisRequest, ChatMuteRequest, ClaimRequest, ClientMessage, CreateGame,
     Created, DrawRequest, EngineClientMessage, EngineServerMessage, ErrorBody, ErrorCode,
     ErrorReason, ExportRequest, ExportedRecord, GameView, Health, ImportedGame, Joined,
-    LobbyClientMessage, LobbyServerMessage, LobbySnapshot, MoveRequest, NotationList, PairRequest,
-    Paired, PositionCheck, PremoveRequest, ReviewAnswer, ReviewRequest, ServerMessage, Summaries,
-    SummariesRequest, TakebackRequest, ValidatePosition,
+    LobbyClientMessage, LobbyServerMessage, LobbyShare, LobbySnapshot, MoveRequest, NodeAlive,
+    NodeReply, NodeRequest, NotationList, PairRequest, Paired, PositionCheck, PremoveRequest,
+    ReviewAnswer, ReviewRequest, ServerMessage, Summaries, SummariesRequest, TakebackRequest,
+    ValidatePosition,
 };
 use serde::de::DeserializeOwned;
 
@@ -175,6 +176,10 @@ parse_as_one_of!(
     LobbyClientMessage,
     SummariesRequest,
     Summaries,
+    NodeRequest,
+    NodeReply,
+    NodeAlive,
+    LobbyShare,
 );
 
 #[test]

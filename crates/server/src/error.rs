@@ -85,6 +85,15 @@ impl ApiError {
         Self::new(ErrorCode::Internal, message)
     }
 
+    /// 503 (cluster mode): the node running the game cannot be reached over NATS.
+    pub fn cluster_unavailable() -> Self {
+        Self::new(
+            ErrorCode::ClusterUnavailable,
+            "The server running this game cannot be reached right now, so nothing was changed; \
+             try again in a moment.",
+        )
+    }
+
     /// 503: the server is shutting down.
     pub fn unavailable() -> Self {
         Self::new(

@@ -8,6 +8,7 @@
 mod analysis;
 mod analysis_engine;
 pub mod clock;
+pub mod cluster;
 pub mod engine_pool;
 pub mod error;
 pub mod game;
@@ -80,6 +81,12 @@ pub struct Config {
     pub analysis_seconds: Duration,
     /// The engine's budget per position of a computer review, in nodes (`--review-nodes`).
     pub review_nodes: u64,
+    /// Cluster mode: the NATS server's URL (`--cluster nats://…`); needs a PostgreSQL
+    /// database and a node id of its own per node ([`Config::node`]). See [`cluster`].
+    pub cluster: Option<String>,
+    /// Cluster mode: the first token of every NATS subject (`jiang`), so that several sites
+    /// (or test runs) can share one NATS server.
+    pub cluster_name: String,
 }
 
 /// Limits on connections and WebSockets: what keeps one client (or a crowd of idle ones) from
@@ -138,6 +145,8 @@ impl Default for Config {
             engine_threads: engine_pool::default_threads(),
             analysis_seconds: analysis_engine::DEFAULT_SECONDS,
             review_nodes: analysis_engine::DEFAULT_REVIEW_NODES,
+            cluster: None,
+            cluster_name: "jiang".into(),
         }
     }
 }
@@ -156,6 +165,9 @@ pub enum ServeError {
     /// The database failed.
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    /// Cluster mode could not start (no PostgreSQL, NATS unreachable, a bad node id).
+    #[error(transparent)]
+    Cluster(#[from] cluster::ClusterError),
     /// `--public-url` is not an http(s) URL.
     #[error(transparent)]
     PublicUrl(#[from] origin::OriginError),
@@ -227,6 +239,20 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
             addr: config.listen.clone(),
             source,
         })?;
+    // Cluster mode needs PostgreSQL and NATS: refuse to start without them, before anything
+    // is created.
+    let cluster = match &config.cluster {
+        Some(url) => Some(Arc::new(
+            cluster::Cluster::connect(
+                url,
+                &config.cluster_name,
+                &config.node,
+                &config.database_url,
+            )
+            .await?,
+        )),
+        None => None,
+    };
     let backend = store::connect(&config.database_url, config.durability).await?;
     let addr = listener.local_addr()?;
     let public_url = config
@@ -266,15 +292,25 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         },
         shutdown_rx.clone(),
         alive_tx,
-        runs.iter()
-            .map(|run| clock::Run {
-                started_at: run.started_at,
-                alive_at: run.alive_at,
-            })
-            .collect(),
+        game::NodeParts {
+            runs: runs
+                .iter()
+                .map(|run| clock::Run {
+                    started_at: run.started_at,
+                    alive_at: run.alive_at,
+                })
+                .collect(),
+            cluster: cluster.clone(),
+        },
         lobby.clone(),
     );
     let (resumed, started_at) = games.resume_all(&config.node).await?;
+    // Set once every actor has stopped: the cluster's command service ends then.
+    let (cluster_closed_tx, cluster_closed_rx) = watch::channel(false);
+    if let Some(cluster) = &cluster {
+        game::spawn_tasks(games.clone(), cluster.clone(), cluster_closed_rx).await?;
+        tracing::info!(node = %config.node, "cluster mode: leases in PostgreSQL, messages over NATS");
+    }
     let (heartbeat_stop, heartbeat) = heartbeat::spawn(
         games.store().clone(),
         config.node.clone(),
@@ -324,6 +360,11 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         // Every actor has finished (its last write included) once all `alive` senders are gone.
         while alive_rx.recv().await.is_some() {}
         tracing::debug!("game actors stopped");
+        // Every lease is released (or left to expire): the other nodes may take the games.
+        let _ = cluster_closed_tx.send(true);
+        if let Some(cluster) = &cluster {
+            cluster.close().await;
+        }
         engines.shutdown().await;
         // The last beat says when the clocks stopped (after the last game write).
         let _ = heartbeat_stop.send(());

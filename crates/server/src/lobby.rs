@@ -15,6 +15,13 @@
 //! by link). A seek disappears when its game starts, is aborted (the creator's cancel), or when
 //! its creator's page has been gone for the seek timeout: no lobby socket holding it and no
 //! game socket on the creator's seat.
+//!
+//! In a cluster every node's hub also lists what the other nodes share on NATS once a second
+//! (`jiang_protocol::LobbyShare`: their seeks, listed games and counts; see [`Lobby::share`]
+//! and [`Lobby::merge`]). A seek lives on the node where it was created: that node alone
+//! expires it, and learns from the others' shares whether its creator's page is open there
+//! (`held`) and whether its game started elsewhere (`taken`). A node silent for
+//! [`crate::cluster::DEAD_AFTER`] leaves the lists.
 
 mod handlers;
 mod socket;
@@ -28,8 +35,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use jiang_protocol::{
-    LiveGame, LobbyCounts, LobbyServerMessage, LobbySnapshot, LobbyUpdate, Seek, TimeControlSpec,
-    to_sorted_json,
+    LiveGame, LobbyCounts, LobbyServerMessage, LobbyShare, LobbySnapshot, LobbyUpdate, Seek,
+    TimeControlSpec, to_sorted_json,
 };
 use jiang_rules::{Side, Variant};
 use tokio::sync::{Notify, broadcast, watch};
@@ -126,6 +133,10 @@ struct SeekEntry {
     in_game: bool,
     /// Since when nothing holds it (`None` while held).
     gone_since: Option<Instant>,
+    /// Cluster mode: the node it was created on, when another (that node expires it).
+    origin: Option<String>,
+    /// Cluster mode: another node says its creator's page is open there.
+    remote_held: bool,
 }
 
 struct GameEntry {
@@ -134,6 +145,8 @@ struct GameEntry {
     rev: u64,
     /// When it entered the lobby (a sequence number: larger is newer).
     started: u64,
+    /// Cluster mode: the node whose actor runs it, when another.
+    origin: Option<String>,
 }
 
 #[derive(Default)]
@@ -151,7 +164,23 @@ struct Inner {
     holds: HashMap<u64, Vec<String>>,
     /// A snapshot of the last flush, reused for every socket that connects or resyncs soon.
     snapshot: Option<(Instant, Arc<str>)>,
+    /// Cluster mode: each other node's last share (when it came, its counts, the seeks held
+    /// there).
+    shares: HashMap<String, RemoteShare>,
+    /// Cluster mode: other nodes' seeks whose game started or ended here, and when.
+    taken: HashMap<String, Instant>,
 }
+
+/// What the lobby keeps of another node's last [`LobbyShare`] besides its entries.
+struct RemoteShare {
+    at: Instant,
+    playing: u64,
+    players: u64,
+    held: HashSet<String>,
+}
+
+/// How long a seek taken here is reported in `taken` (its node drops it within a second).
+const TAKEN_FOR: Duration = Duration::from_secs(10);
 
 struct AddressSeeks {
     open: usize,
@@ -254,6 +283,8 @@ impl Lobby {
                 holders: 0,
                 in_game: false,
                 gone_since: Some(now),
+                origin: None,
+                remote_held: false,
             },
         );
         drop(inner);
@@ -342,14 +373,16 @@ impl Lobby {
                 return; // Presence alone changes nothing shown.
             }
             Listing::Playing(game) => {
+                note_taken(&mut inner, id, now);
                 remove_seek(&mut inner, id);
                 inner.next_rev += 1;
                 let rev = inner.next_rev;
                 match inner.games.get_mut(id) {
-                    Some(entry) if entry.game == game => return,
+                    Some(entry) if entry.game == game && entry.origin.is_none() => return,
                     Some(entry) => {
                         entry.game = game;
                         entry.rev = rev;
+                        entry.origin = None;
                     }
                     None => {
                         inner.games.insert(
@@ -358,12 +391,14 @@ impl Lobby {
                                 game,
                                 rev,
                                 started: rev,
+                                origin: None,
                             },
                         );
                     }
                 }
             }
             Listing::Over => {
+                note_taken(&mut inner, id, now);
                 let had_seek = remove_seek(&mut inner, id);
                 if inner.games.remove(id).is_none() && !had_seek {
                     return;
@@ -431,20 +466,165 @@ impl Lobby {
     }
 
     fn counts(&self, inner: &Inner) -> LobbyCounts {
+        let local = inner.games.values().filter(|g| g.origin.is_none()).count() as u64;
         LobbyCounts {
-            players: self.sockets.open() as u64,
-            games: inner.games.len() as u64,
+            players: self.sockets.open() as u64
+                + inner.shares.values().map(|s| s.players).sum::<u64>(),
+            games: local + inner.shares.values().map(|s| s.playing).sum::<u64>(),
         }
+    }
+
+    /// Cluster mode: what this node (`node`) tells the others (see the module's documentation).
+    pub(crate) fn share(&self, node: &str) -> LobbyShare {
+        let now = Instant::now();
+        let mut inner = self.lock();
+        inner.taken.retain(|_, at| now < *at + TAKEN_FOR);
+        let own = inner.seeks.iter().filter(|(_, s)| s.origin.is_none());
+        LobbyShare {
+            node: node.to_owned(),
+            seeks: own.clone().map(|(id, s)| s.view(id, now)).collect(),
+            seats: own
+                .map(|(id, s)| (id.clone(), s.token_hash.clone()))
+                .collect(),
+            held: inner
+                .seeks
+                .iter()
+                .filter(|(_, s)| s.holders > 0 || s.in_game)
+                .map(|(id, _)| id.clone())
+                .collect(),
+            taken: inner.taken.keys().cloned().collect(),
+            games: inner
+                .games
+                .iter()
+                .filter(|(_, g)| g.origin.is_none() && g.game.listed)
+                .map(|(id, g)| g.view(id))
+                .collect(),
+            playing: inner.games.values().filter(|g| g.origin.is_none()).count() as u64,
+            players: self.sockets.open() as u64,
+        }
+    }
+
+    /// Cluster mode: takes in another node's share (this node is `me`).
+    pub(crate) fn merge(&self, share: LobbyShare, me: &str) {
+        if share.node == me {
+            return;
+        }
+        let now = Instant::now();
+        let node = share.node.clone();
+        let mut inner = self.lock();
+        // Seeks: theirs as they say; ours taken there leave; ours held there are held.
+        let theirs: HashSet<&str> = share.seeks.iter().map(|s| s.id.as_str()).collect();
+        inner.seeks.retain(|id, s| {
+            s.origin.as_deref() != Some(node.as_str()) || theirs.contains(id.as_str())
+        });
+        for id in &share.taken {
+            if inner.seeks.get(id).is_some_and(|s| s.origin.is_none()) {
+                remove_seek(&mut inner, id);
+            }
+        }
+        for seek in &share.seeks {
+            if inner.taken.contains_key(&seek.id)
+                || inner
+                    .seeks
+                    .get(&seek.id)
+                    .is_some_and(|s| s.origin.is_none())
+            {
+                continue;
+            }
+            let Some(info) = seek_info(seek) else {
+                continue;
+            };
+            let created = now
+                .checked_sub(Duration::from_millis(seek.waiting_ms))
+                .unwrap_or(now);
+            let token_hash = share.seats.get(&seek.id).cloned().unwrap_or_default();
+            let entry = inner.seeks.entry(seek.id.clone()).or_insert(SeekEntry {
+                info: info.clone(),
+                created,
+                address: None,
+                token_hash: token_hash.clone(),
+                holders: 0,
+                in_game: false,
+                gone_since: None,
+                origin: Some(node.clone()),
+                remote_held: false,
+            });
+            entry.info = info;
+            entry.token_hash = token_hash;
+        }
+        inner.shares.insert(
+            node.clone(),
+            RemoteShare {
+                at: now,
+                playing: share.playing,
+                players: share.players,
+                held: share.held.into_iter().collect(),
+            },
+        );
+        update_remote_holds(&mut inner, now);
+        // Games: theirs as they say, unless the game runs here now.
+        let listed: HashSet<&str> = share.games.iter().map(|g| g.id.as_str()).collect();
+        inner.games.retain(|id, g| {
+            g.origin.as_deref() != Some(node.as_str()) || listed.contains(id.as_str())
+        });
+        for view in &share.games {
+            let Some(game) = playing_game(view) else {
+                continue;
+            };
+            inner.next_rev += 1;
+            let rev = inner.next_rev;
+            match inner.games.get_mut(&view.id) {
+                Some(entry) if entry.origin.is_none() => {}
+                Some(entry) => {
+                    if entry.game != game {
+                        entry.game = game;
+                        entry.rev = rev;
+                    }
+                    entry.origin = Some(node.clone());
+                }
+                None => {
+                    inner.games.insert(
+                        view.id.clone(),
+                        GameEntry {
+                            game,
+                            rev,
+                            started: rev,
+                            origin: Some(node.clone()),
+                        },
+                    );
+                }
+            }
+        }
+        drop(inner);
+        self.changed.notify_one();
     }
 
     /// Removes the seeks whose creator has been gone for the seek timeout; then the update
     /// since the last flush, if anything changed.
     fn flush(&self, now: Instant) -> Option<LobbyUpdate> {
         let mut inner = self.lock();
+        // Cluster mode: a node silent too long leaves the lists.
+        let silent: Vec<String> = inner
+            .shares
+            .iter()
+            .filter(|(_, s)| now >= s.at + crate::cluster::DEAD_AFTER)
+            .map(|(node, _)| node.clone())
+            .collect();
+        if !silent.is_empty() {
+            for node in &silent {
+                inner.shares.remove(node);
+            }
+            let gone =
+                |origin: &Option<String>| origin.as_ref().is_some_and(|n| silent.contains(n));
+            inner.seeks.retain(|_, s| !gone(&s.origin));
+            inner.games.retain(|_, g| !gone(&g.origin));
+            update_remote_holds(&mut inner, now);
+        }
         let timeout = self.settings.seek_timeout;
         let expired: Vec<String> = inner
             .seeks
             .iter()
+            .filter(|(_, s)| s.origin.is_none())
             .filter(|(_, s)| s.gone_since.is_some_and(|at| now >= at + timeout))
             .map(|(id, _)| id.clone())
             .collect();
@@ -536,6 +716,57 @@ fn watch_order(a: &GameEntry, b: &GameEntry) -> std::cmp::Ordering {
         .then(b.started.cmp(&a.started))
 }
 
+/// Cluster mode: another node's seek `id` started or ended here; its node is told.
+fn note_taken(inner: &mut Inner, id: &str, now: Instant) {
+    if inner.seeks.get(id).is_some_and(|s| s.origin.is_some()) {
+        inner.taken.insert(id.to_owned(), now);
+    }
+}
+
+/// Cluster mode: marks this node's seeks that another node's page holds.
+fn update_remote_holds(inner: &mut Inner, now: Instant) {
+    let held: HashSet<String> = inner
+        .shares
+        .values()
+        .flat_map(|s| s.held.iter().cloned())
+        .collect();
+    for (id, seek) in inner.seeks.iter_mut() {
+        if seek.origin.is_none() {
+            seek.remote_held = held.contains(id);
+            seek.update_presence(now);
+        }
+    }
+}
+
+/// Another node's seek as this hub keeps it; `None` if it does not parse.
+fn seek_info(seek: &Seek) -> Option<SeekInfo> {
+    let variant: Variant = seek.variant.parse().ok()?;
+    Some(SeekInfo {
+        variant,
+        control: match seek.clock {
+            Some(spec) => Some(TimeControl::try_from(spec).ok()?),
+            None => None,
+        },
+        side: variant.side_from_name(&seek.side)?,
+        handicap: seek.handicap.clone(),
+    })
+}
+
+/// Another node's listed game as this hub keeps it; `None` if it does not parse.
+fn playing_game(game: &LiveGame) -> Option<PlayingGame> {
+    Some(PlayingGame {
+        variant: game.variant.parse().ok()?,
+        control: match game.clock {
+            Some(spec) => Some(TimeControl::try_from(spec).ok()?),
+            None => None,
+        },
+        handicap: game.handicap.clone(),
+        moves: game.moves,
+        spectators: game.spectators,
+        listed: true,
+    })
+}
+
 /// Removes seek `id` (if listed) and gives back its address's place; whether it was there.
 fn remove_seek(inner: &mut Inner, id: &str) -> bool {
     match inner.seeks.remove(id) {
@@ -558,7 +789,10 @@ fn release_address(inner: &mut Inner, address: Option<IpAddr>) {
 impl SeekEntry {
     /// Starts or stops the creator's absence.
     fn update_presence(&mut self, now: Instant) {
-        if self.holders > 0 || self.in_game {
+        if self.origin.is_some() {
+            return; // Its own node expires it.
+        }
+        if self.holders > 0 || self.in_game || self.remote_held {
             self.gone_since = None;
         } else if self.gone_since.is_none() {
             self.gone_since = Some(now);

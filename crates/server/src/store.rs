@@ -60,6 +60,10 @@ pub enum StoreError {
     /// Every pooled connection offered was still inside a transaction (and was closed).
     #[error("no database connection outside a transaction")]
     NoCleanConnection,
+    /// Cluster mode: the unit's [`Write::Fence`] failed: another node took the game's lease
+    /// since this node's actor started (nothing of the unit was stored).
+    #[error("the game's lease is held by another node")]
+    Fenced,
 }
 
 impl StoreError {
@@ -67,7 +71,7 @@ impl StoreError {
     /// the database's inability to store anything right now.
     fn is_rejection(&self) -> bool {
         match self {
-            StoreError::Rejected(_) => true,
+            StoreError::Rejected(_) | StoreError::Fenced => true,
             StoreError::Database(sqlx::Error::RowNotFound) => true,
             StoreError::Database(sqlx::Error::Database(e)) => {
                 !matches!(e.kind(), sqlx::error::ErrorKind::Other)
@@ -214,6 +218,20 @@ pub enum Write {
     /// Rewrite the one row of `store_probe` with this time (ms since the epoch): the health
     /// probe's tiny write.
     Probe(i64),
+    /// Cluster mode: the unit commits only if `owner` still holds game `game_id`'s lease with
+    /// the `epoch` it took (else the whole unit fails with [`StoreError::Fenced`]); the lease is
+    /// extended to at least `expires_at` (ms since the Unix epoch). The row lock it takes also
+    /// makes a concurrent take wait for the commit, and then see the extended lease.
+    Fence {
+        /// The game.
+        game_id: String,
+        /// This node's id.
+        owner: String,
+        /// The epoch the actor took the lease with.
+        epoch: i64,
+        /// The lease's new expiry, at least.
+        expires_at: i64,
+    },
 }
 
 /// One run of a server node: when it started, when it was last known alive, and whether it
@@ -295,6 +313,8 @@ const SELECT_RUNS: &str = "SELECT node, started_at, alive_at, stopped_at FROM no
 /// games before that are the first-move countdown's (they are aborted, not abandoned).
 const ABANDONABLE: &str = "status = 'playing' AND clock IS NULL AND EXISTS \
      (SELECT 1 FROM moves WHERE moves.game_id = games.id AND moves.ply = 2)";
+const FENCE: &str = "UPDATE game_leases SET expires_at = CASE WHEN expires_at > $4 \
+     THEN expires_at ELSE $4 END WHERE game_id = $1 AND owner = $2 AND epoch = $3";
 const DELETE_MOVES: &str = "DELETE FROM moves WHERE game_id = $1 AND ply > $2";
 const INSERT_LOG: &str = "INSERT INTO game_log (game_id, seq, kind, channel, side, body, at_ms) \
      VALUES ($1, $2, $3, $4, $5, $6, $7)";
@@ -302,7 +322,7 @@ const SELECT_LOG: &str = "SELECT game_id, seq, kind, channel, side, body, at_ms 
      WHERE game_id = $1 ORDER BY seq";
 /// Timed games have a clock snapshot; a game without a second move is in its first-move
 /// countdown; a game against the computer may be waiting for its move.
-const RESUMABLE: &str = "status = 'playing' AND (clock IS NOT NULL OR opponent IS NOT NULL \
+pub(crate) const RESUMABLE: &str = "status = 'playing' AND (clock IS NOT NULL OR opponent IS NOT NULL \
      OR NOT EXISTS (SELECT 1 FROM moves WHERE moves.game_id = games.id AND moves.ply = 2))";
 const SELECT_MOVES: &str =
     "SELECT game_id, ply, mv, clock, at_ms FROM moves WHERE game_id = $1 ORDER BY ply";
@@ -495,7 +515,9 @@ macro_rules! sql_backend {
                                 let sql = format!(
                                     "UPDATE games SET status = 'ended', result = $2, \
                                      updated_at = $4 WHERE id = $1 AND {ABANDONABLE} \
-                                     AND updated_at < $3"
+                                     AND updated_at < $3 AND NOT EXISTS (SELECT 1 FROM \
+                                     game_leases WHERE game_leases.game_id = games.id \
+                                     AND game_leases.expires_at > $4)"
                                 );
                                 sqlx::query(&sql)
                                     .bind(id)
@@ -510,6 +532,23 @@ macro_rules! sql_backend {
                                     .bind(at_ms)
                                     .execute(&mut *tx)
                                     .await?;
+                            }
+                            Write::Fence {
+                                game_id,
+                                owner,
+                                epoch,
+                                expires_at,
+                            } => {
+                                let done = sqlx::query(FENCE)
+                                    .bind(game_id)
+                                    .bind(owner)
+                                    .bind(epoch)
+                                    .bind(expires_at)
+                                    .execute(&mut *tx)
+                                    .await?;
+                                if done.rows_affected() != 1 {
+                                    return Err(StoreError::Fenced);
+                                }
                             }
                         }
                     }

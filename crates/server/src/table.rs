@@ -226,6 +226,36 @@ impl RecordFormat {
         }
     }
 
+    /// The format's name between nodes of a cluster (`pgn`, `pgn-wxf`, `pgn-chinese`, `kif`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            RecordFormat::Pgn => "pgn",
+            RecordFormat::PgnWxf => "pgn-wxf",
+            RecordFormat::PgnChinese => "pgn-chinese",
+            RecordFormat::Kif => "kif",
+            RecordFormat::Ki2 => "ki2",
+            RecordFormat::Csa => "csa",
+            RecordFormat::Fen => "fen",
+            RecordFormat::Sfen => "sfen",
+        }
+    }
+
+    /// The format of [`RecordFormat::name`] `name`, if any.
+    pub fn from_name(name: &str) -> Option<RecordFormat> {
+        [
+            RecordFormat::Pgn,
+            RecordFormat::PgnWxf,
+            RecordFormat::PgnChinese,
+            RecordFormat::Kif,
+            RecordFormat::Ki2,
+            RecordFormat::Csa,
+            RecordFormat::Fen,
+            RecordFormat::Sfen,
+        ]
+        .into_iter()
+        .find(|f| f.name() == name)
+    }
+
     /// The PGN flavour named by the `moves` query parameter (`iccs`, `wxf`, `chinese`).
     pub fn pgn_with_moves(moves: &str) -> Option<RecordFormat> {
         match moves {

@@ -23,7 +23,7 @@ use serde::de::DeserializeOwned;
 use tokio::sync::mpsc;
 
 use crate::error::{ApiError, ErrorCode};
-use crate::game::{Action, Command};
+use crate::game::{Command, message_action};
 use crate::http::{AppState, ClientAddress, bearer, cookie, seat_cookie_name};
 use crate::ratelimit::{Bucket, Rate};
 use crate::serve::{ConnectionSlot, stopped};
@@ -394,16 +394,6 @@ async fn handle_message(
             state.games.tell(id, Command::ClockSync { sub });
             return Ok(None);
         }
-        ClientMessage::Move { mv } => Action::Move(mv),
-        ClientMessage::Resign {} => Action::Resign,
-        ClientMessage::Draw { action } => Action::Draw(action),
-        ClientMessage::Abort {} => Action::Abort,
-        ClientMessage::Impasse {} => Action::Impasse,
-        ClientMessage::Rematch {} => Action::Rematch,
-        ClientMessage::Takeback { action } => Action::Takeback(action),
-        ClientMessage::Premove { mv } => Action::Premove(mv),
-        ClientMessage::Claim { result } => Action::Claim(result),
-        ClientMessage::ChatMute { channel, muted } => Action::ChatMute(channel, muted),
         ClientMessage::Chat { channel, text } => {
             // Spectators chat too: the line is the subscriber's, not a seat's action.
             if !state.limiter.check(client) {
@@ -421,6 +411,10 @@ async fn handle_message(
                 .await
                 .map(|()| None);
         }
+        other => match message_action(other) {
+            Some(action) => action,
+            None => return Ok(None),
+        },
     };
     // Actions may write to the database: they share the address's budget with its other
     // sockets and its HTTP requests.

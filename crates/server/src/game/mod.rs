@@ -29,6 +29,7 @@ mod comforts;
 mod computer;
 mod listing;
 mod registry;
+mod remote;
 mod rows;
 mod state;
 mod view;
@@ -36,7 +37,8 @@ mod view;
 use comforts::Comforts;
 pub use comforts::claim_grace;
 pub(crate) use listing::summary;
-pub(crate) use registry::{Games, Preloaded};
+pub(crate) use registry::{Games, NodeParts, Preloaded};
+pub(crate) use remote::{message_action, spawn_tasks};
 
 pub(crate) use computer::requested_level;
 pub(crate) use rows::NewGame;
@@ -166,6 +168,10 @@ pub(crate) enum Command {
         text: String,
         reply: Reply<()>,
     },
+    /// Cluster mode: the lease this actor took with `epoch` was taken over; it stops.
+    LeaseLost {
+        epoch: i64,
+    },
 }
 
 /// Server-wide settings the actors need.
@@ -221,6 +227,11 @@ struct Live {
     /// After the computer's move could not be stored: not before this instant does it think
     /// again.
     computer_retry_at: Option<Instant>,
+    /// Cluster mode: the epoch of this node's lease on the game (every write is fenced by it).
+    lease: Option<i64>,
+    /// Cluster mode: the lease is another node's now (a fenced write failed, or a renewal
+    /// found it taken): the actor stops without writing or releasing anything.
+    lost: bool,
 }
 
 /// The most often a game sends `spectators` messages: joins and leaves within this interval
@@ -247,16 +258,35 @@ async fn run_actor(
 ) {
     let _alive = games.alive.clone();
     let mut shutdown = games.shutdown.clone();
+    // Cluster mode: run the game only with its lease (see `crate::cluster`).
+    let (lease, runs) = match games.take_lease(&id, me).await {
+        Ok(taken) => taken,
+        Err(error) => {
+            rx.close();
+            while let Some(cmd) = rx.recv().await {
+                match &error {
+                    // Another node runs it: the callers' `ask` forwards (their replies dropped).
+                    None => drop(cmd),
+                    Some(error) => fail(cmd, error.clone()),
+                }
+            }
+            return;
+        }
+    };
+    let runs = runs.as_deref().unwrap_or(&games.runs);
     let load = match preloaded {
-        Some(p) => load_live(p.stored, &games.settings, p.at, &games.runs),
+        Some(p) => load_live(p.stored, &games.settings, p.at, runs),
         None => match games.store.load(&id).await {
-            Ok(Some(s)) => load_live(s, &games.settings, Instant::now(), &games.runs),
+            Ok(Some(s)) => load_live(s, &games.settings, Instant::now(), runs),
             Ok(None) => Load::Missing,
             Err(e) => Load::Broken(e.to_string()),
         },
     };
     let mut live = match load {
-        Load::Found(live) => live,
+        Load::Found(mut live) => {
+            live.lease = lease;
+            live
+        }
         other => {
             let error = match other {
                 Load::Broken(why) => {
@@ -265,6 +295,9 @@ async fn run_actor(
                 }
                 _ => ApiError::game_not_found(&id),
             };
+            if let (Some(cluster), Some(epoch)) = (&games.cluster, lease) {
+                cluster.release(&id, epoch).await;
+            }
             rx.close();
             while let Some(cmd) = rx.recv().await {
                 fail(cmd, error.clone());
@@ -280,6 +313,9 @@ async fn run_actor(
     // The computer's search under way, if any (see `computer`).
     let mut thinking = None;
     loop {
+        if live.lost {
+            break;
+        }
         live.sync_lobby(&games);
         live.think(&games, &mut thinking, Instant::now());
         let deadline = live.next_deadline();
@@ -326,6 +362,7 @@ async fn run_actor(
     // Dropping the subscribers' senders closes their sockets.
     live.subscribers.clear();
     games.lobby.unloaded(&id);
+    live.hand_over(&games).await;
 }
 
 async fn sleep_until_opt(at: Option<Instant>) {
@@ -358,7 +395,7 @@ fn fail(cmd: Command, error: ApiError) {
         Command::Chat { reply, .. } => {
             let _ = reply.send(Err(error));
         }
-        Command::Unsubscribe { .. } | Command::ClockSync { .. } => {}
+        Command::Unsubscribe { .. } | Command::ClockSync { .. } | Command::LeaseLost { .. } => {}
     }
 }
 
@@ -371,6 +408,15 @@ fn store_error(game: &str, e: StoreError) -> ApiError {
             ApiError::internal("The change could not be stored; nothing was changed.")
         }
         _ => ApiError::storage_unavailable(),
+    }
+}
+
+/// Whether a failed write was refused by its lease fence (cluster mode).
+fn is_fenced(e: &StoreError) -> bool {
+    match e {
+        StoreError::Fenced => true,
+        StoreError::Rejected(cause) => matches!(**cause, StoreError::Fenced),
+        _ => false,
     }
 }
 
@@ -436,11 +482,18 @@ impl Live {
         now: Instant,
     ) -> Result<(), ApiError> {
         unit.push(Write::UpdateGame(self.row(&next, now)));
-        games
-            .store
-            .write(unit)
-            .await
-            .map_err(|e| store_error(&self.id, e))?;
+        if let (Some(cluster), Some(epoch)) = (&games.cluster, self.lease) {
+            unit.push(cluster.fence(&self.id, epoch));
+        }
+        if let Err(e) = games.store.write(unit).await {
+            if is_fenced(&e) {
+                // Another node runs the game now: this actor stops, the caller asks again.
+                tracing::warn!(game = %self.id, "write fenced: the lease is another node's");
+                self.lost = true;
+                return Err(ApiError::cluster_unavailable());
+            }
+            return Err(store_error(&self.id, e));
+        }
         self.state = next;
         Ok(())
     }
@@ -610,6 +663,11 @@ impl Live {
             } => {
                 let answer = self.chat(games, sub, client, channel, text, now).await;
                 let _ = reply.send(answer);
+            }
+            Command::LeaseLost { epoch } => {
+                if self.lease == Some(epoch) {
+                    self.lost = true;
+                }
             }
         }
     }
@@ -1003,6 +1061,31 @@ impl Live {
                 .finish(games, Outcome::draw(Reason::Abandoned), Vec::new(), now)
                 .await;
         }
+    }
+
+    /// Cluster mode, as the actor stops: at a graceful shutdown a game in play is written with
+    /// its clocks as they stand (so that its next owner charges nothing more), then the lease
+    /// is released so that another node may take the game at once. After a lost lease nothing
+    /// is written or released; if that last write fails the lease is left to expire (the next
+    /// owner then charges the clocks up to this node's last heartbeat, as after a crash).
+    async fn hand_over(&mut self, games: &Games) {
+        let (Some(cluster), Some(epoch)) = (games.cluster.clone(), self.lease) else {
+            return;
+        };
+        if self.lost {
+            return;
+        }
+        if *games.shutdown.borrow() && self.state.status == Status::Playing {
+            let state = self.state.clone();
+            if self
+                .commit(games, state, Vec::new(), Instant::now())
+                .await
+                .is_err()
+            {
+                return;
+            }
+        }
+        cluster.release(&self.id, epoch).await;
     }
 
     async fn on_timer(&mut self, games: &Games, now: Instant) {

@@ -19,6 +19,8 @@ pub(crate) struct Games {
     pub(super) runs: Vec<clock::Run>,
     /// The lobby, told where each live game stands.
     pub(crate) lobby: Arc<crate::lobby::Lobby>,
+    /// Cluster mode: this node's part (leases, forwarding); `None` for a single node.
+    pub(super) cluster: Option<Arc<crate::cluster::Cluster>>,
 }
 
 impl Games {
@@ -28,9 +30,17 @@ impl Games {
         settings: GameSettings,
         shutdown: watch::Receiver<bool>,
         alive: mpsc::Sender<()>,
-        runs: Vec<clock::Run>,
+        node: NodeParts,
         lobby: Arc<crate::lobby::Lobby>,
     ) -> Arc<Games> {
+        let NodeParts { runs, cluster } = node;
+        // In a cluster a socket's subscription id travels between nodes: each node starts at a
+        // random point so that ids of different nodes do not meet.
+        let first_sub = if cluster.is_some() {
+            rand::random::<u64>() >> 12
+        } else {
+            1
+        };
         Arc::new(Games {
             actors: Mutex::new(HashMap::new()),
             store,
@@ -38,10 +48,68 @@ impl Games {
             settings,
             shutdown,
             alive,
-            next_sub: AtomicU64::new(1),
+            next_sub: AtomicU64::new(first_sub),
             runs,
             lobby,
+            cluster,
         })
+    }
+
+    /// Cluster mode: takes game `id`'s lease for the actor `me` that is starting, with the runs
+    /// its clocks are charged by (`None`: this node's previous runs, as for a single node).
+    /// `Err(None)`: another node runs the game (the actor unlists itself, so that the callers
+    /// forward); `Err(Some(e))`: the database could not say. A single node has no lease.
+    pub(super) async fn take_lease(
+        &self,
+        id: &str,
+        me: &mpsc::Sender<Command>,
+    ) -> Result<(Option<i64>, Option<Vec<clock::Run>>), Option<ApiError>> {
+        use crate::cluster::{Lease, Previous};
+        let Some(cluster) = &self.cluster else {
+            return Ok((None, None));
+        };
+        let unavailable = |e: crate::store::StoreError| {
+            tracing::warn!(game = %id, error = %e, "cannot take the game's lease");
+            Some(ApiError::storage_unavailable())
+        };
+        match cluster.take(id).await.map_err(unavailable)? {
+            Lease::Taken { epoch, previous } => {
+                let runs = match previous {
+                    Previous::Nobody => None,
+                    Previous::Released => Some(Vec::new()),
+                    Previous::Node(node) => Some(
+                        self.store
+                            .runs(&node)
+                            .await
+                            .map_err(unavailable)?
+                            .iter()
+                            .map(|run| clock::Run {
+                                started_at: run.started_at,
+                                alive_at: run.alive_at,
+                            })
+                            .collect(),
+                    ),
+                };
+                Ok((Some(epoch), runs))
+            }
+            Lease::Held(_) => {
+                let mut actors = self.actors.lock().expect("actor map poisoned");
+                if actors.get(id).is_some_and(|tx| tx.same_channel(me)) {
+                    actors.remove(id);
+                }
+                Err(None)
+            }
+            Lease::Missing => Ok((None, None)),
+        }
+    }
+
+    /// Whether game `id`'s actor runs on this node.
+    fn runs_here(&self, id: &str) -> bool {
+        self.actors
+            .lock()
+            .expect("actor map poisoned")
+            .get(id)
+            .is_some_and(|tx| !tx.is_closed())
     }
 
     pub(crate) fn store(&self) -> &Store {
@@ -71,14 +139,25 @@ impl Games {
         self: &Arc<Self>,
         node: &str,
     ) -> Result<(usize, i64), crate::store::StoreError> {
-        let stored = self.store.load_resumable().await?;
+        // In a cluster the orphan sweep starts the games that need a node (see
+        // `crate::cluster`), and this node's earlier runs are kept: another node taking over a
+        // game this node ran before a crash charges its clocks by them.
+        let stored = if self.cluster.is_some() {
+            Vec::new()
+        } else {
+            self.store.load_resumable().await?
+        };
         let at = Instant::now();
         let started_at = now_ms();
-        let prune_before = stored
-            .iter()
-            .map(|game| game.row.updated_at)
-            .min()
-            .unwrap_or(i64::MAX);
+        let prune_before = if self.cluster.is_some() {
+            i64::MIN
+        } else {
+            stored
+                .iter()
+                .map(|game| game.row.updated_at)
+                .min()
+                .unwrap_or(i64::MAX)
+        };
         self.store
             .write(vec![Write::StartRun {
                 node: node.to_owned(),
@@ -159,31 +238,75 @@ impl Games {
         tx
     }
 
-    /// Sends a command to game `id`'s actor and waits for the answer.
+    /// Sends a command to game `id`'s actor and waits for the answer; in a cluster, to the
+    /// node that runs the game if it is another.
     pub(crate) async fn ask<T>(
         self: &Arc<Self>,
         id: &str,
         make: impl Fn(Reply<T>) -> Command,
     ) -> Result<T, ApiError> {
+        self.ask_routed(id, make, true)
+            .await
+            .unwrap_or_else(|| Err(ApiError::cluster_unavailable()))
+    }
+
+    /// [`Games::ask`]; with `forward` false (a command another node forwarded here) the game
+    /// is run here or not at all: `None` when another node holds its lease (the lease table
+    /// decides, never this node's cache of owners).
+    pub(super) async fn ask_routed<T>(
+        self: &Arc<Self>,
+        id: &str,
+        make: impl Fn(Reply<T>) -> Command,
+        forward: bool,
+    ) -> Option<Result<T, ApiError>> {
         if !seat::is_game_id(id) {
-            return Err(ApiError::game_not_found(id));
+            return Some(Err(ApiError::game_not_found(id)));
         }
         if *self.shutdown.borrow() {
-            return Err(ApiError::unavailable());
+            return Some(Err(ApiError::unavailable()));
         }
         // An idle actor that retires drops what reached it too late without an answer, having
         // first unlisted itself (see `Games::retire`), so the second try meets a fresh actor.
-        for _ in 0..3 {
+        // In a cluster an actor that finds the lease held elsewhere does the same, having noted
+        // the owner, so the next try forwards; an owner that says no (or is gone) is forgotten
+        // and the next try takes the lease or learns the new owner.
+        for _ in 0..5 {
+            if let Some(cluster) = &self.cluster
+                && forward
+                && !self.runs_here(id)
+                && let Some(owner) = cluster.owner_elsewhere(id)
+            {
+                let (reply, answer) = oneshot::channel();
+                match self.forward(cluster, &owner, id, make(reply)).await {
+                    remote::Forwarded::Answered => match answer.await {
+                        Ok(result) => return Some(result),
+                        Err(_) => continue,
+                    },
+                    remote::Forwarded::NotOwner => cluster.forget(id),
+                    remote::Forwarded::Gone => cluster.owner_gone(id, &owner),
+                    remote::Forwarded::Unavailable => {
+                        return Some(Err(ApiError::cluster_unavailable()));
+                    }
+                }
+                continue;
+            }
             let tx = self.spawn(id.to_owned(), None);
             let (reply, answer) = oneshot::channel();
             if tx.send(make(reply)).await.is_err() {
                 continue; // The actor just stopped; start a fresh one.
             }
             if let Ok(result) = answer.await {
-                return result;
+                return Some(result);
+            }
+            // Unanswered: the actor retired, or (cluster) found the lease another node's.
+            if !forward
+                && let Some(cluster) = &self.cluster
+                && cluster.owner_elsewhere(id).is_some()
+            {
+                return None;
             }
         }
-        Err(ApiError::unavailable())
+        Some(Err(ApiError::unavailable()))
     }
 
     /// Lets an idle actor stop unless a command is waiting for it. It is unlisted and its queue
@@ -213,8 +336,25 @@ impl Games {
         self.spawn(id.to_owned(), None);
     }
 
-    /// Sends a command without waiting (unsubscribe, clock sync).
+    /// Sends a command without waiting (unsubscribe, clock sync); in a cluster, a socket's
+    /// subscription relayed from another node is that node's to hear it.
     pub(crate) fn tell(&self, id: &str, command: Command) {
+        if let Some(cluster) = &self.cluster
+            && let Command::Unsubscribe { sub } | Command::ClockSync { sub } = command
+            && let Some(owner) = cluster.relay_owner(id, sub)
+        {
+            use jiang_protocol::NodeRequest;
+            let game = id.to_owned();
+            let request = if matches!(command, Command::Unsubscribe { .. }) {
+                cluster.relay_closed(id, sub);
+                NodeRequest::Unsubscribe { game, sub }
+            } else {
+                NodeRequest::ClockSync { game, sub }
+            };
+            let cluster = cluster.clone();
+            tokio::spawn(async move { cluster.tell(&owner, &request).await });
+            return;
+        }
         let tx = self
             .actors
             .lock()
@@ -229,6 +369,14 @@ impl Games {
     pub(crate) fn new_subscriber_id(&self) -> u64 {
         self.next_sub.fetch_add(1, Ordering::Relaxed)
     }
+}
+
+/// What the registry needs of the node it runs on.
+pub(crate) struct NodeParts {
+    /// The node's previous runs (see [`Games::runs`]).
+    pub(crate) runs: Vec<clock::Run>,
+    /// Cluster mode: the node's part in the cluster.
+    pub(crate) cluster: Option<Arc<crate::cluster::Cluster>>,
 }
 
 /// A game handed to its actor at start: its stored row, and the instant its clocks resume (the

@@ -217,6 +217,8 @@ pub(super) fn load_live(
         lobby_told: None,
         computer,
         computer_retry_at: None,
+        lease: None,
+        lost: false,
     }))
 }
 
