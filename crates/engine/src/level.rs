@@ -75,21 +75,23 @@ const XIANGQI: [Row; 8] = [
     LEVEL_8,
 ];
 
-/// Shogi: level 8 reaches depth 6–8 in 100 ms; at two plies the noise still separates levels,
-/// above that whole plies (an odd node-capped depth did not beat depth 2 with noise).
+/// Shogi: at two plies the noise still separates levels, above that whole plies (in the
+/// middlegame a ply costs far more nodes than at the start, so node caps made poor steps: a
+/// 10,000-node search lost 18 of 20 games to a 4-ply one).
 const SHOGI: [Row; 8] = [
     LEVEL_1,
     (Some(1), None, 4, 50, 30),
     (Some(2), None, 5, 60, 35),
-    (Some(2), None, 3, 25, 40),
-    (Some(4), None, 1, 0, 50),
-    (None, Some(10_000), 1, 0, 60),
-    (None, Some(25_000), 1, 0, 70),
+    (Some(2), None, 1, 0, 40),
+    (Some(3), None, 1, 0, 50),
+    (Some(4), None, 1, 0, 60),
+    (Some(5), None, 1, 0, 70),
     LEVEL_8,
 ];
 
 /// Minishogi: noise barely separates levels on the small board, so from level 2 each level
-/// searches one ply more (level 8 reaches depth 7–9 in 100 ms).
+/// searches one ply more (level 8 reaches depth 7–9 in 100 ms; a 20,000-node cap on level 7's
+/// six plies made it no better than five).
 const MINISHOGI: [Row; 8] = [
     LEVEL_1,
     (Some(1), None, 1, 0, 30),
@@ -97,19 +99,19 @@ const MINISHOGI: [Row; 8] = [
     (Some(3), None, 1, 0, 40),
     (Some(4), None, 1, 0, 50),
     (Some(5), None, 1, 0, 60),
-    (Some(6), Some(20_000), 1, 0, 70),
+    (Some(6), None, 1, 0, 70),
     LEVEL_8,
 ];
 
 /// Jieqi: a chance node at every covered move makes depth dear (100 ms reach depth 2 to 3)
-/// and the reveals' luck large; searching less separates only the top levels, so levels 1–4
-/// pick among all their moves with falling temperatures (level 1 errs often: Jieqi's luck
-/// hides small mistakes).
+/// and the reveals' luck large. Searching less separates only the top levels (10,000 and
+/// 3,000 nodes, one ply); below, levels pick among all their moves with temperatures that
+/// grow about 2.5 times per level (smaller steps measured near 55%), so level 1 errs often.
 const JIEQI: [Row; 8] = [
-    (Some(1), None, 16, 500, 25),
-    (Some(1), None, 64, 300, 30),
-    (Some(1), None, 64, 170, 35),
-    (Some(1), None, 64, 90, 40),
+    (Some(1), None, 64, 1000, 25),
+    (Some(1), None, 64, 450, 30),
+    (Some(1), None, 64, 200, 35),
+    (Some(1), None, 64, 80, 40),
     (Some(1), None, 1, 0, 50),
     (None, Some(3_000), 1, 0, 60),
     (None, Some(10_000), 1, 0, 70),
