@@ -104,17 +104,17 @@ const MINISHOGI: [Row; 8] = [
 ];
 
 /// Jieqi: a chance node at every covered move makes depth dear (100 ms reach depth 2 to 3)
-/// and the reveals' luck large. Searching less separates only the top levels (10,000 and
+/// and the reveals' luck large. Searching less separates only the top levels (20,000 and
 /// 3,000 nodes, one ply); below, levels pick among all their moves with temperatures that
 /// grow about 2.5 times per level (smaller steps measured near 55%), so level 1 errs often.
 const JIEQI: [Row; 8] = [
     (Some(1), None, 64, 1000, 25),
     (Some(1), None, 64, 450, 30),
     (Some(1), None, 64, 200, 35),
-    (Some(1), None, 64, 80, 40),
+    (Some(1), None, 64, 110, 40),
     (Some(1), None, 1, 0, 50),
     (None, Some(3_000), 1, 0, 60),
-    (None, Some(10_000), 1, 0, 70),
+    (None, Some(20_000), 1, 0, 70),
     LEVEL_8,
 ];
 
