@@ -133,6 +133,7 @@ pub struct Engine {
     hash_mb: usize,
     level: u8,
     multi_pv: usize,
+    random_mover: bool,
     rng: Rng,
     xiangqi: Option<Searcher<XiangqiNode>>,
     shogi: Option<Searcher<ShogiNode>>,
@@ -156,6 +157,7 @@ impl Engine {
             hash_mb: Self::DEFAULT_HASH_MB,
             level: level::MAX,
             multi_pv: 1,
+            random_mover: false,
             rng: Rng::new(0),
             xiangqi: None,
             shogi: None,
@@ -177,6 +179,13 @@ impl Engine {
     /// The level.
     pub fn level(&self) -> u8 {
         self.level
+    }
+
+    /// Makes the engine a random mover (whatever the level): it plays a legal move chosen
+    /// uniformly at random, without searching — the weakest possible opponent, a yardstick
+    /// for the levels.
+    pub fn set_random_mover(&mut self, random: bool) {
+        self.random_mover = random;
     }
 
     /// Sets how many lines `info` reports (at least 1).
@@ -227,7 +236,7 @@ impl Engine {
 
     /// Thinks about `input` within `go` and decides, calling `report` with progress.
     pub fn think(&mut self, input: &Input, go: &Go, report: &mut dyn FnMut(&Info)) -> Thought {
-        let settings = level::settings(self.level);
+        let settings = level::settings(self.level, input.variant());
         let mut limits = Limits {
             depth: min_option(go.depth, settings.depth),
             nodes: min_option(go.nodes, settings.nodes),
@@ -246,6 +255,9 @@ impl Engine {
         match input {
             Input::Xiangqi(knowledge) => {
                 let (history, moves, root) = knowledge.nodes();
+                if self.random_mover {
+                    return random_move(&root, &mut self.rng);
+                }
                 let searcher = self.xiangqi.get_or_insert_with(|| Searcher::new(hash));
                 let outcome = searcher.search(history, moves, root.clone(), limits, report);
                 decide(&root, outcome, settings.temperature, &mut self.rng)
@@ -260,6 +272,9 @@ impl Engine {
                     };
                 }
                 let (history, moves, root) = crate::shogi::nodes(game);
+                if self.random_mover {
+                    return random_move(&root, &mut self.rng);
+                }
                 let searcher = self.shogi.get_or_insert_with(|| Searcher::new(hash));
                 let outcome = searcher.search(history, moves, root.clone(), limits, report);
                 decide(&root, outcome, settings.temperature, &mut self.rng)
@@ -282,6 +297,24 @@ fn ranking<T: GameTree>(root: &T, outcome: &Outcome<T::Move>) -> Vec<(String, i3
         .iter()
         .map(|r| (root.move_text(r.mv), r.score))
         .collect()
+}
+
+/// A legal move of `root` chosen uniformly at random (resigns when there is none).
+fn random_move<T: GameTree>(root: &T, rng: &mut Rng) -> Thought {
+    let mut moves = Vec::new();
+    root.generate(&mut moves);
+    let decision = if moves.is_empty() {
+        Decision::Resign
+    } else {
+        let index = ((rng.unit() * moves.len() as f64) as usize).min(moves.len() - 1);
+        Decision::Move(root.move_text(moves[index]))
+    };
+    Thought {
+        decision,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+    }
 }
 
 /// The move to play from a search's ranking, with the level's temperature.

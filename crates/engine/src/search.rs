@@ -20,9 +20,9 @@ const MAX_PLY: usize = 96;
 pub struct Limits {
     /// The deepest iteration to complete.
     pub depth: Option<u32>,
-    /// Stop after about this many nodes.
+    /// Stop after about this many nodes (the first iteration always completes).
     pub nodes: Option<u64>,
-    /// Stop at once when this much time has passed.
+    /// Stop at once when this much time has passed (the first iteration always completes).
     pub hard_time: Option<Duration>,
     /// Do not start a new iteration after this much time.
     pub soft_time: Option<Duration>,
@@ -106,6 +106,8 @@ pub struct Searcher<T: GameTree> {
     nodes: u64,
     next_check: u64,
     seldepth: usize,
+    /// The iteration being searched (1 is never cut short by the node or time limits).
+    iteration: u32,
     started: Instant,
     limits: Limits,
     aborted: bool,
@@ -129,6 +131,7 @@ impl<T: GameTree> Searcher<T> {
             nodes: 0,
             next_check: 0,
             seldepth: 0,
+            iteration: 0,
             started: Instant::now(),
             limits: Limits::default(),
             aborted: false,
@@ -199,6 +202,7 @@ impl<T: GameTree> Searcher<T> {
         let multi = self.limits.multi_pv.min(ranked.len());
         let mut depth = 1;
         while depth <= max_depth {
+            self.iteration = depth;
             self.seldepth = 0;
             for line in 0..multi {
                 let previous = ranked[line].score;
@@ -455,6 +459,11 @@ impl<T: GameTree> Searcher<T> {
             if stop.load(Ordering::Relaxed) {
                 self.aborted = true;
             }
+        }
+        // The first iteration always completes (only `stop` ends it): a level's small node or
+        // time share must not leave the root moves unranked.
+        if self.iteration <= 1 {
+            return;
         }
         if let Some(max) = self.limits.nodes {
             if self.nodes >= max {

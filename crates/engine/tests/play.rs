@@ -151,18 +151,9 @@ fn minishogi_mates_with_drops() {
 
 #[test]
 fn a_free_piece_is_taken() {
-    for (variant, fen, capture) in [
-        // The black horse on e5 stands alone in front of the chariot.
-        (
-            Variant::Xiangqi,
-            "5k3/9/9/9/4n4/9/9/9/9/3KR4 w - - 0 1",
-            "e0e5",
-        ),
-        (Variant::Jieqi, "5k3/9/9/9/4n4/9/9/9/9/3KR4 w - 0 1", "e0e5"),
-        // The gote rook on 5e is undefended.
-        (Variant::Shogi, "4k4/9/9/9/4r4/9/9/4R4/4K4 b - 1", "5h5e"),
-        (Variant::Minishogi, "2k2/5/2r2/5/2RK1 b - 1", "3e3c"),
-    ] {
+    // Xiangqi and Jieqi: the black horse on e5 stands alone in front of the chariot; shogi:
+    // the gote rook on 5e is undefended.
+    for (variant, fen, capture) in FREE_PIECES {
         let input = Input::from_text(variant, fen, &[]).expect("test position is valid");
         let thought = best_at_depth(&mut engine(), &input, 5);
         assert_eq!(chosen(&thought.decision), capture, "{variant} {fen}");
@@ -352,5 +343,81 @@ fn a_stopped_search_still_answers_a_legal_move() {
             _ => shogi::Position::startpos(variant).legal_move_texts(),
         };
         assert!(legal.contains(&mv), "{variant}: {mv}");
+    }
+}
+
+/// The free-piece positions of [`a_free_piece_is_taken`] with their capture.
+const FREE_PIECES: [(Variant, &str, &str); 4] = [
+    (
+        Variant::Xiangqi,
+        "5k3/9/9/9/4n4/9/9/9/9/3KR4 w - - 0 1",
+        "e0e5",
+    ),
+    (Variant::Jieqi, "5k3/9/9/9/4n4/9/9/9/9/3KR4 w - 0 1", "e0e5"),
+    (Variant::Shogi, "4k4/9/9/9/4r4/9/9/4R4/4K4 b - 1", "5h5e"),
+    (Variant::Minishogi, "2k2/5/2r2/5/2RK1 b - 1", "3e3c"),
+];
+
+#[test]
+fn a_node_cap_never_cuts_the_first_iteration() {
+    // One node allowed: the first iteration still ranks every root move, so the free piece
+    // is taken (a cut first iteration would answer the first generated move).
+    for (variant, fen, capture) in FREE_PIECES {
+        let input = Input::from_text(variant, fen, &[]).unwrap();
+        let go = jiang_engine::Go {
+            nodes: Some(1),
+            ..jiang_engine::Go::default()
+        };
+        let thought = engine().think(&input, &go, &mut |_| {});
+        assert_eq!(chosen(&thought.decision), capture, "{variant}");
+        assert!(thought.depth >= 1, "{variant}");
+    }
+}
+
+#[test]
+fn level_one_takes_a_free_piece_at_least_half_the_time() {
+    // Level 1 blunders, yet it is no random mover: a free piece is taken at least half the
+    // time (xiangqi, shogi, minishogi; Jieqi's level 1 is wilder, see level.rs).
+    for (variant, fen, capture) in FREE_PIECES {
+        if variant == Variant::Jieqi {
+            continue;
+        }
+        let input = Input::from_text(variant, fen, &[]).unwrap();
+        let mut taken = 0;
+        for seed in 0..40 {
+            let mut e = engine();
+            e.set_level(1);
+            e.set_seed(seed);
+            let thought = e.think(&input, &jiang_engine::engine::movetime(100), &mut |_| {});
+            if chosen(&thought.decision) == capture {
+                taken += 1;
+            }
+        }
+        assert!(taken >= 20, "{variant}: {taken} of 40");
+    }
+}
+
+#[test]
+fn the_random_mover_plays_varied_legal_moves_without_searching() {
+    for variant in Variant::ALL {
+        let input = Input::from_text(variant, "startpos", &[]).unwrap();
+        let legal = match variant {
+            Variant::Xiangqi | Variant::Jieqi => {
+                xiangqi::Position::start(variant).legal_move_texts()
+            }
+            _ => shogi::Position::startpos(variant).legal_move_texts(),
+        };
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..30 {
+            let mut e = engine();
+            e.set_random_mover(true);
+            e.set_seed(seed);
+            let thought = e.think(&input, &jiang_engine::engine::movetime(100), &mut |_| {});
+            let mv = chosen(&thought.decision).to_owned();
+            assert!(legal.contains(&mv), "{variant}: {mv}");
+            assert_eq!(thought.nodes, 0, "{variant}: no search");
+            seen.insert(mv);
+        }
+        assert!(seen.len() >= 8, "{variant}: {seen:?}");
     }
 }

@@ -286,6 +286,8 @@ impl Session {
             .line("option name Level type spin default 8 min 1 max 8");
         self.out
             .line("option name Threads type spin default 1 min 1 max 1");
+        self.out
+            .line("option name RandomMover type check default false");
         self.out.line(ok);
     }
 
@@ -350,6 +352,19 @@ impl Session {
             }
             "threads" => {
                 number(1)?;
+            }
+            "randommover" => {
+                let random = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(CommandError::BadValue {
+                            name,
+                            message: format!("expected true or false, got `{value}`"),
+                        });
+                    }
+                };
+                self.engine().set_random_mover(random);
             }
             // USI GUIs set these for every engine; nothing to do.
             "usi_ponder" | "ponder" | "usi_ownbook" => {}

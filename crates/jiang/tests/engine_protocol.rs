@@ -123,7 +123,14 @@ fn a_uci_xiangqi_and_jieqi_session() {
     let mut e = EngineProcess::start();
     e.send("uci");
     let hello = e.until("uciok");
-    for option in ["UCI_Variant", "Hash", "MultiPV", "Level", "Threads"] {
+    for option in [
+        "UCI_Variant",
+        "Hash",
+        "MultiPV",
+        "Level",
+        "Threads",
+        "RandomMover",
+    ] {
         assert!(
             hello
                 .iter()
@@ -239,6 +246,7 @@ fn a_uci_xiangqi_and_jieqi_session() {
     e.send("position fen not-a-fen");
     e.send("setoption name UCI_Variant value shogi");
     e.send("setoption name Level value 9");
+    e.send("setoption name RandomMover value maybe");
     e.send("frobnicate");
     e.send("isready");
     let complaints = e.until("readyok");
@@ -246,7 +254,7 @@ fn a_uci_xiangqi_and_jieqi_session() {
         .iter()
         .filter(|l| l.starts_with("info string error:"))
         .collect();
-    assert_eq!(errors.len(), 4, "{complaints:?}");
+    assert_eq!(errors.len(), 5, "{complaints:?}");
     e.send("go depth 1");
     let (mv, _) = e.bestmove();
     assert!(
@@ -325,5 +333,51 @@ fn lower_levels_answer_with_legal_moves() {
             "level {level}: {mv}"
         );
     }
+    e.quit();
+}
+
+#[test]
+fn the_random_mover_answers_legal_moves_at_once() {
+    // The yardstick of the level ladder: `RandomMover` plays a uniformly random legal move
+    // without searching (no `info` line), in both protocols; turning it off searches again.
+    let mut e = EngineProcess::start();
+    e.send("uci");
+    e.until("uciok");
+    e.send("setoption name RandomMover value true");
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..12 {
+        e.send("position startpos moves h2e2");
+        e.send("go movetime 100");
+        let (mv, lines) = e.bestmove();
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info depth")),
+            "{lines:?}"
+        );
+        assert!(
+            xiangqi_legal(Variant::Xiangqi, "startpos", &["h2e2"], &mv),
+            "{mv}"
+        );
+        seen.insert(mv);
+    }
+    assert!(seen.len() >= 3, "{seen:?}");
+    e.send("setoption name RandomMover value false");
+    e.send("go depth 2");
+    let (_, lines) = e.bestmove();
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{lines:?}"
+    );
+    e.quit();
+
+    let mut e = EngineProcess::start();
+    e.send("usi");
+    e.until("usiok");
+    e.send("setoption name UCI_Variant value minishogi");
+    e.send("setoption name RandomMover value true");
+    e.send("position startpos");
+    e.send("go byoyomi 100");
+    let (mv, _) = e.bestmove();
+    let legal = shogi::Position::startpos(Variant::Minishogi).legal_move_texts();
+    assert!(legal.contains(&mv), "{mv}");
     e.quit();
 }
