@@ -356,11 +356,20 @@ impl Cluster {
             return Ok(Vec::new());
         }
         let (ids, epochs): (Vec<String>, Vec<i64>) = held.iter().cloned().unzip();
+        // A lease row locked by a write of this node in flight is skipped, not waited for:
+        // that write's fence extends the lease itself, and waiting would let this statement
+        // (which locks many rows) and a group commit (which locks several) deadlock on each
+        // other's rows. Whether a lease is still held is read from the statement's snapshot,
+        // which never waits; a lease taken over while locked is seen lost a second later.
         let kept: Vec<(String,)> = sqlx::query_as(
-            "UPDATE game_leases AS l SET expires_at = $3 \
-             FROM UNNEST($1::text[], $2::int8[]) AS h(id, epoch) \
-             WHERE l.game_id = h.id AND l.epoch = h.epoch AND l.owner = $4 \
-             RETURNING l.game_id",
+            "WITH mine AS (SELECT l.game_id FROM game_leases AS l \
+               JOIN UNNEST($1::text[], $2::int8[]) AS h(id, epoch) \
+               ON l.game_id = h.id AND l.epoch = h.epoch WHERE l.owner = $4), \
+             free AS (SELECT game_id FROM game_leases \
+               WHERE game_id IN (SELECT game_id FROM mine) FOR UPDATE SKIP LOCKED), \
+             renewed AS (UPDATE game_leases SET expires_at = $3 \
+               WHERE game_id IN (SELECT game_id FROM free) AND owner = $4) \
+             SELECT game_id FROM mine",
         )
         .bind(&ids)
         .bind(&epochs)
