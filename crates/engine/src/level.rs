@@ -109,7 +109,7 @@ const MINISHOGI: [Row; 8] = [
 /// grow about 2.5 times per level (smaller steps measured near 55%), so level 1 errs often.
 const JIEQI: [Row; 8] = [
     (Some(1), None, 64, 1000, 25),
-    (Some(1), None, 64, 450, 30),
+    (Some(1), None, 64, 350, 30),
     (Some(1), None, 64, 200, 35),
     (Some(1), None, 64, 110, 40),
     (Some(1), None, 1, 0, 50),
