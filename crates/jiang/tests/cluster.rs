@@ -605,6 +605,98 @@ async fn nats_down_the_owner_serves_forwarding_fails_then_recovers() {
     db.drop_database().await;
 }
 
+/// Sets the test database read-only (or back) and ends its sessions, so that every node's next
+/// statement meets the change: PostgreSQL refusing writes, as when it is down for writes.
+async fn set_read_only(db: &str, read_only: bool) {
+    let name = db.rsplit('/').next().unwrap().to_owned();
+    let admin_url = std::env::var("JIANG_TEST_DATABASE_URL").unwrap();
+    let admin = sqlx::PgPool::connect(&admin_url).await.unwrap();
+    let setting = if read_only { "on" } else { "off" };
+    sqlx::query(&format!(
+        "ALTER DATABASE {name} SET default_transaction_read_only = {setting}"
+    ))
+    .execute(&admin)
+    .await
+    .unwrap();
+    sqlx::query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1")
+        .bind(&name)
+        .execute(&admin)
+        .await
+        .unwrap();
+    admin.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(cluster_tests),
+    ignore = "set JIANG_TEST_DATABASE_URL and JIANG_TEST_NATS_URL to run the cluster tests"
+)]
+async fn postgres_refusing_writes_refuses_moves_on_every_node_and_loses_nothing() {
+    let nats = std::env::var("JIANG_TEST_NATS_URL").unwrap();
+    let name = format!("pgdown-{}", std::process::id());
+    let db = Database::postgres("cluster_pg_down").await;
+    let nodes: Vec<Node> = ["a", "b"]
+        .iter()
+        .map(|n| start_node(&db.url, &nats, &name, &format!("pgdown-{n}")))
+        .collect();
+    let http = reqwest::Client::new();
+    // The join runs the game on node b; node a forwards to it.
+    let (id, red, black) = create_and_join(
+        &http,
+        &nodes[0].base,
+        &nodes[1].base,
+        json!({"variant": "xiangqi", "side": "red"}),
+    )
+    .await;
+    let move_via = |node: usize, token: String, mv: &'static str| {
+        let (http, base, id) = (http.clone(), nodes[node].base.clone(), id.clone());
+        async move {
+            post(
+                &http,
+                &base,
+                &format!("/api/games/{id}/move"),
+                Some(&token),
+                json!({"move": mv}),
+            )
+            .await
+            .unwrap()
+        }
+    };
+    assert_eq!(move_via(0, red.clone(), "h2e2").await.0, 200);
+    set_read_only(&db.url, true).await;
+    // Through the owner and through a forwarding node alike: 503, and nothing is acknowledged.
+    for node in [1, 0] {
+        let (status, refused) = move_via(node, black.clone(), "h9g7").await;
+        assert_eq!(status, 503, "via node {node}: {refused}");
+        let code = refused["error"]["code"].as_str().unwrap().to_owned();
+        assert!(
+            code == "storage_unavailable" || code == "cluster_unavailable",
+            "via node {node}: {refused}"
+        );
+    }
+    set_read_only(&db.url, false).await;
+    let moves: Vec<String> = db.moves().await.into_iter().map(|m| m.2).collect();
+    assert_eq!(moves, ["h2e2"], "only the acknowledged move is stored");
+    // Writes are back: the refused move is played now, on whichever node owns the game.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (status, answer) = move_via(0, black.clone(), "h9g7").await;
+        if status == 200 {
+            break;
+        }
+        assert_eq!(status, 503, "{answer}");
+        assert!(Instant::now() < deadline, "writes did not resume: {answer}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(move_via(1, red, "b0c2").await.0, 200);
+    let (_, view) = get(&http, &nodes[1].base, &format!("/api/games/{id}"), None)
+        .await
+        .unwrap();
+    assert_eq!(view["moves"], json!(["h2e2", "h9g7", "b0c2"]));
+    drop(nodes);
+    db.drop_database().await;
+}
+
 /// Cluster mode refuses to start on SQLite (nodes cannot share it), with a clear message and
 /// nothing created; this needs neither PostgreSQL nor NATS.
 #[test]
