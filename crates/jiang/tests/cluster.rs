@@ -154,6 +154,20 @@ async fn lease(db: &str, game: &str) -> (String, i64) {
     row
 }
 
+/// Plays `mv` with seat `token` in game `id` through `node`: (status, answer).
+async fn play_via(
+    http: &reqwest::Client,
+    node: &Node,
+    id: &str,
+    token: &str,
+    mv: &str,
+) -> (u16, Value) {
+    let path = format!("/api/games/{id}/move");
+    post(http, &node.base, &path, Some(token), json!({"move": mv}))
+        .await
+        .unwrap()
+}
+
 /// Creates a game from `body` on `creator` and joins it on `joiner` (which then runs it):
 /// (id, creator's token, joiner's token).
 async fn create_and_join(
@@ -557,28 +571,14 @@ async fn nats_down_the_owner_serves_forwarding_fails_then_recovers() {
     )
     .await;
     assert_eq!(lease(&db.url, &id).await.0, "down-b");
-    let move_via = |node: usize, token: String, mv: &'static str| {
-        let (http, base, id) = (http.clone(), nodes[node].base.clone(), id.clone());
-        async move {
-            post(
-                &http,
-                &base,
-                &format!("/api/games/{id}/move"),
-                Some(&token),
-                json!({"move": mv}),
-            )
-            .await
-            .unwrap()
-        }
-    };
     // Forwarded from a to b while NATS is up.
-    assert_eq!(move_via(0, red.clone(), "h2e2").await.0, 200);
+    assert_eq!(play_via(&http, &nodes[0], &id, &red, "h2e2").await.0, 200);
     nats.kill().unwrap();
     nats.wait().unwrap();
     // The owner goes on serving its game; the other node answers 503 cluster_unavailable.
-    let (status, answer) = move_via(1, black.clone(), "h9g7").await;
+    let (status, answer) = play_via(&http, &nodes[1], &id, &black, "h9g7").await;
     assert_eq!(status, 200, "{answer}");
-    let (status, refused) = move_via(0, red.clone(), "b0c2").await;
+    let (status, refused) = play_via(&http, &nodes[0], &id, &red, "b0c2").await;
     assert_eq!(status, 503, "{refused}");
     assert_eq!(refused["error"]["code"], "cluster_unavailable");
     assert_eq!(lease(&db.url, &id).await.0, "down-b", "nothing moved");
@@ -587,7 +587,7 @@ async fn nats_down_the_owner_serves_forwarding_fails_then_recovers() {
     listening(port).await;
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        let (status, answer) = move_via(0, red.clone(), "b0c2").await;
+        let (status, answer) = play_via(&http, &nodes[0], &id, &red, "b0c2").await;
         if status == 200 {
             break;
         }
@@ -648,25 +648,11 @@ async fn postgres_refusing_writes_refuses_moves_on_every_node_and_loses_nothing(
         json!({"variant": "xiangqi", "side": "red"}),
     )
     .await;
-    let move_via = |node: usize, token: String, mv: &'static str| {
-        let (http, base, id) = (http.clone(), nodes[node].base.clone(), id.clone());
-        async move {
-            post(
-                &http,
-                &base,
-                &format!("/api/games/{id}/move"),
-                Some(&token),
-                json!({"move": mv}),
-            )
-            .await
-            .unwrap()
-        }
-    };
-    assert_eq!(move_via(0, red.clone(), "h2e2").await.0, 200);
+    assert_eq!(play_via(&http, &nodes[0], &id, &red, "h2e2").await.0, 200);
     set_read_only(&db.url, true).await;
     // Through the owner and through a forwarding node alike: 503, and nothing is acknowledged.
     for node in [1, 0] {
-        let (status, refused) = move_via(node, black.clone(), "h9g7").await;
+        let (status, refused) = play_via(&http, &nodes[node], &id, &black, "h9g7").await;
         assert_eq!(status, 503, "via node {node}: {refused}");
         let code = refused["error"]["code"].as_str().unwrap().to_owned();
         assert!(
@@ -680,7 +666,7 @@ async fn postgres_refusing_writes_refuses_moves_on_every_node_and_loses_nothing(
     // Writes are back: the refused move is played now, on whichever node owns the game.
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let (status, answer) = move_via(0, black.clone(), "h9g7").await;
+        let (status, answer) = play_via(&http, &nodes[0], &id, &black, "h9g7").await;
         if status == 200 {
             break;
         }
@@ -688,7 +674,7 @@ async fn postgres_refusing_writes_refuses_moves_on_every_node_and_loses_nothing(
         assert!(Instant::now() < deadline, "writes did not resume: {answer}");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    assert_eq!(move_via(1, red, "b0c2").await.0, 200);
+    assert_eq!(play_via(&http, &nodes[1], &id, &red, "b0c2").await.0, 200);
     let (_, view) = get(&http, &nodes[1].base, &format!("/api/games/{id}"), None)
         .await
         .unwrap();
