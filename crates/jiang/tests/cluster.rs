@@ -154,6 +154,29 @@ async fn lease(db: &str, game: &str) -> (String, i64) {
     row
 }
 
+/// Nodes `<prefix>-a` and `<prefix>-b` of cluster `name`, and a xiangqi game created on a and
+/// joined on b (so b runs it and a forwards to it): (nodes, id, red's token, black's token).
+async fn two_nodes_one_game(
+    http: &reqwest::Client,
+    db: &Database,
+    nats: &str,
+    name: &str,
+    prefix: &str,
+) -> (Vec<Node>, String, String, String) {
+    let nodes: Vec<Node> = ["a", "b"]
+        .iter()
+        .map(|n| start_node(&db.url, nats, name, &format!("{prefix}-{n}")))
+        .collect();
+    let (id, red, black) = create_and_join(
+        http,
+        &nodes[0].base,
+        &nodes[1].base,
+        json!({"variant": "xiangqi", "side": "red"}),
+    )
+    .await;
+    (nodes, id, red, black)
+}
+
 /// Plays `mv` with seat `token` in game `id` through `node`: (status, answer).
 async fn play_via(
     http: &reqwest::Client,
@@ -557,19 +580,8 @@ async fn nats_down_the_owner_serves_forwarding_fails_then_recovers() {
     listening(port).await;
     let url = format!("nats://127.0.0.1:{port}");
     let db = Database::postgres("cluster_nats").await;
-    let nodes: Vec<Node> = ["a", "b"]
-        .iter()
-        .map(|n| start_node(&db.url, &url, "jiang", &format!("down-{n}")))
-        .collect();
     let http = reqwest::Client::new();
-    // The join runs the game on node b.
-    let (id, red, black) = create_and_join(
-        &http,
-        &nodes[0].base,
-        &nodes[1].base,
-        json!({"variant": "xiangqi", "side": "red"}),
-    )
-    .await;
+    let (nodes, id, red, black) = two_nodes_one_game(&http, &db, &url, "jiang", "down").await;
     assert_eq!(lease(&db.url, &id).await.0, "down-b");
     // Forwarded from a to b while NATS is up.
     assert_eq!(play_via(&http, &nodes[0], &id, &red, "h2e2").await.0, 200);
@@ -635,19 +647,8 @@ async fn postgres_refusing_writes_refuses_moves_on_every_node_and_loses_nothing(
     let nats = std::env::var("JIANG_TEST_NATS_URL").unwrap();
     let name = format!("pgdown-{}", std::process::id());
     let db = Database::postgres("cluster_pg_down").await;
-    let nodes: Vec<Node> = ["a", "b"]
-        .iter()
-        .map(|n| start_node(&db.url, &nats, &name, &format!("pgdown-{n}")))
-        .collect();
     let http = reqwest::Client::new();
-    // The join runs the game on node b; node a forwards to it.
-    let (id, red, black) = create_and_join(
-        &http,
-        &nodes[0].base,
-        &nodes[1].base,
-        json!({"variant": "xiangqi", "side": "red"}),
-    )
-    .await;
+    let (nodes, id, red, black) = two_nodes_one_game(&http, &db, &nats, &name, "pgdown").await;
     assert_eq!(play_via(&http, &nodes[0], &id, &red, "h2e2").await.0, 200);
     set_read_only(&db.url, true).await;
     // Through the owner and through a forwarding node alike: 503, and nothing is acknowledged.
