@@ -11,10 +11,10 @@ use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
 use axum::Extension;
-use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{FromRequestParts, Path, RawQuery};
 use axum::http::HeaderMap;
+use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
@@ -23,7 +23,7 @@ use serde::de::DeserializeOwned;
 use tokio::sync::mpsc;
 
 use crate::error::{ApiError, ErrorCode};
-use crate::game::{Command, message_action};
+use crate::game::{ChatRequest, Command, message_action};
 use crate::http::{AppState, ClientAddress, bearer, cookie, seat_cookie_name};
 use crate::ratelimit::{Bucket, Rate};
 use crate::serve::{ConnectionSlot, stopped};
@@ -60,18 +60,17 @@ pub(crate) const CLOSE_IDLE: u16 = 1000;
 const CLOSE_TOO_BIG: u16 = 1009;
 
 pub(crate) async fn upgrade(
-    State(state): State<AppState>,
-    Extension(ClientAddress(client)): Extension<ClientAddress>,
-    Extension(connection): Extension<ConnectionSlot>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
-    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+    accepted: Accepted,
 ) -> Response {
-    let (upgrade, socket_slot) = match accept(&state, client, upgrade) {
-        Ok(accepted) => accepted,
-        Err(e) => return e.into_response(),
-    };
+    let (state, client, upgrade, slots) = (
+        accepted.state,
+        accepted.client,
+        accepted.upgrade,
+        accepted.slots,
+    );
     let from_query = query
         .as_deref()
         .unwrap_or("")
@@ -122,26 +121,58 @@ pub(crate) async fn upgrade(
         sub,
         token,
         client,
-        _slots: (socket_slot, connection),
+        _slots: slots,
     };
+    small_messages(upgrade).on_upgrade(move |ws| socket.run(ws, rx))
+}
+
+/// The read limits of the game and lobby sockets, whose client messages are small: at most
+/// [`MAX_READ`] bytes a message or frame, and a small read buffer, which saves memory per
+/// socket and the zeroing of a large buffer on every read.
+pub(crate) fn small_messages(upgrade: WebSocketUpgrade) -> WebSocketUpgrade {
     upgrade
-        // Client messages are small: a small read buffer saves memory per socket and the
-        // zeroing of a large buffer on every read.
         .read_buffer_size(4 * 1024)
         .max_message_size(MAX_READ)
         .max_frame_size(MAX_READ)
-        .on_upgrade(move |ws| socket.run(ws, rx))
 }
 
-/// The first checks of every WebSocket handshake: a real upgrade (else `not_websocket`), then
-/// a place among `client`'s open WebSockets (else `too_many_sockets`).
-pub(crate) fn accept(
-    state: &AppState,
-    client: IpAddr,
-    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
-) -> Result<(WebSocketUpgrade, Slot), ApiError> {
-    let upgrade = upgrade.map_err(|e| ApiError::new(ErrorCode::NotWebsocket, e.body_text()))?;
-    Ok((upgrade, socket_slot(state, client)?))
+/// A WebSocket handshake past the first checks of every socket: a real upgrade (else
+/// `not_websocket`), then a place among the client's open WebSockets (else
+/// `too_many_sockets`). Extracted last by each socket's handler.
+pub(crate) struct Accepted {
+    /// The server's state.
+    pub state: AppState,
+    /// The client's address.
+    pub client: IpAddr,
+    /// The handshake, to answer with the socket's limits.
+    pub upgrade: WebSocketUpgrade,
+    /// The socket's place among the address's sockets and its connection's place among
+    /// connections: both freed when the socket ends.
+    pub slots: (Slot, ConnectionSlot),
+}
+
+impl FromRequestParts<AppState> for Accepted {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
+        let Extension(ClientAddress(client)) =
+            Extension::<ClientAddress>::from_request_parts(parts, state)
+                .await
+                .map_err(IntoResponse::into_response)?;
+        let Extension(connection) = Extension::<ConnectionSlot>::from_request_parts(parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let upgrade = WebSocketUpgrade::from_request_parts(parts, state)
+            .await
+            .map_err(|e| ApiError::new(ErrorCode::NotWebsocket, e.body_text()).into_response())?;
+        let slot = socket_slot(state, client).map_err(IntoResponse::into_response)?;
+        Ok(Accepted {
+            state: state.clone(),
+            client,
+            upgrade,
+            slots: (slot, connection),
+        })
+    }
 }
 
 /// One client message of a game or lobby socket, after the socket's rate (`rate_limited`) and
@@ -399,13 +430,16 @@ async fn handle_message(
             if !state.limiter.check(client) {
                 return Err(ApiError::rate_limited());
             }
+            let chat = ChatRequest {
+                sub,
+                client,
+                channel,
+                text,
+            };
             return state
                 .games
                 .ask(id, |reply| Command::Chat {
-                    sub,
-                    client,
-                    channel,
-                    text: text.clone(),
+                    chat: chat.clone(),
                     reply,
                 })
                 .await

@@ -9,22 +9,19 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use axum::Extension;
-use axum::extract::State;
-use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::response::{IntoResponse, Response};
+use axum::extract::ws::{Message, WebSocket};
+use axum::response::Response;
 use futures_util::StreamExt;
 use jiang_protocol::{LobbyClientMessage, LobbyServerMessage, to_sorted_json};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::error::{ApiError, ErrorCode};
-use crate::http::{AppState, ClientAddress};
+use crate::http::AppState;
 use crate::ratelimit::Bucket;
 use crate::serve::{ConnectionSlot, stopped};
 use crate::slots::Slot;
 use crate::ws::{
-    self, CLOSE_IDLE, End, MAX_READ, MAX_STRIKES, SOCKET_RATE, finish, pings, read_text,
+    self, Accepted, CLOSE_IDLE, End, MAX_STRIKES, SOCKET_RATE, finish, pings, read_text,
     send_within,
 };
 
@@ -34,21 +31,9 @@ pub const MAX_HELD: usize = 32;
 /// Lobby socket ids (for the hub's holds).
 static NEXT_SOCKET: AtomicU64 = AtomicU64::new(1);
 
-pub(crate) async fn upgrade(
-    State(state): State<AppState>,
-    Extension(ClientAddress(client)): Extension<ClientAddress>,
-    Extension(connection): Extension<ConnectionSlot>,
-    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
-) -> Response {
-    let (upgrade, slot) = match ws::accept(&state, client, upgrade) {
-        Ok(accepted) => accepted,
-        Err(e) => return e.into_response(),
-    };
-    upgrade
-        .read_buffer_size(4 * 1024)
-        .max_message_size(MAX_READ)
-        .max_frame_size(MAX_READ)
-        .on_upgrade(move |socket| run(state, client, socket, (slot, connection)))
+pub(crate) async fn upgrade(accepted: Accepted) -> Response {
+    let (state, client, slots) = (accepted.state, accepted.client, accepted.slots);
+    ws::small_messages(accepted.upgrade).on_upgrade(move |ws| run(state, client, ws, slots))
 }
 
 async fn run(state: AppState, client: IpAddr, socket: WebSocket, _slots: (Slot, ConnectionSlot)) {
