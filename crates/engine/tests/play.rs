@@ -115,38 +115,33 @@ fn assert_mate_in(variant: Variant, fen: &str, n: u32) {
     );
 }
 
-#[test]
-fn xiangqi_mate_with_the_flying_general() {
-    // Black's general on d9 cannot step to e9: it would face Red's general on the open e-file.
-    // The chariot on b8 holds rank 8; a chariot check on the d-file or rank 9 mates.
-    assert_mate_in(Variant::Xiangqi, "3k5/1R7/9/8p/9/9/9/9/9/R3K4 w - - 0 1", 1);
-}
+/// Positions whose side to move mates in so many moves, for [`assert_mate_in`].
+const MATES: [(Variant, &str, u32); 8] = [
+    // Xiangqi, the flying general: Black's general on d9 cannot step to e9, where it would
+    // face Red's general on the open e-file. The chariot on b8 holds rank 8; a chariot check
+    // on the d-file or rank 9 mates.
+    (Variant::Xiangqi, "3k5/1R7/9/8p/9/9/9/9/9/R3K4 w - - 0 1", 1),
+    // Xiangqi, mate in four with one chariot and the general.
+    (Variant::Xiangqi, "3k5/9/4b4/8p/9/9/9/9/9/R3K4 w - - 0 1", 4),
+    // Jieqi, around a covered piece: Black keeps a covered chariot on a9 (its pool: one
+    // chariot); it cannot block.
+    (Variant::Jieqi, "x2k5/1R7/9/8p/9/9/9/9/9/R3K4 w r1 0 1", 1),
+    // Jieqi: Red's only attacker is covered but certain (its pool holds one chariot).
+    (Variant::Jieqi, "3k5/9/9/8p/9/9/9/9/9/X3K4 w R1 0 1", 1),
+    // Shogi tsume with drops. Head gold: G*5b, protected by the pawn on 5c.
+    (Variant::Shogi, "4k4/9/4P4/9/9/9/9/9/4K4 b G 1", 1),
+    // Shogi: three plies with drops only, silver then gold.
+    (Variant::Shogi, "4k4/9/9/9/9/9/9/9/4K4 b 2GS 1", 2),
+    // Minishogi mates with drops.
+    (Variant::Minishogi, "2k2/5/2P2/5/2K2 b G 1", 1),
+    (Variant::Minishogi, "1k3/5/5/5/2K2 b GS 1", 2),
+];
 
 #[test]
-fn xiangqi_mate_in_four_with_one_chariot_and_the_general() {
-    assert_mate_in(Variant::Xiangqi, "3k5/9/4b4/8p/9/9/9/9/9/R3K4 w - - 0 1", 4);
-}
-
-#[test]
-fn jieqi_mates_around_a_covered_piece() {
-    // Black keeps a covered chariot on a9 (its pool: one chariot); it cannot block.
-    assert_mate_in(Variant::Jieqi, "x2k5/1R7/9/8p/9/9/9/9/9/R3K4 w r1 0 1", 1);
-    // Red's only attacker is covered but certain (its pool holds one chariot).
-    assert_mate_in(Variant::Jieqi, "3k5/9/9/8p/9/9/9/9/9/X3K4 w R1 0 1", 1);
-}
-
-#[test]
-fn shogi_tsume_with_drops() {
-    // Head gold: G*5b, protected by the pawn on 5c.
-    assert_mate_in(Variant::Shogi, "4k4/9/4P4/9/9/9/9/9/4K4 b G 1", 1);
-    // Three plies with drops only: silver then gold.
-    assert_mate_in(Variant::Shogi, "4k4/9/9/9/9/9/9/9/4K4 b 2GS 1", 2);
-}
-
-#[test]
-fn minishogi_mates_with_drops() {
-    assert_mate_in(Variant::Minishogi, "2k2/5/2P2/5/2K2 b G 1", 1);
-    assert_mate_in(Variant::Minishogi, "1k3/5/5/5/2K2 b GS 1", 2);
+fn mates_are_found_and_end_in_checkmate() {
+    for (variant, fen, n) in MATES {
+        assert_mate_in(variant, fen, n);
+    }
 }
 
 #[test]
