@@ -150,9 +150,13 @@ fn a_free_piece_is_taken() {
     // the gote rook on 5e is undefended.
     for (variant, fen, capture) in FREE_PIECES {
         let input = Input::from_text(variant, fen, &[]).expect("test position is valid");
-        let thought = best_at_depth(&mut engine(), &input, 5);
-        assert_eq!(chosen(&thought.decision), capture, "{variant} {fen}");
+        assert_eq!(best_move(&input, 5), capture, "{variant} {fen}");
     }
+}
+
+/// The move a fresh engine chooses for `input`, searching to `depth`.
+fn best_move(input: &Input, depth: u32) -> String {
+    chosen(&best_at_depth(&mut engine(), input, depth).decision).to_owned()
 }
 
 /// The score of `mv` among all root moves ranked to `depth`.
@@ -196,10 +200,7 @@ fn the_opponents_losing_chase_is_used() {
     let history = ["e9e7", "a7b9", "e7e9", "b9a7", "e9e7"];
     let input = Input::from_text(Variant::Xiangqi, fen, &history).unwrap();
     assert_eq!(score_of(&input, 4, "a7b9"), MATE - 1);
-    assert_eq!(
-        chosen(&best_at_depth(&mut engine(), &input, 4).decision),
-        "a7b9"
-    );
+    assert_eq!(best_move(&input, 4), "a7b9");
 }
 
 #[test]
@@ -212,15 +213,11 @@ fn a_losing_perpetual_check_is_avoided() {
     let moves: Vec<&str> = history.split(' ').collect();
     let input = Input::from_text(Variant::Xiangqi, fen, &moves).unwrap();
     assert_eq!(score_of(&input, 4, "a8a9"), -(MATE - 1));
-    let thought = best_at_depth(&mut engine(), &input, 5);
-    assert_ne!(chosen(&thought.decision), "a8a9");
+    assert_ne!(best_move(&input, 5), "a8a9");
     // Without the history the check is what the engine plays (it delays the mate).
     let here = "4k4/R8/9/9/9/9/9/8r/7r1/3K5 w - - 0 1";
     let fresh = Input::from_text(Variant::Xiangqi, here, &[]).unwrap();
-    assert_eq!(
-        chosen(&best_at_depth(&mut engine(), &fresh, 5).decision),
-        "a8a9"
-    );
+    assert_eq!(best_move(&fresh, 5), "a8a9");
 }
 
 #[test]
@@ -231,10 +228,7 @@ fn shogi_perpetual_check_loses_and_minishogi_repetition_loses_for_sente() {
     let history = ["9i9a", "5a5b", "9a9b", "5b5a"];
     let input = Input::from_text(Variant::Shogi, fen, &history).unwrap();
     assert_eq!(score_of(&input, 3, "9b9a"), -(MATE - 1));
-    assert_ne!(
-        chosen(&best_at_depth(&mut engine(), &input, 3).decision),
-        "9b9a"
-    );
+    assert_ne!(best_move(&input, 3), "9b9a");
     // Minishogi: a plain repetition is a loss for sente (shogi.md), a win for gote.
     let mini = "2k2/5/5/5/2KG1 b - 1";
     let shuffle = ["3e4e", "3a4a", "4e3e", "4a3a"];
