@@ -77,9 +77,8 @@ fn parse_variant(name: &str) -> Result<Variant, ApiError> {
 async fn open(state: &AppState, source: Source<'_>) -> Result<Board, ApiError> {
     let Some(id) = source.game else {
         let Some(name) = source.variant else {
-            return Err(ApiError::new(
-                ErrorCode::InvalidRequest,
-                "Invalid request: give a variant, or a finished game's id.",
+            return Err(ApiError::invalid_request(
+                "give a variant, or a finished game's id",
             ));
         };
         let variant = parse_variant(name)?;
@@ -106,10 +105,9 @@ async fn open(state: &AppState, source: Source<'_>) -> Result<Board, ApiError> {
     if let Some(name) = source.variant
         && parse_variant(name)? != variant
     {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!("Invalid request: game `{id}` is a {variant} game, not {name}."),
-        ));
+        return Err(ApiError::invalid_request(format_args!(
+            "game `{id}` is a {variant} game, not {name}"
+        )));
     }
     let table = match (variant, source.knowledge) {
         (Variant::Jieqi, Some(Knowledge::Red)) => finished.table.knowledge_restart(Side::RED),
@@ -266,13 +264,10 @@ pub(crate) async fn analyse(
     let (mut table, game, with_deal) = start_board(&state, Source::from(&request)).await?;
     let from = request.from.unwrap_or(0);
     if from > request.moves.len() as u64 {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!(
-                "Invalid request: `from` is {from}, but the line has {} moves.",
-                request.moves.len()
-            ),
-        ));
+        return Err(ApiError::invalid_request(format_args!(
+            "`from` is {from}, but the line has {} moves",
+            request.moves.len()
+        )));
     }
     let mut positions = Vec::new();
     if from == 0 {

@@ -315,13 +315,10 @@ pub(crate) async fn review(
         (None, None) => Vec::new(),
     };
     if moves.len() > MAX_REVIEW_PLIES {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!(
-                "Invalid request: a review takes at most {MAX_REVIEW_PLIES} plies, not {}.",
-                moves.len()
-            ),
-        ));
+        return Err(ApiError::invalid_request(format_args!(
+            "a review takes at most {MAX_REVIEW_PLIES} plies, not {}",
+            moves.len()
+        )));
     }
     let mut tables = vec![table.boxed_clone()];
     crate::analysis::play_line(&mut table, &moves, with_deal, |_, t| {

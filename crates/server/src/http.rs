@@ -17,6 +17,7 @@ use jiang_protocol::{
     Health, MoveRequest, PremoveRequest, TakebackRequest, to_sorted_value,
 };
 use jiang_rules::{Side, Variant};
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio::sync::watch;
@@ -319,6 +320,20 @@ fn action_token(
     }
 }
 
+/// `body` as the JSON answer with `status`, setting the cookie that keeps the seat `(game id,
+/// token)` (see [`seat_cookie`]).
+pub(crate) fn seated_answer(
+    state: &AppState,
+    status: StatusCode,
+    (id, token): (&str, &str),
+    body: &impl Serialize,
+) -> Response {
+    let cookie = seat_cookie(id, token, state.origin.secure_cookies());
+    let mut response = (status, Json(to_sorted_value(body))).into_response();
+    response.headers_mut().insert(header::SET_COOKIE, cookie);
+    response
+}
+
 /// The `Set-Cookie` value that keeps `token` for game `id`: HttpOnly (no script reads it),
 /// `SameSite=Lax`, and `Secure` when the public URL is https.
 pub(crate) fn seat_cookie(id: &str, token: &str, secure: bool) -> HeaderValue {
@@ -339,10 +354,12 @@ async fn create_game(
     // No other site may make a visitor's browser create a game (and get its seat cookie).
     let request: CreateGame = same_site_body(&state, &headers, body)?;
     let created = create(&state, request, client).await?;
-    let cookie = seat_cookie(&created.id, &created.token, state.origin.secure_cookies());
-    let mut response = (StatusCode::CREATED, Json(to_sorted_value(&created))).into_response();
-    response.headers_mut().insert(header::SET_COOKIE, cookie);
-    Ok(response)
+    Ok(seated_answer(
+        &state,
+        StatusCode::CREATED,
+        (&created.id, &created.token),
+        &created,
+    ))
 }
 
 /// Validates and stores the game `request` asks for, with the creator's seat; an open one is
@@ -355,16 +372,15 @@ pub(crate) async fn create(
     let computer = crate::game::requested_level(request.opponent)?;
     if computer.is_some() && request.open {
         // The computer holds the other seat at once: there is nothing to seek.
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            "Invalid request: a game against the computer cannot be an open seek.",
+        return Err(ApiError::invalid_request(
+            "a game against the computer cannot be an open seek",
         ));
     }
     let control = request
         .clock
         .map(TimeControl::try_from)
         .transpose()
-        .map_err(|e| ApiError::new(ErrorCode::InvalidRequest, format!("Invalid request: {e}.")))?;
+        .map_err(ApiError::invalid_request)?;
     let variant = parse_variant(&request.variant)?;
     let side = match request.side.as_deref() {
         None | Some("random") => {
@@ -507,10 +523,12 @@ async fn join_game(
         .games
         .ask(&id, |reply| Command::Join { reply })
         .await?;
-    let cookie = seat_cookie(&id, &joined.token, state.origin.secure_cookies());
-    let mut response = Json(to_sorted_value(&joined)).into_response();
-    response.headers_mut().insert(header::SET_COOKIE, cookie);
-    Ok(response)
+    Ok(seated_answer(
+        &state,
+        StatusCode::OK,
+        (&id, &joined.token),
+        &joined,
+    ))
 }
 
 /// A view as the JSON an answer carries.
