@@ -10,9 +10,7 @@
 //! at the ply (the covered pieces it captured, never those the other side captured).
 
 use axum::Json;
-use axum::body::Bytes;
 use axum::extract::State;
-use axum::extract::rejection::BytesRejection;
 use jiang_protocol::{
     AnalysedGame, AnalysisAnswer, AnalysisPosition, AnalysisRequest, EngineStart, ExportRequest,
     ExportedRecord, GameResult, Knowledge, ReviewRequest, TreeMove, to_sorted_value,
@@ -23,7 +21,7 @@ use serde_json::Value;
 
 use crate::error::{ApiError, ErrorCode};
 use crate::game::Command;
-use crate::http::{AppState, parse_body, setup_error};
+use crate::http::{AppState, JsonBody, setup_error};
 use crate::table::{self, NotationStyle, RecordFormat, Table, TreeExportError};
 
 /// Where a board starts: the fields every request declared by the protocol's `board_request!`
@@ -257,9 +255,8 @@ pub(crate) fn style_for(table: &dyn Table, name: &str) -> Result<NotationStyle, 
 /// `POST /api/analysis`.
 pub(crate) async fn analyse(
     State(state): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
+    JsonBody(request): JsonBody<AnalysisRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let request: AnalysisRequest = parse_body(body)?;
     let style = style_named(&request.style)?;
     let (mut table, game, with_deal) = start_board(&state, Source::from(&request)).await?;
     let from = request.from.unwrap_or(0);
@@ -307,9 +304,8 @@ fn tree_of(line: &[TreeMove]) -> Vec<Node<String>> {
 /// `POST /api/analysis/export`.
 pub(crate) async fn export(
     State(state): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
+    JsonBody(request): JsonBody<ExportRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let request: ExportRequest = parse_body(body)?;
     let (table, _, _) = start_board(&state, Source::from(&request)).await?;
     let format = match (request.format.as_str(), request.moves.as_deref()) {
         ("pgn", moves) => {

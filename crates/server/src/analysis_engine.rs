@@ -302,10 +302,9 @@ fn judgement(loss: i32) -> Option<jiang_protocol::Judgement> {
 pub(crate) async fn review(
     State(state): State<AppState>,
     Extension(ClientAddress(client)): Extension<ClientAddress>,
-    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
+    crate::http::JsonBody(request): crate::http::JsonBody<jiang_protocol::ReviewRequest>,
 ) -> Result<axum::Json<serde_json::Value>, ApiError> {
-    use jiang_protocol::{MoveVerdict, ReviewAnswer, ReviewRequest};
-    let request: ReviewRequest = crate::http::parse_body(body)?;
+    use jiang_protocol::{MoveVerdict, ReviewAnswer};
     let (mut table, game, with_deal) =
         crate::analysis::start_board(&state, (&request).into()).await?;
     let style = crate::analysis::style_for(table.as_ref(), &request.style)?;

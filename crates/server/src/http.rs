@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, RawQuery, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, RawQuery, Request, State};
 use axum::http::{Extensions, HeaderMap, HeaderValue, StatusCode, Version, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -221,15 +221,29 @@ async fn rate_limit(
     next.run(request).await
 }
 
-/// The body of a POST that a visitor's browser may only send from this site's own pages (it
-/// takes a seat): the origin check (see `crate::origin`), then [`parse_body`].
-pub(crate) fn same_site_body<T: DeserializeOwned>(
-    state: &AppState,
-    headers: &HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<T, ApiError> {
-    state.origin.check_post(headers)?;
-    parse_body(body)
+/// A POST's JSON object body, read by [`parse_body`]: the last extractor of the endpoints that
+/// take one.
+pub(crate) struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        parse_body(Bytes::from_request(request, state).await).map(JsonBody)
+    }
+}
+
+/// The [`JsonBody`] of a POST that a visitor's browser may only send from this site's own
+/// pages (it takes a seat): the origin check (see `crate::origin`), then [`parse_body`].
+pub(crate) struct SameSiteJson<T>(pub T);
+
+impl<T: DeserializeOwned> FromRequest<AppState> for SameSiteJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
+        state.origin.check_post(request.headers())?;
+        parse_body(Bytes::from_request(request, state).await).map(SameSiteJson)
+    }
 }
 
 /// Parses a JSON body, naming what is wrong (unknown field, missing field, bad value).
@@ -348,11 +362,9 @@ pub(crate) fn seat_cookie(id: &str, token: &str, secure: bool) -> HeaderValue {
 async fn create_game(
     State(state): State<AppState>,
     Extension(ClientAddress(client)): Extension<ClientAddress>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
     // No other site may make a visitor's browser create a game (and get its seat cookie).
-    let request: CreateGame = same_site_body(&state, &headers, body)?;
+    SameSiteJson(request): SameSiteJson<CreateGame>,
+) -> Result<Response, ApiError> {
     let created = create(&state, request, client).await?;
     Ok(seated_answer(
         &state,
@@ -514,11 +526,9 @@ async fn view_game(
 async fn join_game(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
     // No other site may make a visitor's browser take a seat.
-    let _: EmptyRequest = same_site_body(&state, &headers, body)?;
+    _: SameSiteJson<EmptyRequest>,
+) -> Result<Response, ApiError> {
     let joined = state
         .games
         .ask(&id, |reply| Command::Join { reply })

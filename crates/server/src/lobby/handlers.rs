@@ -3,10 +3,8 @@
 
 use axum::Extension;
 use axum::Json;
-use axum::body::Bytes;
 use axum::extract::State;
-use axum::extract::rejection::BytesRejection;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::Response;
 use jiang_protocol::{
     CreateGame, PairRequest, Paired, Summaries, SummariesRequest, to_sorted_value,
@@ -17,7 +15,7 @@ use serde_json::Value;
 use crate::clock::TimeControl;
 use crate::error::{ApiError, ErrorCode};
 use crate::game::{Command, summary};
-use crate::http::{AppState, ClientAddress, create, parse_body, same_site_body, seated_answer};
+use crate::http::{AppState, ClientAddress, JsonBody, SameSiteJson, create, seated_answer};
 use crate::seat;
 
 /// Game ids one `POST /api/summaries` may ask for.
@@ -41,10 +39,8 @@ pub(crate) async fn lobby_view(State(state): State<AppState>) -> Json<Value> {
 pub(crate) async fn pair(
     State(state): State<AppState>,
     Extension(ClientAddress(client)): Extension<ClientAddress>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    SameSiteJson(request): SameSiteJson<PairRequest>,
 ) -> Result<Response, ApiError> {
-    let request: PairRequest = same_site_body(&state, &headers, body)?;
     if request.own.len() > MAX_OWN {
         return Err(ApiError::invalid_request(format_args!(
             "`own` names at most {MAX_OWN} games"
@@ -108,9 +104,8 @@ pub(crate) async fn pair(
 /// store holds every change before it is answered, so it is as fresh as the game's actor).
 pub(crate) async fn summaries(
     State(state): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
+    JsonBody(request): JsonBody<SummariesRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let request: SummariesRequest = parse_body(body)?;
     if request.ids.len() > MAX_SUMMARIES {
         return Err(ApiError::invalid_request(format_args!(
             "at most {MAX_SUMMARIES} ids"
