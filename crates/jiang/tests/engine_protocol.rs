@@ -45,6 +45,21 @@ impl EngineProcess {
         }
     }
 
+    /// A `jiang engine` greeted in `protocol` (`uci` or `usi`): the process and every line of
+    /// its answer up to `uciok` or `usiok`.
+    fn greeted(protocol: &str) -> (EngineProcess, Vec<String>) {
+        let mut e = EngineProcess::start();
+        e.send(protocol);
+        let hello = e.until(&format!("{protocol}ok"));
+        (e, hello)
+    }
+
+    /// Every line up to `readyok`, the answer to `isready`.
+    fn ready(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until("readyok")
+    }
+
     fn send(&mut self, line: &str) {
         writeln!(self.stdin, "{line}").expect("the engine reads its input");
         self.stdin.flush().expect("flushed");
@@ -135,9 +150,7 @@ fn legal_in<P: Position>(variant: Variant, fen: &str, moves: &[&str], mv: &str) 
 
 #[test]
 fn a_uci_xiangqi_and_jieqi_session() {
-    let mut e = EngineProcess::start();
-    e.send("uci");
-    let hello = e.until("uciok");
+    let (mut e, hello) = EngineProcess::greeted("uci");
     for option in [
         "UCI_Variant",
         "Hash",
@@ -155,8 +168,7 @@ fn a_uci_xiangqi_and_jieqi_session() {
     }
     assert!(hello.iter().any(|l| l.starts_with("id name Jiang")));
     e.send("setoption name Hash value 8");
-    e.send("isready");
-    e.until("readyok");
+    e.ready();
     e.send("ucinewgame");
 
     // Xiangqi, a fixed depth: info lines in the standard form, then a legal best move.
@@ -217,8 +229,7 @@ fn a_uci_xiangqi_and_jieqi_session() {
     e.send("position startpos");
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
-    e.send("isready");
-    let before_ready = e.until("readyok");
+    let before_ready = e.ready();
     assert!(!before_ready.iter().any(|l| l.starts_with("bestmove")));
     e.send("stop");
     let (mv, _) = e.bestmove();
@@ -250,8 +261,7 @@ fn a_uci_xiangqi_and_jieqi_session() {
     e.send("setoption name Level value 9");
     e.send("setoption name RandomMover value maybe");
     e.send("frobnicate");
-    e.send("isready");
-    let complaints = e.until("readyok");
+    let complaints = e.ready();
     let errors: Vec<&String> = complaints
         .iter()
         .filter(|l| l.starts_with("info string error:"))
@@ -264,14 +274,11 @@ fn a_uci_xiangqi_and_jieqi_session() {
 
 #[test]
 fn a_usi_shogi_and_minishogi_session() {
-    let mut e = EngineProcess::start();
-    e.send("usi");
-    let hello = e.until("usiok");
+    let (mut e, hello) = EngineProcess::greeted("usi");
     assert!(hello.iter().any(|l| l.starts_with("option name USI_Hash ")));
     e.send("setoption name USI_Hash value 8");
     e.send("setoption name USI_Ponder value false");
-    e.send("isready");
-    e.until("readyok");
+    e.ready();
     e.send("usinewgame");
 
     // Shogi with byo-yomi: a legal move.
@@ -307,9 +314,7 @@ fn a_usi_shogi_and_minishogi_session() {
 
 #[test]
 fn lower_levels_answer_with_legal_moves() {
-    let mut e = EngineProcess::start();
-    e.send("uci");
-    e.until("uciok");
+    let (mut e, _) = EngineProcess::greeted("uci");
     for level in 1..=8 {
         e.send(&format!("setoption name Level value {level}"));
         let (mv, _) = e.search("startpos moves h2e2", "movetime 100");
@@ -325,9 +330,7 @@ fn lower_levels_answer_with_legal_moves() {
 fn the_random_mover_answers_legal_moves_at_once() {
     // The yardstick of the level ladder: `RandomMover` plays a uniformly random legal move
     // without searching (no `info` line), in both protocols; turning it off searches again.
-    let mut e = EngineProcess::start();
-    e.send("uci");
-    e.until("uciok");
+    let (mut e, _) = EngineProcess::greeted("uci");
     e.send("setoption name RandomMover value true");
     let mut seen = std::collections::BTreeSet::new();
     for _ in 0..12 {
@@ -348,9 +351,7 @@ fn the_random_mover_answers_legal_moves_at_once() {
     );
     e.quit();
 
-    let mut e = EngineProcess::start();
-    e.send("usi");
-    e.until("usiok");
+    let (mut e, _) = EngineProcess::greeted("usi");
     e.send("setoption name UCI_Variant value minishogi");
     e.send("setoption name RandomMover value true");
     let (mv, _) = e.search("startpos", "byoyomi 100");
