@@ -8,6 +8,7 @@
 //! The server pings; a socket that sends nothing for the idle timeout is closed.
 
 use std::net::IpAddr;
+use std::pin::pin;
 use std::time::{Duration, Instant};
 
 use axum::Extension;
@@ -20,7 +21,6 @@ use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, Stream, StreamExt};
 use jiang_protocol::{ClientMessage, ServerMessage, to_sorted_json};
 use serde::de::DeserializeOwned;
-use std::pin::pin;
 use tokio::sync::mpsc;
 
 use crate::error::{ApiError, ErrorCode};

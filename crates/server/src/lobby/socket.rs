@@ -5,6 +5,7 @@
 //! `ping`. Sockets count against the address's WebSocket cap like game sockets.
 
 use std::net::IpAddr;
+use std::pin::pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -12,7 +13,6 @@ use axum::extract::ws::{Message, WebSocket};
 use axum::response::Response;
 use futures_util::StreamExt;
 use jiang_protocol::{LobbyClientMessage, LobbyServerMessage, to_sorted_json};
-use std::pin::pin;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::error::{ApiError, ErrorCode};
