@@ -85,6 +85,26 @@ mod tests {
         Duration::from_millis(n)
     }
 
+    /// The budget with `remaining` ms on the clock and `increment` ms added after each move.
+    fn fischer(remaining: u64, increment: u64) -> Budget {
+        let clock = Clock {
+            remaining: Some(ms(remaining)),
+            increment: ms(increment),
+            ..Clock::default()
+        };
+        clock.budget().unwrap()
+    }
+
+    /// The budget in byo-yomi periods of `period` ms, the main time spent.
+    fn byoyomi(period: u64) -> Budget {
+        let clock = Clock {
+            remaining: Some(ms(0)),
+            byoyomi: ms(period),
+            ..Clock::default()
+        };
+        clock.budget().unwrap()
+    }
+
     #[test]
     fn a_fixed_time_keeps_a_margin() {
         let b = Clock {
@@ -99,45 +119,22 @@ mod tests {
     #[test]
     fn fischer_never_spends_the_whole_clock() {
         for remaining in [100, 1_000, 60_000] {
-            let clock = Clock {
-                remaining: Some(ms(remaining)),
-                increment: ms(0),
-                ..Clock::default()
-            };
-            let b = clock.budget().unwrap();
+            let b = fischer(remaining, 0);
             assert!(b.hard < ms(remaining) / 2, "{remaining}: {b:?}");
             assert!(b.soft <= b.hard);
         }
         // 100 ms on the clock plus 100 ms per move: the increment comes after the move.
-        let with_increment = Clock {
-            remaining: Some(ms(100)),
-            increment: ms(100),
-            ..Clock::default()
-        }
-        .budget()
-        .unwrap();
+        let with_increment = fischer(100, 100);
         assert!(with_increment.hard <= ms(70), "{with_increment:?}");
         assert!(with_increment.hard >= ms(50), "{with_increment:?}");
     }
 
     #[test]
     fn byoyomi_uses_the_period_but_not_all_of_it() {
-        let b = Clock {
-            remaining: Some(ms(0)),
-            byoyomi: ms(1_000),
-            ..Clock::default()
-        }
-        .budget()
-        .unwrap();
+        let b = byoyomi(1_000);
         assert!(b.hard < ms(1_000) && b.hard >= ms(900), "{b:?}");
         // A short period keeps a sixth of it in reserve.
-        let short = Clock {
-            remaining: Some(ms(0)),
-            byoyomi: ms(100),
-            ..Clock::default()
-        }
-        .budget()
-        .unwrap();
+        let short = byoyomi(100);
         assert!(short.hard <= ms(85) && short.hard >= ms(80), "{short:?}");
     }
 

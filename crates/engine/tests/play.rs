@@ -115,38 +115,33 @@ fn assert_mate_in(variant: Variant, fen: &str, n: u32) {
     );
 }
 
-#[test]
-fn xiangqi_mate_with_the_flying_general() {
-    // Black's general on d9 cannot step to e9: it would face Red's general on the open e-file.
-    // The chariot on b8 holds rank 8; a chariot check on the d-file or rank 9 mates.
-    assert_mate_in(Variant::Xiangqi, "3k5/1R7/9/8p/9/9/9/9/9/R3K4 w - - 0 1", 1);
-}
+/// Positions whose side to move mates in so many moves, for [`assert_mate_in`].
+const MATES: [(Variant, &str, u32); 8] = [
+    // Xiangqi, the flying general: Black's general on d9 cannot step to e9, where it would
+    // face Red's general on the open e-file. The chariot on b8 holds rank 8; a chariot check
+    // on the d-file or rank 9 mates.
+    (Variant::Xiangqi, "3k5/1R7/9/8p/9/9/9/9/9/R3K4 w - - 0 1", 1),
+    // Xiangqi, mate in four with one chariot and the general.
+    (Variant::Xiangqi, "3k5/9/4b4/8p/9/9/9/9/9/R3K4 w - - 0 1", 4),
+    // Jieqi, around a covered piece: Black keeps a covered chariot on a9 (its pool: one
+    // chariot); it cannot block.
+    (Variant::Jieqi, "x2k5/1R7/9/8p/9/9/9/9/9/R3K4 w r1 0 1", 1),
+    // Jieqi: Red's only attacker is covered but certain (its pool holds one chariot).
+    (Variant::Jieqi, "3k5/9/9/8p/9/9/9/9/9/X3K4 w R1 0 1", 1),
+    // Shogi tsume with drops. Head gold: G*5b, protected by the pawn on 5c.
+    (Variant::Shogi, "4k4/9/4P4/9/9/9/9/9/4K4 b G 1", 1),
+    // Shogi: three plies with drops only, silver then gold.
+    (Variant::Shogi, "4k4/9/9/9/9/9/9/9/4K4 b 2GS 1", 2),
+    // Minishogi mates with drops.
+    (Variant::Minishogi, "2k2/5/2P2/5/2K2 b G 1", 1),
+    (Variant::Minishogi, "1k3/5/5/5/2K2 b GS 1", 2),
+];
 
 #[test]
-fn xiangqi_mate_in_four_with_one_chariot_and_the_general() {
-    assert_mate_in(Variant::Xiangqi, "3k5/9/4b4/8p/9/9/9/9/9/R3K4 w - - 0 1", 4);
-}
-
-#[test]
-fn jieqi_mates_around_a_covered_piece() {
-    // Black keeps a covered chariot on a9 (its pool: one chariot); it cannot block.
-    assert_mate_in(Variant::Jieqi, "x2k5/1R7/9/8p/9/9/9/9/9/R3K4 w r1 0 1", 1);
-    // Red's only attacker is covered but certain (its pool holds one chariot).
-    assert_mate_in(Variant::Jieqi, "3k5/9/9/8p/9/9/9/9/9/X3K4 w R1 0 1", 1);
-}
-
-#[test]
-fn shogi_tsume_with_drops() {
-    // Head gold: G*5b, protected by the pawn on 5c.
-    assert_mate_in(Variant::Shogi, "4k4/9/4P4/9/9/9/9/9/4K4 b G 1", 1);
-    // Three plies with drops only: silver then gold.
-    assert_mate_in(Variant::Shogi, "4k4/9/9/9/9/9/9/9/4K4 b 2GS 1", 2);
-}
-
-#[test]
-fn minishogi_mates_with_drops() {
-    assert_mate_in(Variant::Minishogi, "2k2/5/2P2/5/2K2 b G 1", 1);
-    assert_mate_in(Variant::Minishogi, "1k3/5/5/5/2K2 b GS 1", 2);
+fn mates_are_found_and_end_in_checkmate() {
+    for (variant, fen, n) in MATES {
+        assert_mate_in(variant, fen, n);
+    }
 }
 
 #[test]
@@ -155,9 +150,13 @@ fn a_free_piece_is_taken() {
     // the gote rook on 5e is undefended.
     for (variant, fen, capture) in FREE_PIECES {
         let input = Input::from_text(variant, fen, &[]).expect("test position is valid");
-        let thought = best_at_depth(&mut engine(), &input, 5);
-        assert_eq!(chosen(&thought.decision), capture, "{variant} {fen}");
+        assert_eq!(best_move(&input, 5), capture, "{variant} {fen}");
     }
+}
+
+/// The move a fresh engine chooses for `input`, searching to `depth`.
+fn best_move(input: &Input, depth: u32) -> String {
+    chosen(&best_at_depth(&mut engine(), input, depth).decision).to_owned()
 }
 
 /// The score of `mv` among all root moves ranked to `depth`.
@@ -201,10 +200,7 @@ fn the_opponents_losing_chase_is_used() {
     let history = ["e9e7", "a7b9", "e7e9", "b9a7", "e9e7"];
     let input = Input::from_text(Variant::Xiangqi, fen, &history).unwrap();
     assert_eq!(score_of(&input, 4, "a7b9"), MATE - 1);
-    assert_eq!(
-        chosen(&best_at_depth(&mut engine(), &input, 4).decision),
-        "a7b9"
-    );
+    assert_eq!(best_move(&input, 4), "a7b9");
 }
 
 #[test]
@@ -217,15 +213,11 @@ fn a_losing_perpetual_check_is_avoided() {
     let moves: Vec<&str> = history.split(' ').collect();
     let input = Input::from_text(Variant::Xiangqi, fen, &moves).unwrap();
     assert_eq!(score_of(&input, 4, "a8a9"), -(MATE - 1));
-    let thought = best_at_depth(&mut engine(), &input, 5);
-    assert_ne!(chosen(&thought.decision), "a8a9");
+    assert_ne!(best_move(&input, 5), "a8a9");
     // Without the history the check is what the engine plays (it delays the mate).
     let here = "4k4/R8/9/9/9/9/9/8r/7r1/3K5 w - - 0 1";
     let fresh = Input::from_text(Variant::Xiangqi, here, &[]).unwrap();
-    assert_eq!(
-        chosen(&best_at_depth(&mut engine(), &fresh, 5).decision),
-        "a8a9"
-    );
+    assert_eq!(best_move(&fresh, 5), "a8a9");
 }
 
 #[test]
@@ -236,10 +228,7 @@ fn shogi_perpetual_check_loses_and_minishogi_repetition_loses_for_sente() {
     let history = ["9i9a", "5a5b", "9a9b", "5b5a"];
     let input = Input::from_text(Variant::Shogi, fen, &history).unwrap();
     assert_eq!(score_of(&input, 3, "9b9a"), -(MATE - 1));
-    assert_ne!(
-        chosen(&best_at_depth(&mut engine(), &input, 3).decision),
-        "9b9a"
-    );
+    assert_ne!(best_move(&input, 3), "9b9a");
     // Minishogi: a plain repetition is a loss for sente (shogi.md), a win for gote.
     let mini = "2k2/5/5/5/2KG1 b - 1";
     let shuffle = ["3e4e", "3a4a", "4e3e", "4a3a"];

@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
-use process::{Database, Jiang, get, post};
+use process::{Database, Jiang, act, get, play_move, post};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -185,10 +185,7 @@ async fn play_via(
     token: &str,
     mv: &str,
 ) -> (u16, Value) {
-    let path = format!("/api/games/{id}/move");
-    post(http, &node.base, &path, Some(token), json!({"move": mv}))
-        .await
-        .unwrap()
+    play_move(http, &node.base, id, token, mv).await.unwrap()
 }
 
 /// Creates a game from `body` on `creator` and joins it on `joiner` (which then runs it):
@@ -266,17 +263,9 @@ async fn play_across(http: &reqwest::Client, nodes: &[Node], variant: &str, plie
         if views[mover]["status"] != "playing" || legal.is_empty() {
             break;
         }
-        let mv = legal[rand::random_range(0..legal.len())].clone();
+        let mv = legal[rand::random_range(0..legal.len())].as_str().unwrap();
         let (token, node) = &seats[mover];
-        let (status, after) = post(
-            http,
-            &nodes[*node].base,
-            &format!("/api/games/{id}/move"),
-            Some(token),
-            json!({"move": mv}),
-        )
-        .await
-        .unwrap();
+        let (status, after) = play_via(http, &nodes[*node], &id, token, mv).await;
         assert_eq!(status, 200, "{variant} ply {ply}: {after}");
         moves = after["moves"].as_array().unwrap().clone();
         if after["status"] != "playing" {
@@ -290,15 +279,9 @@ async fn play_across(http: &reqwest::Client, nodes: &[Node], variant: &str, plie
     if view["status"] == "playing" {
         let mover = usize::from(view["to_move"] != view["you"]);
         let (token, node) = &seats[mover];
-        let (status, end) = post(
-            http,
-            &nodes[*node].base,
-            &format!("/api/games/{id}/resign"),
-            Some(token),
-            json!({}),
-        )
-        .await
-        .unwrap();
+        let (status, end) = act(http, &nodes[*node].base, &id, token, "resign", json!({}))
+            .await
+            .unwrap();
         assert_eq!(status, 200, "{end}");
     }
     for (i, socket) in sockets.iter().enumerate() {
@@ -464,16 +447,8 @@ async fn three_nodes_play_survive_a_kill_and_hand_over() {
                     tokio::time::sleep(Duration::from_millis(100)).await;
                     continue;
                 };
-                let mv = view["legal_moves"][0].clone();
-                match post(
-                    http,
-                    base,
-                    &format!("{path}/move"),
-                    Some(token),
-                    json!({"move": mv}),
-                )
-                .await
-                {
+                let mv = view["legal_moves"][0].as_str().unwrap();
+                match play_move(http, base, id, token, mv).await {
                     Ok((200, after)) => {
                         *acked = after["moves"]
                             .as_array()

@@ -7,7 +7,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use jiang_rules::{Position as _, Variant, shogi, xiangqi};
+use jiang_rules::{Family, Position, Variant, shogi, xiangqi};
 
 const PATIENCE: Duration = Duration::from_secs(60);
 
@@ -45,6 +45,21 @@ impl EngineProcess {
         }
     }
 
+    /// A `jiang engine` greeted in `protocol` (`uci` or `usi`): the process and every line of
+    /// its answer up to `uciok` or `usiok`.
+    fn greeted(protocol: &str) -> (EngineProcess, Vec<String>) {
+        let mut e = EngineProcess::start();
+        e.send(protocol);
+        let hello = e.until(&format!("{protocol}ok"));
+        (e, hello)
+    }
+
+    /// Every line up to `readyok`, the answer to `isready`.
+    fn ready(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until("readyok")
+    }
+
     fn send(&mut self, line: &str) {
         writeln!(self.stdin, "{line}").expect("the engine reads its input");
         self.stdin.flush().expect("flushed");
@@ -74,6 +89,20 @@ impl EngineProcess {
         }
     }
 
+    /// Sets `position` (what follows the word: `startpos moves …`, `fen …`, `sfen …`), searches
+    /// with `go` (what follows that word) and waits for the move: see [`Self::bestmove`].
+    fn search(&mut self, position: &str, go: &str) -> (String, Vec<String>) {
+        self.send(&format!("position {position}"));
+        self.go(go)
+    }
+
+    /// Searches the current position with `go` (what follows the word) and waits for the move:
+    /// see [`Self::bestmove`].
+    fn go(&mut self, go: &str) -> (String, Vec<String>) {
+        self.send(&format!("go {go}"));
+        self.bestmove()
+    }
+
     /// The move of the `bestmove` line that ends the current search.
     fn bestmove(&mut self) -> (String, Vec<String>) {
         let lines = self.until("bestmove");
@@ -100,8 +129,18 @@ impl EngineProcess {
     }
 }
 
-fn xiangqi_legal(variant: Variant, fen: &str, moves: &[&str], mv: &str) -> bool {
-    let mut p = xiangqi::Position::from_fen(variant, fen).unwrap();
+/// Whether the engine's `mv` is legal after `moves` from `fen` (or `startpos`), by the rules
+/// crate.
+fn legal(variant: Variant, fen: &str, moves: &[&str], mv: &str) -> bool {
+    match variant.family() {
+        Family::Xiangqi => legal_in::<xiangqi::Position>(variant, fen, moves, mv),
+        Family::Shogi => legal_in::<shogi::Position>(variant, fen, moves, mv),
+    }
+}
+
+/// [`legal`] in one family's positions.
+fn legal_in<P: Position>(variant: Variant, fen: &str, moves: &[&str], mv: &str) -> bool {
+    let mut p = P::from_fen(variant, fen).unwrap();
     for m in moves {
         let parsed = p.parse_move(m).unwrap();
         p.play(parsed);
@@ -109,20 +148,9 @@ fn xiangqi_legal(variant: Variant, fen: &str, moves: &[&str], mv: &str) -> bool 
     p.legal_move_texts().iter().any(|t| t == mv)
 }
 
-fn shogi_legal(variant: Variant, fen: &str, moves: &[&str], mv: &str) -> bool {
-    let mut p = shogi::Position::from_fen(variant, fen).unwrap();
-    for m in moves {
-        let parsed = p.parse_move(m).unwrap();
-        p.play(parsed);
-    }
-    p.parse_move(mv).is_ok()
-}
-
 #[test]
 fn a_uci_xiangqi_and_jieqi_session() {
-    let mut e = EngineProcess::start();
-    e.send("uci");
-    let hello = e.until("uciok");
+    let (mut e, hello) = EngineProcess::greeted("uci");
     for option in [
         "UCI_Variant",
         "Hash",
@@ -140,16 +168,13 @@ fn a_uci_xiangqi_and_jieqi_session() {
     }
     assert!(hello.iter().any(|l| l.starts_with("id name Jiang")));
     e.send("setoption name Hash value 8");
-    e.send("isready");
-    e.until("readyok");
+    e.ready();
     e.send("ucinewgame");
 
     // Xiangqi, a fixed depth: info lines in the standard form, then a legal best move.
-    e.send("position startpos moves h2e2 h9g7");
-    e.send("go depth 4");
-    let (mv, lines) = e.bestmove();
+    let (mv, lines) = e.search("startpos moves h2e2 h9g7", "depth 4");
     assert!(
-        xiangqi_legal(Variant::Xiangqi, "startpos", &["h2e2", "h9g7"], &mv),
+        legal(Variant::Xiangqi, "startpos", &["h2e2", "h9g7"], &mv),
         "{mv}"
     );
     let info = lines
@@ -169,8 +194,7 @@ fn a_uci_xiangqi_and_jieqi_session() {
 
     // MultiPV: three ranked lines per depth; a node limit ends the search.
     e.send("setoption name MultiPV value 3");
-    e.send("go depth 3");
-    let (_, lines) = e.bestmove();
+    let (_, lines) = e.go("depth 3");
     for k in 1..=3 {
         assert!(
             lines
@@ -180,67 +204,56 @@ fn a_uci_xiangqi_and_jieqi_session() {
         );
     }
     e.send("setoption name MultiPV value 1");
-    e.send("go nodes 3000");
-    let (mv, _) = e.bestmove();
+    let (mv, _) = e.go("nodes 3000");
     assert!(
-        xiangqi_legal(Variant::Xiangqi, "startpos", &["h2e2", "h9g7"], &mv),
+        legal(Variant::Xiangqi, "startpos", &["h2e2", "h9g7"], &mv),
         "{mv}"
     );
 
     // A mate in one with the flying general, from a FEN: the score says mate 1.
     let mate = "3k5/1R7/9/8p/9/9/9/9/9/R3K4 w - - 0 1";
-    e.send(&format!("position fen {mate}"));
-    e.send("go depth 3");
-    let (mv, lines) = e.bestmove();
+    let (mv, lines) = e.search(&format!("fen {mate}"), "depth 3");
     assert!(
         lines.iter().any(|l| l.contains("score mate 1 ")),
         "{lines:?}"
     );
-    assert!(xiangqi_legal(Variant::Xiangqi, mate, &[], &mv));
+    assert!(legal(Variant::Xiangqi, mate, &[], &mv));
 
     // Jieqi with the JieqiBox FEN form (covered X/x and the pool field) and a reveal suffix.
     e.send("setoption name UCI_Variant value jieqi");
     let jieqi = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w A2B2N2R2C2P5a2b2n2r2c2p5 0 1";
-    e.send(&format!("position fen {jieqi} moves h2e2C"));
-    e.send("go depth 2");
-    let (mv, _) = e.bestmove();
-    assert!(
-        xiangqi_legal(Variant::Jieqi, jieqi, &["h2e2C"], &mv),
-        "{mv}"
-    );
+    let (mv, _) = e.search(&format!("fen {jieqi} moves h2e2C"), "depth 2");
+    assert!(legal(Variant::Jieqi, jieqi, &["h2e2C"], &mv), "{mv}");
 
     // Searching on its own thread: `isready` is answered during `go infinite`, `stop` ends it.
     e.send("position startpos");
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
-    e.send("isready");
-    let before_ready = e.until("readyok");
+    let before_ready = e.ready();
     assert!(!before_ready.iter().any(|l| l.starts_with("bestmove")));
     e.send("stop");
     let (mv, _) = e.bestmove();
-    assert!(xiangqi_legal(Variant::Jieqi, "startpos", &[], &mv), "{mv}");
+    assert!(legal(Variant::Jieqi, "startpos", &[], &mv), "{mv}");
 
     // A new `go` during `go infinite` (no `stop`) ends the old search instead of hanging.
     e.send("go infinite");
-    e.send("go depth 1");
-    let (first, _) = e.bestmove();
+    let (first, _) = e.go("depth 1");
     let (second, _) = e.bestmove();
     for mv in [first, second] {
-        assert!(xiangqi_legal(Variant::Jieqi, "startpos", &[], &mv), "{mv}");
+        assert!(legal(Variant::Jieqi, "startpos", &[], &mv), "{mv}");
     }
 
     // A clock: the move comes well within the time given.
     e.send("setoption name UCI_Variant value xiangqi");
     e.send("position startpos");
     let started = Instant::now();
-    e.send("go wtime 2000 btime 2000 winc 100 binc 100");
-    let (mv, _) = e.bestmove();
+    let (mv, _) = e.go("wtime 2000 btime 2000 winc 100 binc 100");
     assert!(
         started.elapsed() < Duration::from_secs(2),
         "{:?}",
         started.elapsed()
     );
-    assert!(xiangqi_legal(Variant::Xiangqi, "startpos", &[], &mv));
+    assert!(legal(Variant::Xiangqi, "startpos", &[], &mv));
 
     // Bad input is reported and changes nothing.
     e.send("position fen not-a-fen");
@@ -248,48 +261,36 @@ fn a_uci_xiangqi_and_jieqi_session() {
     e.send("setoption name Level value 9");
     e.send("setoption name RandomMover value maybe");
     e.send("frobnicate");
-    e.send("isready");
-    let complaints = e.until("readyok");
+    let complaints = e.ready();
     let errors: Vec<&String> = complaints
         .iter()
         .filter(|l| l.starts_with("info string error:"))
         .collect();
     assert_eq!(errors.len(), 5, "{complaints:?}");
-    e.send("go depth 1");
-    let (mv, _) = e.bestmove();
-    assert!(
-        xiangqi_legal(Variant::Xiangqi, "startpos", &[], &mv),
-        "{mv}"
-    );
+    let (mv, _) = e.go("depth 1");
+    assert!(legal(Variant::Xiangqi, "startpos", &[], &mv), "{mv}");
     e.quit();
 }
 
 #[test]
 fn a_usi_shogi_and_minishogi_session() {
-    let mut e = EngineProcess::start();
-    e.send("usi");
-    let hello = e.until("usiok");
+    let (mut e, hello) = EngineProcess::greeted("usi");
     assert!(hello.iter().any(|l| l.starts_with("option name USI_Hash ")));
     e.send("setoption name USI_Hash value 8");
     e.send("setoption name USI_Ponder value false");
-    e.send("isready");
-    e.until("readyok");
+    e.ready();
     e.send("usinewgame");
 
     // Shogi with byo-yomi: a legal move.
-    e.send("position startpos moves 7g7f 3c3d");
-    e.send("go btime 0 wtime 0 byoyomi 300");
-    let (mv, _) = e.bestmove();
+    let (mv, _) = e.search("startpos moves 7g7f 3c3d", "btime 0 wtime 0 byoyomi 300");
     assert!(
-        shogi_legal(Variant::Shogi, "startpos", &["7g7f", "3c3d"], &mv),
+        legal(Variant::Shogi, "startpos", &["7g7f", "3c3d"], &mv),
         "{mv}"
     );
 
     // A tsume with a drop: mate in one ply, USI counts mates in plies.
     let tsume = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
-    e.send(&format!("position sfen {tsume}"));
-    e.send("go depth 3");
-    let (mv, lines) = e.bestmove();
+    let (mv, lines) = e.search(&format!("sfen {tsume}"), "depth 3");
     assert_eq!(mv, "G*5b");
     assert!(
         lines.iter().any(|l| l.contains("score mate 1 ")),
@@ -297,39 +298,28 @@ fn a_usi_shogi_and_minishogi_session() {
     );
 
     // Impasse: the declaration wins, so the engine declares.
-    e.send("position sfen +L+NSGKGS+N+L/1R5B1/9/9/9/9/9/9/4k4 b 10P8p 1");
-    e.send("go byoyomi 1000");
-    assert_eq!(e.bestmove().0, "win");
+    let impasse = "sfen +L+NSGKGS+N+L/1R5B1/9/9/9/9/9/9/4k4 b 10P8p 1";
+    assert_eq!(e.search(impasse, "byoyomi 1000").0, "win");
 
     // Mated: resign.
-    e.send("position sfen 4k4/4G4/4P4/9/9/9/9/9/4K4 w - 2");
-    e.send("go byoyomi 1000");
-    assert_eq!(e.bestmove().0, "resign");
+    let mated = "sfen 4k4/4G4/4P4/9/9/9/9/9/4K4 w - 2";
+    assert_eq!(e.search(mated, "byoyomi 1000").0, "resign");
 
     // Minishogi by the variant option.
     e.send("setoption name UCI_Variant value minishogi");
-    e.send("position startpos");
-    e.send("go depth 4");
-    let (mv, _) = e.bestmove();
-    assert!(
-        shogi_legal(Variant::Minishogi, "startpos", &[], &mv),
-        "{mv}"
-    );
+    let (mv, _) = e.search("startpos", "depth 4");
+    assert!(legal(Variant::Minishogi, "startpos", &[], &mv), "{mv}");
     e.quit();
 }
 
 #[test]
 fn lower_levels_answer_with_legal_moves() {
-    let mut e = EngineProcess::start();
-    e.send("uci");
-    e.until("uciok");
+    let (mut e, _) = EngineProcess::greeted("uci");
     for level in 1..=8 {
         e.send(&format!("setoption name Level value {level}"));
-        e.send("position startpos moves h2e2");
-        e.send("go movetime 100");
-        let (mv, _) = e.bestmove();
+        let (mv, _) = e.search("startpos moves h2e2", "movetime 100");
         assert!(
-            xiangqi_legal(Variant::Xiangqi, "startpos", &["h2e2"], &mv),
+            legal(Variant::Xiangqi, "startpos", &["h2e2"], &mv),
             "level {level}: {mv}"
         );
     }
@@ -340,44 +330,31 @@ fn lower_levels_answer_with_legal_moves() {
 fn the_random_mover_answers_legal_moves_at_once() {
     // The yardstick of the level ladder: `RandomMover` plays a uniformly random legal move
     // without searching (no `info` line), in both protocols; turning it off searches again.
-    let mut e = EngineProcess::start();
-    e.send("uci");
-    e.until("uciok");
+    let (mut e, _) = EngineProcess::greeted("uci");
     e.send("setoption name RandomMover value true");
     let mut seen = std::collections::BTreeSet::new();
     for _ in 0..12 {
-        e.send("position startpos moves h2e2");
-        e.send("go movetime 100");
-        let (mv, lines) = e.bestmove();
+        let (mv, lines) = e.search("startpos moves h2e2", "movetime 100");
         assert!(
             !lines.iter().any(|l| l.starts_with("info depth")),
             "{lines:?}"
         );
-        assert!(
-            xiangqi_legal(Variant::Xiangqi, "startpos", &["h2e2"], &mv),
-            "{mv}"
-        );
+        assert!(legal(Variant::Xiangqi, "startpos", &["h2e2"], &mv), "{mv}");
         seen.insert(mv);
     }
     assert!(seen.len() >= 3, "{seen:?}");
     e.send("setoption name RandomMover value false");
-    e.send("go depth 2");
-    let (_, lines) = e.bestmove();
+    let (_, lines) = e.go("depth 2");
     assert!(
         lines.iter().any(|l| l.starts_with("info depth 2 ")),
         "{lines:?}"
     );
     e.quit();
 
-    let mut e = EngineProcess::start();
-    e.send("usi");
-    e.until("usiok");
+    let (mut e, _) = EngineProcess::greeted("usi");
     e.send("setoption name UCI_Variant value minishogi");
     e.send("setoption name RandomMover value true");
-    e.send("position startpos");
-    e.send("go byoyomi 100");
-    let (mv, _) = e.bestmove();
-    let legal = shogi::Position::startpos(Variant::Minishogi).legal_move_texts();
-    assert!(legal.contains(&mv), "{mv}");
+    let (mv, _) = e.search("startpos", "byoyomi 100");
+    assert!(legal(Variant::Minishogi, "startpos", &[], &mv), "{mv}");
     e.quit();
 }

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use process::{Database, Jiang, get, post};
+use process::{Database, Jiang, get, play_move, post};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::json;
@@ -98,10 +98,7 @@ async fn play(
             .as_str()
             .unwrap()
             .to_owned();
-        let move_path = format!("/api/games/{id}/move");
-        if let Ok((200, after)) =
-            post(&http, &base, &move_path, Some(token), json!({"move": mv})).await
-        {
+        if let Ok((200, after)) = play_move(&http, &base, &id, token, &mv).await {
             let ply = after["ply"].as_i64().expect("ply");
             let recorded = after["moves"][(ply - 1) as usize]
                 .as_str()

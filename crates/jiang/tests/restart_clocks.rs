@@ -10,7 +10,7 @@ mod process;
 
 use std::time::{Duration, Instant};
 
-use process::{Database, Jiang, get, new_game, post};
+use process::{Database, Jiang, get, new_game, play_move};
 use serde_json::{Value, json};
 
 /// The heartbeat interval: the most think time a crash may refund (plus a commit).
@@ -27,15 +27,7 @@ async fn view(http: &reqwest::Client, base: &str, id: &str, token: &str) -> Valu
 }
 
 async fn play(http: &reqwest::Client, base: &str, id: &str, token: &str, mv: &str) -> Value {
-    let (status, view) = post(
-        http,
-        base,
-        &format!("/api/games/{id}/move"),
-        Some(token),
-        json!({"move": mv}),
-    )
-    .await
-    .expect("move");
+    let (status, view) = play_move(http, base, id, token, mv).await.expect("move");
     assert_eq!(status, 200, "{mv}: {view}");
     view
 }

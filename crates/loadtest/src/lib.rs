@@ -453,6 +453,32 @@ where
         .collect()
 }
 
+/// Runs `task` `count` times under [`spawn_limited`] and waits for every run: each run's value
+/// in order, `None` where it failed (the failure counted in `errors`).
+async fn set_up_limited<T, F, Fut>(
+    target: &Arc<Target>,
+    count: usize,
+    task: F,
+    errors: &mut Tally,
+) -> Vec<Option<T>>
+where
+    F: Fn(Arc<Target>) -> Fut,
+    Fut: Future<Output = Result<T, GameError>> + Send + 'static,
+    T: Send + 'static,
+{
+    let mut done = Vec::with_capacity(count);
+    for run in spawn_limited(target, count, task) {
+        match run.await.expect("set-up task panicked") {
+            Ok(value) => done.push(Some(value)),
+            Err(e) => {
+                errors.error(&e);
+                done.push(None);
+            }
+        }
+    }
+    done
+}
+
 /// The lobby mode (`--lobby-clients`): validates its arguments and runs it.
 pub fn run_lobby(args: &Args) -> Result<LobbyReport, LoadtestError> {
     let clients = args.lobby_clients.unwrap_or(0);
@@ -612,14 +638,10 @@ impl Tally {
         self.moves += other.moves;
         self.latencies.extend(other.latencies);
         self.games_created += other.games_created;
-        for (kind, (n, example)) in other.errors {
-            self.errors.entry(kind).or_insert((0, example)).0 += n;
-        }
+        merge_kinds(&mut self.errors, other.errors);
         self.acked.extend(other.acked);
         self.recoveries.extend(other.recoveries);
-        for (kind, (n, example)) in other.ridden_out {
-            self.ridden_out.entry(kind).or_insert((0, example)).0 += n;
-        }
+        merge_kinds(&mut self.ridden_out, other.ridden_out);
     }
 
     /// Notes a `move` event: with `--verify`, the server's word that `mv` is stored at `ply`
@@ -638,6 +660,16 @@ impl Tally {
 /// Counts `e` under its kind, keeping the first of each kind as the example.
 fn count_kind(kinds: &mut BTreeMap<String, (u64, String)>, e: &GameError) {
     kinds.entry(e.kind()).or_insert((0, e.to_string())).0 += 1;
+}
+
+/// Adds the counts of `other` to `kinds`, keeping `kinds`' example where both have the kind.
+fn merge_kinds(
+    kinds: &mut BTreeMap<String, (u64, String)>,
+    other: BTreeMap<String, (u64, String)>,
+) {
+    for (kind, (n, example)) in other {
+        kinds.entry(kind).or_insert((0, example)).0 += n;
+    }
 }
 
 /// Sets up every game, then plays them all for `window`.
@@ -659,23 +691,15 @@ async fn drive(
             tokio::spawn(async move { computer_slot(&target, &stop).await })
         })
         .collect();
-    let setups = spawn_limited(
+    let mut tally = Tally::default();
+    let ready = set_up_limited(
         &target,
         games,
         |target| async move { new_game(&target).await },
-    );
-    let mut tally = Tally::default();
-    let mut ready = Vec::with_capacity(games);
-    for setup in setups {
-        tally.games_created += 1;
-        match setup.await.expect("setup task panicked") {
-            Ok(game) => ready.push(Some(game)),
-            Err(e) => {
-                tally.error(&e);
-                ready.push(None);
-            }
-        }
-    }
+        &mut tally,
+    )
+    .await;
+    tally.games_created += games as u64;
     let live = ready.iter().filter(|g| g.is_some()).count();
     eprintln!(
         "set up {live} of {games} games ({} sockets) in {:.1} s",
@@ -702,9 +726,7 @@ async fn drive(
         let t = slot.await.expect("computer game task panicked");
         computer.games += t.games;
         computer.moves += t.moves;
-        for (kind, (n, example)) in t.errors.errors {
-            tally.errors.entry(kind).or_insert((0, example)).0 += n;
-        }
+        merge_kinds(&mut tally.errors, t.errors.errors);
     }
     if computer_games > 0 {
         eprintln!(

@@ -115,20 +115,17 @@ pub(crate) async fn drive(
 ) -> Result<LobbyReport, LoadtestError> {
     target.check_health().await?;
     let created: CreatedAt = Arc::default();
-    let connecting =
-        crate::spawn_limited(
-            &target,
-            clients,
-            |target| async move { connect(&target).await },
-        );
     let mut setup_errors = Tally::default();
-    let mut sockets = Vec::with_capacity(clients);
-    for task in connecting {
-        match task.await.expect("connect task panicked") {
-            Ok(socket) => sockets.push(socket),
-            Err(e) => setup_errors.error(&e),
-        }
-    }
+    let sockets: Vec<Socket> = crate::set_up_limited(
+        &target,
+        clients,
+        |target| async move { connect(&target).await },
+        &mut setup_errors,
+    )
+    .await
+    .into_iter()
+    .flatten()
+    .collect();
     let connected = sockets.len();
     eprintln!("{connected} lobby clients connected; creating {per_second} seeks/s");
     let start = Instant::now();

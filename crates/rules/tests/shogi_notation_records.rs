@@ -121,52 +121,31 @@ fn every_ending() -> Vec<(&'static str, ShogiRecord)> {
         "perpetual-check completed by the victim",
         record(Variant::Shogi, Some(victim_sfen), &victim_checks, by_victim),
     ));
-    out.push((
-        "resignation by the side not to move",
-        record(
-            Variant::Shogi,
-            None,
+    // Ends decided outside the moves: the moves played, and the result.
+    let sente_wins = |reason| Some(Outcome::win(Side::First, reason));
+    let decided_outside: [(&str, &[&str], Option<Outcome>); 5] = [
+        (
+            "resignation by the side not to move",
             &opening,
-            Some(Outcome::win(Side::First, Reason::Resignation)),
+            sente_wins(Reason::Resignation),
         ),
-    ));
-    out.push((
-        "timeout",
-        record(
-            Variant::Shogi,
-            None,
-            &opening[..3],
-            Some(Outcome::win(Side::First, Reason::Timeout)),
-        ),
-    ));
-    // The declarer is the side to move when the game ends.
-    out.push((
-        "impasse",
-        record(
-            Variant::Shogi,
-            None,
+        ("timeout", &opening[..3], sente_wins(Reason::Timeout)),
+        // The declarer is the side to move when the game ends.
+        (
+            "impasse",
             &opening[..3],
             Some(Outcome::win(Side::Second, Reason::Impasse)),
         ),
-    ));
-    out.push((
-        "aborted",
-        record(
-            Variant::Shogi,
-            None,
-            &[],
-            Some(Outcome::draw(Reason::Aborted)),
-        ),
-    ));
-    out.push((
-        "move-limit",
-        record(
-            Variant::Shogi,
-            None,
+        ("aborted", &[], Some(Outcome::draw(Reason::Aborted))),
+        (
+            "move-limit",
             &opening,
             Some(Outcome::draw(Reason::MoveLimit)),
         ),
-    ));
+    ];
+    for (name, moves, outcome) in decided_outside {
+        out.push((name, record(Variant::Shogi, None, moves, outcome)));
+    }
     let bare = "4k4/9/9/9/9/9/9/9/4K4 b - 1";
     out.push((
         "bare kings",

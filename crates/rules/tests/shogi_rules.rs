@@ -39,6 +39,16 @@ fn play_all(game: &mut Game, list: &str) {
     }
 }
 
+/// The game from `sfen` after the moves of `list`.
+fn after(sfen: &str, list: &str) -> Game {
+    let mut game = Game::new(pos(sfen));
+    play_all(&mut game, list);
+    game
+}
+
+/// Sente wins by checkmate.
+const SENTE_MATES: Outcome = Outcome::win(Side::SENTE, Reason::Checkmate);
+
 fn sq(s: &str) -> Square {
     s.parse().unwrap()
 }
@@ -221,19 +231,11 @@ fn uchifuzume_when_the_capturer_is_pinned() {
 #[test]
 fn mate_by_a_pawn_move_or_a_dropped_gold_is_fine() {
     // Pawn move 1c1b mates (gold 2c defends 1b, knight 3c covers 2a).
-    let mut game = Game::new(pos("8k/9/6NGP/9/9/9/9/9/4K4 b - 1"));
-    play_all(&mut game, "1c1b");
-    assert_eq!(
-        game.outcome(),
-        Some(Outcome::win(Side::SENTE, Reason::Checkmate))
-    );
+    let game = after("8k/9/6NGP/9/9/9/9/9/4K4 b - 1", "1c1b");
+    assert_eq!(game.outcome(), Some(SENTE_MATES));
     // Dropping a gold where the pawn drop was forbidden mates legally.
-    let mut game = Game::new(pos("8k/9/8G/9/9/9/9/9/4K2L1 b G 1"));
-    play_all(&mut game, "G*1b");
-    assert_eq!(
-        game.outcome(),
-        Some(Outcome::win(Side::SENTE, Reason::Checkmate))
-    );
+    let game = after("8k/9/8G/9/9/9/9/9/4K2L1 b G 1", "G*1b");
+    assert_eq!(game.outcome(), Some(SENTE_MATES));
 }
 
 // ---------------------------------------------------------------- check and legality
@@ -258,8 +260,7 @@ fn moves_that_leave_the_king_in_check_are_illegal() {
 
 #[test]
 fn a_dropped_piece_promotes_on_a_later_move() {
-    let mut game = Game::new(pos("k8/9/9/9/9/9/9/9/4K4 b S 1"));
-    play_all(&mut game, "S*5c 9a9b");
+    let game = after("k8/9/9/9/9/9/9/9/4K4 b S 1", "S*5c 9a9b");
     let p = game.position();
     assert!(has(p, "5c5b+") && has(p, "5c5b") && has(p, "5c4d+"));
 }
@@ -411,12 +412,8 @@ fn seven_hundredth_move_draws() {
 
 #[test]
 fn checkmate_comes_before_the_length_cap() {
-    let mut game = Game::new(pos("8k/9/6NGP/9/9/9/9/9/4K4 b - 700"));
-    play_all(&mut game, "1c1b");
-    assert_eq!(
-        game.outcome(),
-        Some(Outcome::win(Side::SENTE, Reason::Checkmate))
-    );
+    let game = after("8k/9/6NGP/9/9/9/9/9/4K4 b - 700", "1c1b");
+    assert_eq!(game.outcome(), Some(SENTE_MATES));
 }
 
 // ---------------------------------------------------------------- impasse
@@ -576,8 +573,8 @@ fn handicap_presets_match_the_rules_file_and_gote_moves_first() {
 #[test]
 fn a_handicap_game_result_is_written_from_sente() {
     // Gote (the uwate, who moved first) is mated: sente wins, 1-0.
-    let mut game = Game::new(pos("8k/9/6NGP/9/9/9/9/9/4K4 b - 2"));
-    play_all(&mut game, "1c1b");
+    let game = after("8k/9/6NGP/9/9/9/9/9/4K4 b - 2", "1c1b");
+    assert_eq!(game.outcome(), Some(SENTE_MATES));
     assert_eq!(game.outcome().unwrap().result(), "1-0");
 }
 

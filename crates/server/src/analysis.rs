@@ -10,9 +10,7 @@
 //! at the ply (the covered pieces it captured, never those the other side captured).
 
 use axum::Json;
-use axum::body::Bytes;
 use axum::extract::State;
-use axum::extract::rejection::BytesRejection;
 use jiang_protocol::{
     AnalysedGame, AnalysisAnswer, AnalysisPosition, AnalysisRequest, EngineStart, ExportRequest,
     ExportedRecord, GameResult, Knowledge, ReviewRequest, TreeMove, to_sorted_value,
@@ -23,7 +21,7 @@ use serde_json::Value;
 
 use crate::error::{ApiError, ErrorCode};
 use crate::game::Command;
-use crate::http::{AppState, parse_body, setup_error};
+use crate::http::{AppState, JsonBody, setup_error};
 use crate::table::{self, NotationStyle, RecordFormat, Table, TreeExportError};
 
 /// Where a board starts: the fields every request declared by the protocol's `board_request!`
@@ -77,9 +75,8 @@ fn parse_variant(name: &str) -> Result<Variant, ApiError> {
 async fn open(state: &AppState, source: Source<'_>) -> Result<Board, ApiError> {
     let Some(id) = source.game else {
         let Some(name) = source.variant else {
-            return Err(ApiError::new(
-                ErrorCode::InvalidRequest,
-                "Invalid request: give a variant, or a finished game's id.",
+            return Err(ApiError::invalid_request(
+                "give a variant, or a finished game's id",
             ));
         };
         let variant = parse_variant(name)?;
@@ -106,10 +103,9 @@ async fn open(state: &AppState, source: Source<'_>) -> Result<Board, ApiError> {
     if let Some(name) = source.variant
         && parse_variant(name)? != variant
     {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!("Invalid request: game `{id}` is a {variant} game, not {name}."),
-        ));
+        return Err(ApiError::invalid_request(format_args!(
+            "game `{id}` is a {variant} game, not {name}"
+        )));
     }
     let table = match (variant, source.knowledge) {
         (Variant::Jieqi, Some(Knowledge::Red)) => finished.table.knowledge_restart(Side::RED),
@@ -259,20 +255,16 @@ pub(crate) fn style_for(table: &dyn Table, name: &str) -> Result<NotationStyle, 
 /// `POST /api/analysis`.
 pub(crate) async fn analyse(
     State(state): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
+    JsonBody(request): JsonBody<AnalysisRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let request: AnalysisRequest = parse_body(body)?;
     let style = style_named(&request.style)?;
     let (mut table, game, with_deal) = start_board(&state, Source::from(&request)).await?;
     let from = request.from.unwrap_or(0);
     if from > request.moves.len() as u64 {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!(
-                "Invalid request: `from` is {from}, but the line has {} moves.",
-                request.moves.len()
-            ),
-        ));
+        return Err(ApiError::invalid_request(format_args!(
+            "`from` is {from}, but the line has {} moves",
+            request.moves.len()
+        )));
     }
     let mut positions = Vec::new();
     if from == 0 {
@@ -312,9 +304,8 @@ fn tree_of(line: &[TreeMove]) -> Vec<Node<String>> {
 /// `POST /api/analysis/export`.
 pub(crate) async fn export(
     State(state): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
+    JsonBody(request): JsonBody<ExportRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let request: ExportRequest = parse_body(body)?;
     let (table, _, _) = start_board(&state, Source::from(&request)).await?;
     let format = match (request.format.as_str(), request.moves.as_deref()) {
         ("pgn", moves) => {

@@ -15,9 +15,8 @@ use std::time::Duration;
 
 use axum::Extension;
 use axum::extract::State;
-use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::response::{IntoResponse, Response};
+use axum::extract::ws::{Message, WebSocket};
+use axum::response::Response;
 use jiang_engine::score::Reported;
 use jiang_engine::{Go, Info};
 use jiang_protocol::{
@@ -33,6 +32,7 @@ use crate::http::{AppState, ClientAddress};
 use crate::serve::{ConnectionSlot, stopped};
 use crate::slots::Slot;
 use crate::table::{NotationStyle, Table};
+use crate::ws::Accepted;
 
 /// The largest client message read (a `start` with a long line).
 const MAX_MESSAGE: usize = 16 * 1024;
@@ -40,19 +40,12 @@ const MAX_MESSAGE: usize = 16 * 1024;
 /// The most lines (MultiPV) a search reports.
 pub const MAX_LINES: u8 = 3;
 
-pub(crate) async fn upgrade(
-    State(state): State<AppState>,
-    Extension(ClientAddress(client)): Extension<ClientAddress>,
-    Extension(connection): Extension<ConnectionSlot>,
-    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
-) -> Response {
-    let (upgrade, slot) = match crate::ws::accept(&state, client, upgrade) {
-        Ok(accepted) => accepted,
-        Err(e) => return e.into_response(),
-    };
-    upgrade
+pub(crate) async fn upgrade(accepted: Accepted) -> Response {
+    let (state, client, slots) = (accepted.state, accepted.client, accepted.slots);
+    accepted
+        .upgrade
         .max_message_size(MAX_MESSAGE)
-        .on_upgrade(move |ws| serve(state, client, ws, (slot, connection)))
+        .on_upgrade(move |ws| serve(state, client, ws, slots))
 }
 
 /// The search running for this socket.
@@ -309,10 +302,9 @@ fn judgement(loss: i32) -> Option<jiang_protocol::Judgement> {
 pub(crate) async fn review(
     State(state): State<AppState>,
     Extension(ClientAddress(client)): Extension<ClientAddress>,
-    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
+    crate::http::JsonBody(request): crate::http::JsonBody<jiang_protocol::ReviewRequest>,
 ) -> Result<axum::Json<serde_json::Value>, ApiError> {
-    use jiang_protocol::{MoveVerdict, ReviewAnswer, ReviewRequest};
-    let request: ReviewRequest = crate::http::parse_body(body)?;
+    use jiang_protocol::{MoveVerdict, ReviewAnswer};
     let (mut table, game, with_deal) =
         crate::analysis::start_board(&state, (&request).into()).await?;
     let style = crate::analysis::style_for(table.as_ref(), &request.style)?;
@@ -322,13 +314,10 @@ pub(crate) async fn review(
         (None, None) => Vec::new(),
     };
     if moves.len() > MAX_REVIEW_PLIES {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!(
-                "Invalid request: a review takes at most {MAX_REVIEW_PLIES} plies, not {}.",
-                moves.len()
-            ),
-        ));
+        return Err(ApiError::invalid_request(format_args!(
+            "a review takes at most {MAX_REVIEW_PLIES} plies, not {}",
+            moves.len()
+        )));
     }
     let mut tables = vec![table.boxed_clone()];
     crate::analysis::play_line(&mut table, &moves, with_deal, |_, t| {

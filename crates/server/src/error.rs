@@ -64,6 +64,14 @@ impl ApiError {
         )
     }
 
+    /// 400 `invalid_request`, saying what is wrong with it: `Invalid request: {detail}.`
+    pub fn invalid_request(detail: impl std::fmt::Display) -> Self {
+        Self::new(
+            ErrorCode::InvalidRequest,
+            format!("Invalid request: {detail}."),
+        )
+    }
+
     /// 429.
     pub fn rate_limited() -> Self {
         Self::new(

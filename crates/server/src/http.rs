@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, RawQuery, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, RawQuery, Request, State};
 use axum::http::{Extensions, HeaderMap, HeaderValue, StatusCode, Version, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -17,6 +17,7 @@ use jiang_protocol::{
     Health, MoveRequest, PremoveRequest, TakebackRequest, to_sorted_value,
 };
 use jiang_rules::{Side, Variant};
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio::sync::watch;
@@ -220,15 +221,29 @@ async fn rate_limit(
     next.run(request).await
 }
 
-/// The body of a POST that a visitor's browser may only send from this site's own pages (it
-/// takes a seat): the origin check (see `crate::origin`), then [`parse_body`].
-pub(crate) fn same_site_body<T: DeserializeOwned>(
-    state: &AppState,
-    headers: &HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<T, ApiError> {
-    state.origin.check_post(headers)?;
-    parse_body(body)
+/// A POST's JSON object body, read by [`parse_body`]: the last extractor of the endpoints that
+/// take one.
+pub(crate) struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        parse_body(Bytes::from_request(request, state).await).map(JsonBody)
+    }
+}
+
+/// The [`JsonBody`] of a POST that a visitor's browser may only send from this site's own
+/// pages (it takes a seat): the origin check (see `crate::origin`), then [`parse_body`].
+pub(crate) struct SameSiteJson<T>(pub T);
+
+impl<T: DeserializeOwned> FromRequest<AppState> for SameSiteJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
+        state.origin.check_post(request.headers())?;
+        parse_body(Bytes::from_request(request, state).await).map(SameSiteJson)
+    }
 }
 
 /// Parses a JSON body, naming what is wrong (unknown field, missing field, bad value).
@@ -319,6 +334,20 @@ fn action_token(
     }
 }
 
+/// `body` as the JSON answer with `status`, setting the cookie that keeps the seat `(game id,
+/// token)` (see [`seat_cookie`]).
+pub(crate) fn seated_answer(
+    state: &AppState,
+    status: StatusCode,
+    (id, token): (&str, &str),
+    body: &impl Serialize,
+) -> Response {
+    let cookie = seat_cookie(id, token, state.origin.secure_cookies());
+    let mut response = (status, Json(to_sorted_value(body))).into_response();
+    response.headers_mut().insert(header::SET_COOKIE, cookie);
+    response
+}
+
 /// The `Set-Cookie` value that keeps `token` for game `id`: HttpOnly (no script reads it),
 /// `SameSite=Lax`, and `Secure` when the public URL is https.
 pub(crate) fn seat_cookie(id: &str, token: &str, secure: bool) -> HeaderValue {
@@ -333,16 +362,16 @@ pub(crate) fn seat_cookie(id: &str, token: &str, secure: bool) -> HeaderValue {
 async fn create_game(
     State(state): State<AppState>,
     Extension(ClientAddress(client)): Extension<ClientAddress>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
     // No other site may make a visitor's browser create a game (and get its seat cookie).
-    let request: CreateGame = same_site_body(&state, &headers, body)?;
+    SameSiteJson(request): SameSiteJson<CreateGame>,
+) -> Result<Response, ApiError> {
     let created = create(&state, request, client).await?;
-    let cookie = seat_cookie(&created.id, &created.token, state.origin.secure_cookies());
-    let mut response = (StatusCode::CREATED, Json(to_sorted_value(&created))).into_response();
-    response.headers_mut().insert(header::SET_COOKIE, cookie);
-    Ok(response)
+    Ok(seated_answer(
+        &state,
+        StatusCode::CREATED,
+        (&created.id, &created.token),
+        &created,
+    ))
 }
 
 /// Validates and stores the game `request` asks for, with the creator's seat; an open one is
@@ -355,16 +384,15 @@ pub(crate) async fn create(
     let computer = crate::game::requested_level(request.opponent)?;
     if computer.is_some() && request.open {
         // The computer holds the other seat at once: there is nothing to seek.
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            "Invalid request: a game against the computer cannot be an open seek.",
+        return Err(ApiError::invalid_request(
+            "a game against the computer cannot be an open seek",
         ));
     }
     let control = request
         .clock
         .map(TimeControl::try_from)
         .transpose()
-        .map_err(|e| ApiError::new(ErrorCode::InvalidRequest, format!("Invalid request: {e}.")))?;
+        .map_err(ApiError::invalid_request)?;
     let variant = parse_variant(&request.variant)?;
     let side = match request.side.as_deref() {
         None | Some("random") => {
@@ -498,19 +526,19 @@ async fn view_game(
 async fn join_game(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
     // No other site may make a visitor's browser take a seat.
-    let _: EmptyRequest = same_site_body(&state, &headers, body)?;
+    _: SameSiteJson<EmptyRequest>,
+) -> Result<Response, ApiError> {
     let joined = state
         .games
         .ask(&id, |reply| Command::Join { reply })
         .await?;
-    let cookie = seat_cookie(&id, &joined.token, state.origin.secure_cookies());
-    let mut response = Json(to_sorted_value(&joined)).into_response();
-    response.headers_mut().insert(header::SET_COOKIE, cookie);
-    Ok(response)
+    Ok(seated_answer(
+        &state,
+        StatusCode::OK,
+        (&id, &joined.token),
+        &joined,
+    ))
 }
 
 /// A view as the JSON an answer carries.

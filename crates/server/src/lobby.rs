@@ -649,23 +649,15 @@ impl Lobby {
                 update.seeks.push(inner.seeks[*id].view(id, now));
             }
         }
-        update.seeks_gone = inner
-            .sent_seeks
-            .iter()
-            .filter(|id| !listed_seeks.contains(*id))
-            .cloned()
-            .collect();
+        update.seeks_gone =
+            no_longer_listed(inner.sent_seeks.iter(), |id| listed_seeks.contains(id));
         for (id, g) in &games {
             if inner.sent_games.get(*id) != Some(&g.rev) {
                 update.games.push(g.view(id));
             }
         }
-        update.games_gone = inner
-            .sent_games
-            .keys()
-            .filter(|id| !listed_games.contains_key(*id))
-            .cloned()
-            .collect();
+        update.games_gone =
+            no_longer_listed(inner.sent_games.keys(), |id| listed_games.contains_key(id));
         let counts = self.counts(&inner);
         if counts != inner.sent_counts {
             update.counts = Some(counts);
@@ -706,6 +698,14 @@ impl Lobby {
             }
         });
     }
+}
+
+/// The ids of `sent` (what the sockets were last sent) that are not `listed` any more.
+fn no_longer_listed<'a>(
+    sent: impl Iterator<Item = &'a String>,
+    listed: impl Fn(&String) -> bool,
+) -> Vec<String> {
+    sent.filter(|id| !listed(id)).cloned().collect()
 }
 
 /// "Watch" order: the most watched first, then the newest.

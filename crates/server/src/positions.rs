@@ -3,8 +3,6 @@
 //! into the wire's [`PositionProblem`]s.
 
 use axum::Json;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use jiang_protocol::{
     ImportedResult, PositionCheck, PositionProblem, ValidatePosition, to_sorted_value,
 };
@@ -14,11 +12,13 @@ use jiang_rules::{Family, Outcome, Side, Variant};
 use serde_json::Value;
 
 use crate::error::ApiError;
+use crate::http::JsonBody;
 
 /// `POST /api/positions/validate` → `200` [`PositionCheck`], whether the position is valid or
 /// not; `400` only for a request that is not one (body, unknown variant).
-pub(crate) async fn validate(body: Result<Bytes, BytesRejection>) -> Result<Json<Value>, ApiError> {
-    let request: ValidatePosition = crate::http::parse_body(body)?;
+pub(crate) async fn validate(
+    JsonBody(request): JsonBody<ValidatePosition>,
+) -> Result<Json<Value>, ApiError> {
     let variant = crate::http::parse_variant(&request.variant)?;
     Ok(Json(to_sorted_value(&check(variant, &request.fen))))
 }

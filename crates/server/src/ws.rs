@@ -8,22 +8,23 @@
 //! The server pings; a socket that sends nothing for the idle timeout is closed.
 
 use std::net::IpAddr;
+use std::pin::pin;
 use std::time::{Duration, Instant};
 
 use axum::Extension;
-use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{FromRequestParts, Path, RawQuery};
 use axum::http::HeaderMap;
+use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{SplitSink, SplitStream};
-use futures_util::{SinkExt, StreamExt};
+use futures_util::{SinkExt, Stream, StreamExt};
 use jiang_protocol::{ClientMessage, ServerMessage, to_sorted_json};
 use serde::de::DeserializeOwned;
 use tokio::sync::mpsc;
 
 use crate::error::{ApiError, ErrorCode};
-use crate::game::{Command, message_action};
+use crate::game::{ChatRequest, Command, message_action};
 use crate::http::{AppState, ClientAddress, bearer, cookie, seat_cookie_name};
 use crate::ratelimit::{Bucket, Rate};
 use crate::serve::{ConnectionSlot, stopped};
@@ -39,13 +40,13 @@ pub const MAX_MESSAGE: usize = 4 * 1024;
 pub const MAX_READ: usize = 256 * 1024;
 
 /// Client messages per socket: sustained rate and burst.
-pub(crate) const SOCKET_RATE: Rate = Rate {
+const SOCKET_RATE: Rate = Rate {
     per_second: 20.0,
     burst: 40.0,
 };
 
 /// After this many refused messages in a row the socket is closed.
-pub(crate) const MAX_STRIKES: u32 = 50;
+const MAX_STRIKES: u32 = 50;
 
 /// Events queued for a slow socket before it is dropped (it reconnects and gets a `state`).
 const QUEUE: usize = 64;
@@ -54,24 +55,23 @@ const QUEUE: usize = 64;
 const CLOSE_WAIT: Duration = Duration::from_secs(1);
 
 /// The close code for a socket closed because it sent nothing for the idle timeout.
-pub(crate) const CLOSE_IDLE: u16 = 1000;
+const CLOSE_IDLE: u16 = 1000;
 
 /// The close code for a message larger than [`MAX_READ`] (RFC 6455: message too big).
 const CLOSE_TOO_BIG: u16 = 1009;
 
 pub(crate) async fn upgrade(
-    State(state): State<AppState>,
-    Extension(ClientAddress(client)): Extension<ClientAddress>,
-    Extension(connection): Extension<ConnectionSlot>,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,
-    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+    accepted: Accepted,
 ) -> Response {
-    let (upgrade, socket_slot) = match accept(&state, client, upgrade) {
-        Ok(accepted) => accepted,
-        Err(e) => return e.into_response(),
-    };
+    let (state, client, upgrade, slots) = (
+        accepted.state,
+        accepted.client,
+        accepted.upgrade,
+        accepted.slots,
+    );
     let from_query = query
         .as_deref()
         .unwrap_or("")
@@ -122,26 +122,58 @@ pub(crate) async fn upgrade(
         sub,
         token,
         client,
-        _slots: (socket_slot, connection),
+        _slots: slots,
     };
+    small_messages(upgrade).on_upgrade(move |ws| socket.run(ws, rx))
+}
+
+/// The read limits of the game and lobby sockets, whose client messages are small: at most
+/// [`MAX_READ`] bytes a message or frame, and a small read buffer, which saves memory per
+/// socket and the zeroing of a large buffer on every read.
+pub(crate) fn small_messages(upgrade: WebSocketUpgrade) -> WebSocketUpgrade {
     upgrade
-        // Client messages are small: a small read buffer saves memory per socket and the
-        // zeroing of a large buffer on every read.
         .read_buffer_size(4 * 1024)
         .max_message_size(MAX_READ)
         .max_frame_size(MAX_READ)
-        .on_upgrade(move |ws| socket.run(ws, rx))
 }
 
-/// The first checks of every WebSocket handshake: a real upgrade (else `not_websocket`), then
-/// a place among `client`'s open WebSockets (else `too_many_sockets`).
-pub(crate) fn accept(
-    state: &AppState,
-    client: IpAddr,
-    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
-) -> Result<(WebSocketUpgrade, Slot), ApiError> {
-    let upgrade = upgrade.map_err(|e| ApiError::new(ErrorCode::NotWebsocket, e.body_text()))?;
-    Ok((upgrade, socket_slot(state, client)?))
+/// A WebSocket handshake past the first checks of every socket: a real upgrade (else
+/// `not_websocket`), then a place among the client's open WebSockets (else
+/// `too_many_sockets`). Extracted last by each socket's handler.
+pub(crate) struct Accepted {
+    /// The server's state.
+    pub state: AppState,
+    /// The client's address.
+    pub client: IpAddr,
+    /// The handshake, to answer with the socket's limits.
+    pub upgrade: WebSocketUpgrade,
+    /// The socket's place among the address's sockets and its connection's place among
+    /// connections: both freed when the socket ends.
+    pub slots: (Slot, ConnectionSlot),
+}
+
+impl FromRequestParts<AppState> for Accepted {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Response> {
+        let Extension(ClientAddress(client)) =
+            Extension::<ClientAddress>::from_request_parts(parts, state)
+                .await
+                .map_err(IntoResponse::into_response)?;
+        let Extension(connection) = Extension::<ConnectionSlot>::from_request_parts(parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let upgrade = WebSocketUpgrade::from_request_parts(parts, state)
+            .await
+            .map_err(|e| ApiError::new(ErrorCode::NotWebsocket, e.body_text()).into_response())?;
+        let slot = socket_slot(state, client).map_err(IntoResponse::into_response)?;
+        Ok(Accepted {
+            state: state.clone(),
+            client,
+            upgrade,
+            slots: (slot, connection),
+        })
+    }
 }
 
 /// One client message of a game or lobby socket, after the socket's rate (`rate_limited`) and
@@ -222,62 +254,22 @@ impl Socket {
         &self,
         sink: &mut SplitSink<WebSocket, Message>,
         stream: &mut SplitStream<WebSocket>,
-        mut events: mpsc::Receiver<std::sync::Arc<str>>,
+        events: mpsc::Receiver<std::sync::Arc<str>>,
     ) -> End {
-        let mut bucket = Bucket::new(SOCKET_RATE, Instant::now());
-        let mut strikes = 0;
-        let idle = self.state.ws_idle_timeout;
-        let mut pings = pings(idle);
-        let mut heard = Instant::now();
-        loop {
-            let out = tokio::select! {
-                event = events.recv() => match event {
-                    Some(text) => Message::Text(text.as_ref().into()),
-                    // The actor stopped (server shutdown) or dropped us as too slow.
-                    None => return End::Close(1012, "reconnect"),
-                },
-                _ = pings.tick() => {
-                    if heard.elapsed() >= idle {
-                        return End::Close(CLOSE_IDLE, "idle");
-                    }
-                    Message::Ping(Default::default())
-                }
-                incoming = stream.next() => {
-                    heard = Instant::now();
-                    let text = match read_text(incoming) {
-                        Ok(Some(text)) => text,
-                        Ok(None) => continue,
-                        Err(end) => return end,
-                    };
-                    match self.handle_message(&text, &mut bucket).await {
-                        Ok(None) => {
-                            strikes = 0;
-                            continue;
-                        }
-                        Ok(Some(reply)) => {
-                            strikes = 0;
-                            Message::Text(reply.into())
-                        }
-                        Err(e) => {
-                            strikes += 1;
-                            if strikes >= MAX_STRIKES {
-                                let _ = self.send(sink, Message::Text(e.ws_message().into())).await;
-                                return End::Gone;
-                            }
-                            Message::Text(e.ws_message().into())
-                        }
-                    }
-                }
-            };
-            if !self.send(sink, out).await {
-                return End::Gone;
+        let outgoing = pin!(futures_util::stream::unfold(
+            events,
+            |mut events| async move {
+                let text = events.recv().await?;
+                Some((Message::Text(text.as_ref().into()), events))
             }
+        ));
+        let mut talk = Conversation::new(sink, stream, self.send_timeout(), outgoing);
+        while let Some(text) = talk.next_message().await {
+            let handled = self.handle_message(&text, &mut talk.bucket).await;
+            talk.answer(handled.map(|reply| reply.map(|reply| Message::Text(reply.into()))))
+                .await;
         }
-    }
-
-    /// Sends `message`; `false` if the client is gone or has not read for the send timeout.
-    async fn send(&self, sink: &mut SplitSink<WebSocket, Message>, message: Message) -> bool {
-        send_within(sink, message, self.send_timeout()).await
+        talk.end()
     }
 
     async fn handle_message(
@@ -329,11 +321,118 @@ pub(crate) async fn finish(
     }
 }
 
+/// The part of a game or lobby socket's loop that both share: it sends the server's own
+/// messages (`outgoing`; when they stop, the socket is closed with 1012 "reconnect"), pings the
+/// client every quarter of the idle timeout and closes it once it has been silent that long,
+/// reads the client's text messages for the socket to handle, and sends the answers: a refusal
+/// as an `error` message, the socket dropped after [`MAX_STRIKES`] refusals in a row. A send
+/// that waits longer than the idle timeout for a client that does not read drops the socket.
+pub(crate) struct Conversation<'s, O> {
+    sink: &'s mut SplitSink<WebSocket, Message>,
+    stream: &'s mut SplitStream<WebSocket>,
+    outgoing: O,
+    idle: Duration,
+    pings: tokio::time::Interval,
+    heard: Instant,
+    strikes: u32,
+    end: Option<End>,
+    /// The client's message rate, for [`parse_message`].
+    pub bucket: Bucket,
+}
+
+impl<'s, O: Stream<Item = Message> + Unpin> Conversation<'s, O> {
+    /// A conversation on a socket whose client is dropped after `idle` without a word.
+    pub(crate) fn new(
+        sink: &'s mut SplitSink<WebSocket, Message>,
+        stream: &'s mut SplitStream<WebSocket>,
+        idle: Duration,
+        outgoing: O,
+    ) -> Self {
+        Conversation {
+            sink,
+            stream,
+            outgoing,
+            idle,
+            pings: pings(idle),
+            heard: Instant::now(),
+            strikes: 0,
+            end: None,
+            bucket: Bucket::new(SOCKET_RATE, Instant::now()),
+        }
+    }
+
+    /// The client's next text message, the server's messages and pings sent meanwhile; `None`
+    /// once the socket has ended (see [`Conversation::end`]).
+    pub(crate) async fn next_message(&mut self) -> Option<String> {
+        while self.end.is_none() {
+            let out = tokio::select! {
+                out = self.outgoing.next() => match out {
+                    Some(message) => message,
+                    // The source stopped (server shutdown) or dropped the socket as too slow.
+                    None => {
+                        self.end = Some(End::Close(1012, "reconnect"));
+                        break;
+                    }
+                },
+                _ = self.pings.tick() => {
+                    if self.heard.elapsed() >= self.idle {
+                        self.end = Some(End::Close(CLOSE_IDLE, "idle"));
+                        break;
+                    }
+                    Message::Ping(Default::default())
+                }
+                incoming = self.stream.next() => {
+                    self.heard = Instant::now();
+                    match read_text(incoming) {
+                        Ok(Some(text)) => return Some(text),
+                        Ok(None) => continue,
+                        Err(end) => {
+                            self.end = Some(end);
+                            break;
+                        }
+                    }
+                }
+            };
+            self.send(out).await;
+        }
+        None
+    }
+
+    /// Sends what handling the last message gave: its reply if any, or the refusal.
+    pub(crate) async fn answer(&mut self, handled: Result<Option<Message>, ApiError>) {
+        let reply = match handled {
+            Ok(reply) => {
+                self.strikes = 0;
+                reply
+            }
+            Err(e) => {
+                self.strikes += 1;
+                Some(Message::Text(e.ws_message().into()))
+            }
+        };
+        if let Some(reply) = reply {
+            self.send(reply).await;
+        }
+        if self.strikes >= MAX_STRIKES {
+            self.end = Some(End::Gone);
+        }
+    }
+
+    /// Why the socket ended.
+    pub(crate) fn end(self) -> End {
+        self.end.unwrap_or(End::Gone)
+    }
+
+    async fn send(&mut self, message: Message) {
+        if !send_within(self.sink, message, self.idle).await {
+            self.end = Some(End::Gone);
+        }
+    }
+}
+
 /// What a socket read: a client message's text, or why the socket ends (`Err`), or nothing to
 /// handle (`Ok(None)`: a ping or pong).
-pub(crate) fn read_text(
-    incoming: Option<Result<Message, axum::Error>>,
-) -> Result<Option<String>, End> {
+fn read_text(incoming: Option<Result<Message, axum::Error>>) -> Result<Option<String>, End> {
     match incoming {
         Some(Ok(Message::Text(text))) => Ok(Some(text.to_string())),
         Some(Ok(Message::Binary(bytes))) => Ok(Some(
@@ -350,7 +449,7 @@ pub(crate) fn read_text(
 }
 
 /// The server's pings for a socket closed after `idle` without a word: every quarter of it.
-pub(crate) fn pings(idle: Duration) -> tokio::time::Interval {
+fn pings(idle: Duration) -> tokio::time::Interval {
     let every = (idle / 4).max(Duration::from_millis(10));
     let mut pings = tokio::time::interval_at((Instant::now() + every).into(), every);
     pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -399,13 +498,16 @@ async fn handle_message(
             if !state.limiter.check(client) {
                 return Err(ApiError::rate_limited());
             }
+            let chat = ChatRequest {
+                sub,
+                client,
+                channel,
+                text,
+            };
             return state
                 .games
                 .ask(id, |reply| Command::Chat {
-                    sub,
-                    client,
-                    channel,
-                    text: text.clone(),
+                    chat: chat.clone(),
                     reply,
                 })
                 .await

@@ -205,8 +205,7 @@ on_both!(
             );
         }
 
-        let (status, _) = server.action(&id, "resign", Some(&red), json!({})).await;
-        assert_eq!(status, StatusCode::OK);
+        server.resign(&id, &red).await;
         let a = analyse(
             &server,
             json!({"game": id, "style": "wxf", "moves": ["h2e2", "b9c7"]}),
@@ -252,8 +251,7 @@ on_both!(
             .await;
             assert_eq!(code, "game_in_progress");
         }
-        let (status, _) = server.action(&id, "resign", Some(&red), json!({})).await;
-        assert_eq!(status, StatusCode::OK);
+        server.resign(&id, &red).await;
         let end: GameView = server.game_view(&id, None).await;
         let covered_at_end = end.state.variant_fields.covered_pieces.clone().unwrap();
         let played = end.moves.clone();
@@ -333,8 +331,7 @@ on_both!(
         let (id, red, _black) = server
             .game_played(json!({"variant": "jieqi"}), "red", &["h2h9", "b7b0"])
             .await;
-        let (status, _) = server.action(&id, "resign", Some(&red), json!({})).await;
-        assert_eq!(status, StatusCode::OK);
+        server.resign(&id, &red).await;
         let end: GameView = server.game_view(&id, None).await;
         let all_captured = end.state.variant_fields.captured.clone().unwrap();
         let black_horse = all_captured["red"][0].piece.clone().unwrap();
@@ -662,7 +659,7 @@ on_both!(
             (status, code.as_str()),
             (StatusCode::CONFLICT, "game_in_progress")
         );
-        server.action(&id, "resign", Some(&red), json!({})).await;
+        server.resign(&id, &red).await;
         let (review, _) = reviewed(&server, json!({"game": id, "style": "western"})).await;
         assert_eq!(review.moves, ["5d5c", "1b1c"]);
         assert_eq!(review.verdicts.len(), 2);

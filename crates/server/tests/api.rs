@@ -7,7 +7,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Backend, TestServer, connect, next_json, next_of, send};
+use common::{Backend, TestServer, assert_refused, connect, next_json, next_of, send};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -80,9 +80,11 @@ async fn draw_by_agreement_and_declines() {
         }
     };
     // Nothing to accept yet.
-    let (status, v) = draw(red.clone(), "accept").await;
-    assert_eq!(status, StatusCode::CONFLICT, "{v}");
-    assert_eq!(v["error"]["code"], "no_draw_offer");
+    assert_refused(
+        draw(red.clone(), "accept").await,
+        StatusCode::CONFLICT,
+        "no_draw_offer",
+    );
     let (status, v) = draw(black.clone(), "offer").await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(v["draw_offer"], "black");
@@ -97,11 +99,12 @@ async fn draw_by_agreement_and_declines() {
     assert_eq!(v["result"]["winner"], Value::Null);
     // Shogi has no agreed draws.
     let (sid, sente, _) = s.game(json!({"variant": "shogi"}), "sente").await;
-    let (status, v) = s
-        .action(&sid, "draw", Some(&sente), json!({"action": "offer"}))
-        .await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(v["error"]["code"], "draw_not_allowed");
+    assert_refused(
+        s.action(&sid, "draw", Some(&sente), json!({"action": "offer"}))
+            .await,
+        StatusCode::BAD_REQUEST,
+        "draw_not_allowed",
+    );
     s.stop().await;
 }
 
@@ -118,9 +121,11 @@ async fn abort_before_both_sides_moved_and_not_after() {
     let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
     s.play(&id, &red, "h2e2").await;
     s.play(&id, &black, "h7e7").await;
-    let (status, v) = s.action(&id, "abort", Some(&red), json!({})).await;
-    assert_eq!(status, StatusCode::CONFLICT);
-    assert_eq!(v["error"]["code"], "too_late_to_abort");
+    assert_refused(
+        s.action(&id, "abort", Some(&red), json!({})).await,
+        StatusCode::CONFLICT,
+        "too_late_to_abort",
+    );
     s.stop().await;
 }
 
@@ -169,11 +174,12 @@ on_both!(timeout_with_a_short_clock, |s: TestServer| async move {
     assert_eq!(end["result"]["reason"], "timeout");
     assert_eq!(end["clock"]["red"]["ms"], 0);
     // A late move changes nothing.
-    let (status, v) = s
-        .action(&id, "move", Some(&red), json!({"move": "b2e2"}))
-        .await;
-    assert_eq!(status, StatusCode::CONFLICT);
-    assert_eq!(v["error"]["code"], "game_over");
+    assert_refused(
+        s.action(&id, "move", Some(&red), json!({"move": "b2e2"}))
+            .await,
+        StatusCode::CONFLICT,
+        "game_over",
+    );
     s.stop().await;
 });
 
@@ -237,9 +243,11 @@ const IMPASSE: &str = "RBGG1SSBR/3S1S3/4K4/9/9/9/9/9/4k4 b 2P 1";
 on_both!(impasse_declaration, |s: TestServer| async move {
     // From the start the declaration fails and says why; the game goes on.
     let (id, sente, gote) = s.game(json!({"variant": "shogi"}), "sente").await;
-    let (status, v) = s.action(&id, "impasse", Some(&sente), json!({})).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
-    assert_eq!(v["error"]["code"], "impasse_rejected");
+    let v = assert_refused(
+        s.action(&id, "impasse", Some(&sente), json!({})).await,
+        StatusCode::BAD_REQUEST,
+        "impasse_rejected",
+    );
     assert!(
         v["error"]["message"].as_str().unwrap().contains("zone"),
         "{v}"
@@ -250,9 +258,11 @@ on_both!(impasse_declaration, |s: TestServer| async move {
     assert_eq!(s.view(&id, None).await["status"], "playing");
     // Minishogi has no impasse rule.
     let (mid, msente, _) = s.game(json!({"variant": "minishogi"}), "sente").await;
-    let (status, v) = s.action(&mid, "impasse", Some(&msente), json!({})).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(v["error"]["code"], "impasse_not_allowed");
+    assert_refused(
+        s.action(&mid, "impasse", Some(&msente), json!({})).await,
+        StatusCode::BAD_REQUEST,
+        "impasse_not_allowed",
+    );
     // A position where it holds.
     let (id, sente, _) = s
         .game(
@@ -278,15 +288,12 @@ on_both!(impasse_declaration, |s: TestServer| async move {
 #[tokio::test]
 async fn bad_input_is_refused_and_changes_nothing() {
     let s = TestServer::start().await;
-    let expect = |status: StatusCode, v: &Value, want: StatusCode, code: &str| {
-        assert_eq!(status, want, "{v}");
-        assert_eq!(v["error"]["code"], code, "{v}");
-        assert!(!v["error"]["message"].as_str().unwrap().is_empty());
-    };
-    let (st, v) = s
-        .post_raw("/api/games", None, b"{\"variant\": ".to_vec())
-        .await;
-    expect(st, &v, StatusCode::BAD_REQUEST, "malformed_json");
+    assert_refused(
+        s.post_raw("/api/games", None, b"{\"variant\": ".to_vec())
+            .await,
+        StatusCode::BAD_REQUEST,
+        "malformed_json",
+    );
     // (body, error code, a word the message must name)
     let refused_creations = [
         (json!({"variant": "chess"}), "unknown_variant", "chess"),
@@ -327,56 +334,97 @@ async fn bad_input_is_refused_and_changes_nothing() {
         ),
     ];
     for (body, code, named) in refused_creations {
-        let (st, v) = s.post("/api/games", None, body).await;
-        expect(st, &v, StatusCode::BAD_REQUEST, code);
+        let v = assert_refused(
+            s.post("/api/games", None, body).await,
+            StatusCode::BAD_REQUEST,
+            code,
+        );
         let message = v["error"]["message"].as_str().unwrap();
         assert!(message.contains(named), "{code} should name `{named}`: {v}");
     }
-    let (st, v) = s.post_raw("/api/games", None, vec![b' '; 17 * 1024]).await;
-    expect(st, &v, StatusCode::PAYLOAD_TOO_LARGE, "too_large");
+    assert_refused(
+        s.post_raw("/api/games", None, vec![b' '; 17 * 1024]).await,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "too_large",
+    );
 
     let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
     let before = s.view(&id, None).await;
     let path = format!("/api/games/{id}/move");
-    let (st, v) = s.post(&path, None, json!({"move": "h2e2"})).await;
-    expect(st, &v, StatusCode::UNAUTHORIZED, "missing_token");
-    let (st, v) = s
-        .post(&path, Some("not-a-token"), json!({"move": "h2e2"}))
-        .await;
-    expect(st, &v, StatusCode::FORBIDDEN, "wrong_token");
-    let (st, v) = s.post(&path, Some(&black), json!({"move": "h7e7"})).await;
-    expect(st, &v, StatusCode::CONFLICT, "not_your_turn");
-    let (st, v) = s.post(&path, Some(&red), json!({"move": "a0a5"})).await;
-    expect(st, &v, StatusCode::BAD_REQUEST, "illegal_move");
+    assert_refused(
+        s.post(&path, None, json!({"move": "h2e2"})).await,
+        StatusCode::UNAUTHORIZED,
+        "missing_token",
+    );
+    assert_refused(
+        s.post(&path, Some("not-a-token"), json!({"move": "h2e2"}))
+            .await,
+        StatusCode::FORBIDDEN,
+        "wrong_token",
+    );
+    assert_refused(
+        s.post(&path, Some(&black), json!({"move": "h7e7"})).await,
+        StatusCode::CONFLICT,
+        "not_your_turn",
+    );
+    let v = assert_refused(
+        s.post(&path, Some(&red), json!({"move": "a0a5"})).await,
+        StatusCode::BAD_REQUEST,
+        "illegal_move",
+    );
     assert_eq!(v["error"]["reason"], "unreachable", "{v}");
-    let (st, v) = s.post(&path, Some(&red), json!({"move": "zz"})).await;
-    expect(st, &v, StatusCode::BAD_REQUEST, "illegal_move");
+    let v = assert_refused(
+        s.post(&path, Some(&red), json!({"move": "zz"})).await,
+        StatusCode::BAD_REQUEST,
+        "illegal_move",
+    );
     assert_eq!(v["error"]["reason"], "malformed", "{v}");
-    let (st, v) = s.post(&path, Some(&black), json!({"move": "h7e7"})).await;
+    let v = assert_refused(
+        s.post(&path, Some(&black), json!({"move": "h7e7"})).await,
+        StatusCode::CONFLICT,
+        "not_your_turn",
+    );
     assert!(
         v["error"].get("reason").is_none(),
         "only rules refusals: {v}"
     );
-    expect(st, &v, StatusCode::CONFLICT, "not_your_turn");
-    let (st, v) = s.post(&path, Some(&red), json!({"mv": "h2e2"})).await;
-    expect(st, &v, StatusCode::BAD_REQUEST, "unknown_field");
-    let (st, v) = s.action(&id, "join", None, json!({})).await;
-    expect(st, &v, StatusCode::CONFLICT, "seat_taken");
-    let (st, v) = s.get(&format!("/api/games/{id}"), Some("wrong")).await;
-    expect(st, &v, StatusCode::FORBIDDEN, "wrong_token");
-    let (st, v) = s.get("/api/games/doesNotExist1", None).await;
-    expect(st, &v, StatusCode::NOT_FOUND, "game_not_found");
-    let (st, v) = s.get("/api/games/..%2Fetc", None).await;
-    expect(st, &v, StatusCode::NOT_FOUND, "game_not_found");
+    assert_refused(
+        s.post(&path, Some(&red), json!({"mv": "h2e2"})).await,
+        StatusCode::BAD_REQUEST,
+        "unknown_field",
+    );
+    assert_refused(
+        s.action(&id, "join", None, json!({})).await,
+        StatusCode::CONFLICT,
+        "seat_taken",
+    );
+    assert_refused(
+        s.get(&format!("/api/games/{id}"), Some("wrong")).await,
+        StatusCode::FORBIDDEN,
+        "wrong_token",
+    );
+    assert_refused(
+        s.get("/api/games/doesNotExist1", None).await,
+        StatusCode::NOT_FOUND,
+        "game_not_found",
+    );
+    assert_refused(
+        s.get("/api/games/..%2Fetc", None).await,
+        StatusCode::NOT_FOUND,
+        "game_not_found",
+    );
     let mut after = s.view(&id, None).await;
     after["first_move_ms"] = before["first_move_ms"].clone();
     after["away"] = before["away"].clone();
     assert_eq!(after, before, "nothing changed");
 
     // After the end, moves are refused.
-    s.action(&id, "resign", Some(&red), json!({})).await;
-    let (st, v) = s.post(&path, Some(&red), json!({"move": "h2e2"})).await;
-    expect(st, &v, StatusCode::CONFLICT, "game_over");
+    s.resign(&id, &red).await;
+    assert_refused(
+        s.post(&path, Some(&red), json!({"move": "h2e2"})).await,
+        StatusCode::CONFLICT,
+        "game_over",
+    );
 
     // WebSocket: bad messages get errors, the socket stays usable.
     let (id, red, _) = s.game(json!({"variant": "xiangqi"}), "red").await;
@@ -516,7 +564,7 @@ async fn rematch_swaps_sides_and_tells_each_player_its_token() {
     let mut red_socket = connect(&s.ws_url(&id, Some(&red))).await;
     let mut black_socket = connect(&s.ws_url(&id, Some(&black))).await;
     let mut spectator = connect(&s.ws_url(&id, None)).await;
-    s.action(&id, "resign", Some(&red), json!({})).await;
+    s.resign(&id, &red).await;
     let (st, v) = s.action(&id, "rematch", Some(&red), json!({})).await;
     assert_eq!(st, StatusCode::OK);
     assert_eq!(v["rematch"]["requested"], json!(["red"]));
@@ -552,7 +600,7 @@ on_both!(
     rematch_tokens_survive_restarts,
     |s: TestServer| async move {
         let (id, red, black) = s.game(json!({"variant": "shogi"}), "sente").await;
-        s.action(&id, "resign", Some(&red), json!({})).await;
+        s.resign(&id, &red).await;
         let (st, _) = s.action(&id, "rematch", Some(&red), json!({})).await;
         assert_eq!(st, StatusCode::OK);
         // The first request survives a restart; the second creates the game.
@@ -819,11 +867,12 @@ async fn records_and_pages() {
         .get_text(&format!("/api/games/{id}/record?format=fen"))
         .await;
     assert_eq!(fen.trim(), s.view(&id, None).await["fen"]);
-    let (st, v) = s
-        .get(&format!("/api/games/{id}/record?format=kif"), None)
-        .await;
-    assert_eq!(st, StatusCode::BAD_REQUEST);
-    assert_eq!(v["error"]["code"], "unsupported_format");
+    assert_refused(
+        s.get(&format!("/api/games/{id}/record?format=kif"), None)
+            .await,
+        StatusCode::BAD_REQUEST,
+        "unsupported_format",
+    );
     let (sid, sente, _) = s
         .game(json!({"variant": "shogi", "handicap": "bishop"}), "sente")
         .await;
@@ -1004,7 +1053,7 @@ async fn jieqi_views_hide_what_only_the_captor_may_know() {
         "{record}"
     );
     // At the end everything is published and the commitment checks out.
-    s.action(id, "resign", Some(red), json!({})).await;
+    s.resign(id, red).await;
     let end = s.view(id, None).await;
     let deal = end["deal"].as_str().unwrap();
     let salt = end["salt"].as_str().unwrap();
@@ -1070,10 +1119,11 @@ async fn notation_lists_the_moves_in_human_notations() {
     }
     // A style of the other family, an unknown style and a missing style are refused.
     for style in ["japanese", "klingon", ""] {
-        let (status, v) = notation(id.clone(), style, None).await;
-        assert_eq!(status, StatusCode::BAD_REQUEST, "{style}: {v}");
-        assert_eq!(v["error"]["code"], "bad_notation_style", "{v}");
-        assert!(!v["error"]["message"].as_str().unwrap().is_empty());
+        assert_refused(
+            notation(id.clone(), style, None).await,
+            StatusCode::BAD_REQUEST,
+            "bad_notation_style",
+        );
     }
     let (status, v) = s.get(&format!("/api/games/{id}/notation"), None).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
@@ -1095,9 +1145,11 @@ async fn notation_lists_the_moves_in_human_notations() {
         assert_eq!((&v["style"], &v["moves"]), (&json!(style), &moves));
         assert_eq!(v["positions"].as_array().unwrap().len(), 2, "{v}");
     }
-    let (status, v) = notation(id.clone(), "wxf", None).await;
-    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
-    assert_eq!(v["error"]["code"], "bad_notation_style");
+    assert_refused(
+        notation(id.clone(), "wxf", None).await,
+        StatusCode::BAD_REQUEST,
+        "bad_notation_style",
+    );
 
     // Jieqi: covered pieces are named as their point's piece; every viewer gets the same
     // list (nothing of the deal leaks), and it agrees with the public move list.

@@ -144,24 +144,14 @@ on_both!(
         };
         assert!(h.muted.unwrap().players);
         assert!(h.lines.iter().all(|l| l.channel.name() == "spectators"));
-        let (status, _) = server
-            .action(
-                &id,
-                "chat_mute",
-                Some(&red),
-                json!({"channel": "spectators", "muted": true}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::OK);
-        let (status, v) = server
-            .action(
-                &id,
-                "chat_mute",
-                Some(&red),
-                json!({"channel": "nobody", "muted": true}),
-            )
-            .await;
-        assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+        for (channel, answer) in [
+            ("spectators", StatusCode::OK),
+            ("nobody", StatusCode::BAD_REQUEST),
+        ] {
+            let body = json!({"channel": channel, "muted": true});
+            let (status, v) = server.action(&id, "chat_mute", Some(&red), body).await;
+            assert_eq!(status, answer, "{channel}: {v}");
+        }
         chat(&mut r, "players", "hello?").await;
         assert_eq!(next_error(&mut r).await, "chat_not_allowed");
         chat(&mut s, "spectators", "still here").await;
@@ -221,6 +211,18 @@ async fn shuffled(
     server.game_played(body, first, &moves[..n]).await
 }
 
+/// POSTs the takeback `action` (`request`, `accept`, …) for the seat of `token` in game `id`.
+async fn takeback(
+    server: &TestServer,
+    id: &str,
+    token: Option<&str>,
+    action: &str,
+) -> (StatusCode, Value) {
+    server
+        .action(id, "takeback", token, json!({"action": action}))
+        .await
+}
+
 /// One variant's takebacks: refusals, decline, accept, what records show, the history after a
 /// restart. Returns the restarted server.
 async fn takeback_case(server: TestServer, variant: &str) -> TestServer {
@@ -245,9 +247,7 @@ async fn takeback_case(server: TestServer, variant: &str) -> TestServer {
     assert_eq!(next_error(&mut b).await, "takeback_pending");
     send(&mut b, json!({"type": "takeback", "action": "decline"})).await;
     assert_eq!(next_of(&mut a, "takeback").await["takeback"], Value::Null);
-    let (status, v) = server
-        .action(&id, "takeback", Some(&first), json!({"action": "request"}))
-        .await;
+    let (status, v) = takeback(&server, &id, Some(&first), "request").await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["takeback"], first_side);
     next_of(&mut b, "takeback").await;
@@ -343,22 +343,13 @@ on_both!(
     |server: TestServer| async move {
         // Clock fairness: the opponent under 20 s refuses the request.
         let (id, red, _) = shuffled(&server, "xiangqi", Some(json!({"main": 15})), 3).await;
-        let (status, v) = server
-            .action(&id, "takeback", Some(&red), json!({"action": "request"}))
-            .await;
-        assert_eq!(
-            (status, v["error"]["code"].as_str()),
-            (StatusCode::CONFLICT, Some("takeback_unfair"))
-        );
+        let refused = takeback(&server, &id, Some(&red), "request").await;
+        assert_refused(refused, StatusCode::CONFLICT, "takeback_unfair");
         // With time enough it is allowed, and the clocks are not rewound.
         let (id, red, black) = shuffled(&server, "xiangqi", Some(json!({"main": 300})), 3).await;
         let before = server.game_view(&id, None).await.state.clock.unwrap();
-        server
-            .action(&id, "takeback", Some(&red), json!({"action": "request"}))
-            .await;
-        let (status, v) = server
-            .action(&id, "takeback", Some(&black), json!({"action": "accept"}))
-            .await;
+        takeback(&server, &id, Some(&red), "request").await;
+        let (status, v) = takeback(&server, &id, Some(&black), "accept").await;
         assert_eq!(status, StatusCode::OK, "{v}");
         let after: GameView = typed(&v);
         let clock = after.state.clock.unwrap();
@@ -372,13 +363,9 @@ on_both!(
             .game_played(json!({"variant": "jieqi"}), "red", &["h2e2", "e9e8"])
             .await;
         server.play(&id, &red, "e0e1").await;
-        let (status, v) = server
-            .action(&id, "takeback", Some(&red), json!({"action": "request"}))
-            .await;
+        let (status, v) = takeback(&server, &id, Some(&red), "request").await;
         assert_eq!(status, StatusCode::OK, "a king move reveals nothing: {v}");
-        server
-            .action(&id, "takeback", Some(&red), json!({"action": "cancel"}))
-            .await;
+        takeback(&server, &id, Some(&red), "cancel").await;
         let (id, red, black) = server
             .game_played(
                 json!({"variant": "jieqi"}),
@@ -386,26 +373,14 @@ on_both!(
                 &["e0e1", "e9e8", "h2e2"],
             )
             .await;
-        let (status, v) = server
-            .action(&id, "takeback", Some(&red), json!({"action": "request"}))
-            .await;
-        assert_eq!(
-            (status, v["error"]["code"].as_str()),
-            (StatusCode::CONFLICT, Some("takeback_hidden")),
-            "{v}"
-        );
-        let (status, v) = server
-            .action(&id, "takeback", Some(&black), json!({"action": "accept"}))
-            .await;
+        let refused = takeback(&server, &id, Some(&red), "request").await;
+        assert_refused(refused, StatusCode::CONFLICT, "takeback_hidden");
+        let (status, v) = takeback(&server, &id, Some(&black), "accept").await;
         assert_eq!(v["error"]["code"], "no_takeback", "{status}");
         // Spectators and strangers hold no seat.
-        let (status, _) = server
-            .action(&id, "takeback", None, json!({"action": "request"}))
-            .await;
+        let (status, _) = takeback(&server, &id, None, "request").await;
         assert_eq!(status, StatusCode::UNAUTHORIZED);
-        let (status, v) = server
-            .action(&id, "takeback", Some(&red), json!({"action": "maybe"}))
-            .await;
+        let (status, v) = takeback(&server, &id, Some(&red), "maybe").await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
         server.stop().await;
     }

@@ -157,7 +157,7 @@ on_both!(
         // Handicap: gote (the giver) moves first.
         let (_, v) = server.get(&format!("/api/games/{id}"), None).await;
         assert_eq!(v["to_move"], "gote");
-        server.action(&id, "resign", Some(&token), json!({})).await;
+        server.resign(&id, &token).await;
         lobby
             .until("the game off the list", |s| {
                 !s.games.contains_key(&id) && s.counts.games == 0
@@ -182,11 +182,13 @@ on_both!(
             .until("the seek gone", |s| !s.seeks.contains_key(&id))
             .await;
         // Joining it now is refused.
-        let (status, v) = server
-            .post(&format!("/api/games/{id}/join"), None, json!({}))
-            .await;
-        assert_eq!(status, StatusCode::CONFLICT);
-        assert_eq!(v["error"]["code"], "game_over");
+        assert_refused(
+            server
+                .post(&format!("/api/games/{id}/join"), None, json!({}))
+                .await,
+            StatusCode::CONFLICT,
+            "game_over",
+        );
         server.stop().await;
     }
 );
@@ -274,9 +276,11 @@ async fn quick_pairing_joins_a_matching_seek_or_opens_one() {
         ),
         (json!({"variant": "xiangqi"}), "invalid_request"),
     ] {
-        let (status, v) = server.post("/api/lobby/pair", None, body).await;
-        assert_eq!(status, StatusCode::BAD_REQUEST);
-        assert_eq!(v["error"]["code"], code);
+        assert_refused(
+            server.post("/api/lobby/pair", None, body).await,
+            StatusCode::BAD_REQUEST,
+            code,
+        );
     }
     server.stop().await;
 }
@@ -390,21 +394,25 @@ async fn seek_caps_and_churn_are_limited_per_address() {
     let clock = json!({"main": 300, "increment": 3});
     let (a, _, a_token) = server.create(open_seek("xiangqi", clock.clone())).await;
     server.create(open_seek("xiangqi", clock.clone())).await;
-    let (status, v) = server
-        .post("/api/games", None, open_seek("xiangqi", clock.clone()))
-        .await;
-    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
-    assert_eq!(v["error"]["code"], ErrorCode::TooManySeeks.as_str());
+    assert_refused(
+        server
+            .post("/api/games", None, open_seek("xiangqi", clock.clone()))
+            .await,
+        StatusCode::TOO_MANY_REQUESTS,
+        ErrorCode::TooManySeeks.as_str(),
+    );
     // So is a quick pairing that would open one.
-    let (status, v) = server
-        .post(
-            "/api/lobby/pair",
-            None,
-            json!({"variant": "jieqi", "clock": clock}),
-        )
-        .await;
-    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
-    assert_eq!(v["error"]["code"], "too_many_seeks");
+    assert_refused(
+        server
+            .post(
+                "/api/lobby/pair",
+                None,
+                json!({"variant": "jieqi", "clock": clock}),
+            )
+            .await,
+        StatusCode::TOO_MANY_REQUESTS,
+        "too_many_seeks",
+    );
     // Private games are not seeks.
     server.create(json!({"variant": "xiangqi"})).await;
     // A cancel frees a place; the churn bucket (burst 3) is then empty.
@@ -412,11 +420,13 @@ async fn seek_caps_and_churn_are_limited_per_address() {
     let (c, _, _) = server.create(open_seek("xiangqi", clock.clone())).await;
     // Taken: its place is free again, but not the churn budget.
     server.join(&c).await;
-    let (status, v) = server
-        .post("/api/games", None, open_seek("xiangqi", clock))
-        .await;
-    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
-    assert_eq!(v["error"]["code"], ErrorCode::SeekRateLimited.as_str());
+    assert_refused(
+        server
+            .post("/api/games", None, open_seek("xiangqi", clock))
+            .await,
+        StatusCode::TOO_MANY_REQUESTS,
+        ErrorCode::SeekRateLimited.as_str(),
+    );
     server.stop().await;
 }
 
@@ -462,7 +472,7 @@ on_both!(
         let (over, red, _) = server
             .game(json!({"variant": "xiangqi", "clock": {"main": 60}}), "red")
             .await;
-        server.action(&over, "resign", Some(&red), json!({})).await;
+        server.resign(&over, &red).await;
         let (playing, first, _) = server.game(json!({"variant": "shogi"}), "sente").await;
         server.play(&playing, &first, "7g7f").await;
         let (waiting, _, _) = server.create(json!({"variant": "jieqi"})).await;
@@ -491,11 +501,13 @@ on_both!(
         let text = v.to_string();
         assert!(!text.contains("token") && !text.contains("deal") && !text.contains("salt"));
         let many: Vec<String> = (0..101).map(|i| format!("id{i}")).collect();
-        let (status, v) = server
-            .post("/api/summaries", None, json!({"ids": many}))
-            .await;
-        assert_eq!(status, StatusCode::BAD_REQUEST);
-        assert_eq!(v["error"]["code"], "invalid_request");
+        assert_refused(
+            server
+                .post("/api/summaries", None, json!({"ids": many}))
+                .await,
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+        );
         server.stop().await;
     }
 );

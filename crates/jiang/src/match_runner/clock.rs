@@ -231,6 +231,13 @@ mod tests {
         Duration::from_millis(n)
     }
 
+    /// Flagged after `allowed` ms.
+    fn flagged(allowed: u64) -> Charge {
+        Charge::Flagged {
+            allowed: ms(allowed),
+        }
+    }
+
     #[test]
     fn reads_fischer_controls() {
         assert_eq!(
@@ -283,10 +290,7 @@ mod tests {
         );
         assert_eq!(clocks.allowed(Side::Second), ms(500));
         // Over by more than the margin: flagged.
-        assert_eq!(
-            clocks.charge(Side::First, ms(1301), ms(100)),
-            Charge::Flagged { allowed: ms(1200) }
-        );
+        assert_eq!(clocks.charge(Side::First, ms(1301), ms(100)), flagged(1200));
     }
 
     #[test]
@@ -312,10 +316,7 @@ mod tests {
         // From now on each sente move has the countdown alone, which resets every move.
         assert_eq!(clocks.charge(Side::First, ms(540), ms(50)), Charge::InTime);
         assert_eq!(clocks.allowed(Side::First), ms(500));
-        assert_eq!(
-            clocks.charge(Side::First, ms(551), ms(50)),
-            Charge::Flagged { allowed: ms(500) }
-        );
+        assert_eq!(clocks.charge(Side::First, ms(551), ms(50)), flagged(500));
     }
 
     #[test]
@@ -325,9 +326,6 @@ mod tests {
         assert_eq!(clocks.usi_go(), "go btime 0 wtime 0 byoyomi 100");
         assert_eq!(clocks.charge(Side::First, ms(150), ms(50)), Charge::InTime);
         assert_eq!(clocks.allowed(Side::First), ms(100));
-        assert_eq!(
-            clocks.charge(Side::First, ms(151), ms(50)),
-            Charge::Flagged { allowed: ms(100) }
-        );
+        assert_eq!(clocks.charge(Side::First, ms(151), ms(50)), flagged(100));
     }
 }

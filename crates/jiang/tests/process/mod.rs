@@ -186,6 +186,45 @@ pub async fn get(
     send(http.get(format!("{base}{path}")), token).await
 }
 
+/// POSTs the game action `action` (`move`, `resign`, …) with `body` for seat `token` of game
+/// `id` at `base`; (status, JSON).
+pub async fn act(
+    http: &reqwest::Client,
+    base: &str,
+    id: &str,
+    token: &str,
+    action: &str,
+    body: Value,
+) -> Result<(u16, Value), reqwest::Error> {
+    post(
+        http,
+        base,
+        &format!("/api/games/{id}/{action}"),
+        Some(token),
+        body,
+    )
+    .await
+}
+
+/// Plays `mv` (the text players send) for seat `token` of game `id` at `base`; (status, JSON).
+pub async fn play_move(
+    http: &reqwest::Client,
+    base: &str,
+    id: &str,
+    token: &str,
+    mv: &str,
+) -> Result<(u16, Value), reqwest::Error> {
+    act(
+        http,
+        base,
+        id,
+        token,
+        "move",
+        serde_json::json!({"move": mv}),
+    )
+    .await
+}
+
 /// Sends `request` with an optional bearer token; (status, JSON, `null` when the body is not
 /// JSON).
 async fn send(

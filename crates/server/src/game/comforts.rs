@@ -189,16 +189,19 @@ impl Live {
         self.sees(viewer, line.channel)
     }
 
-    /// Handles a chat line from subscriber `sub` (from address `client`).
+    /// Handles a chat line from a subscriber.
     pub(super) async fn chat(
         &mut self,
         games: &Games,
-        sub: u64,
-        client: IpAddr,
-        channel: ChatChannel,
-        text: String,
+        chat: ChatRequest,
         now: Instant,
     ) -> Result<(), ApiError> {
+        let ChatRequest {
+            sub,
+            client,
+            channel,
+            text,
+        } = chat;
         let Some(viewer) = self
             .subscribers
             .iter()

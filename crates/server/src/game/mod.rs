@@ -162,16 +162,26 @@ pub(crate) enum Command {
         sub: u64,
     },
     Chat {
-        sub: u64,
-        client: std::net::IpAddr,
-        channel: ChatChannel,
-        text: String,
+        chat: ChatRequest,
         reply: Reply<()>,
     },
     /// Cluster mode: the lease this actor took with `epoch` was taken over; it stops.
     LeaseLost {
         epoch: i64,
     },
+}
+
+/// A chat line as a subscriber sent it, before the game's actor checks it.
+#[derive(Clone, Debug)]
+pub(crate) struct ChatRequest {
+    /// The subscription it came through (whose viewer speaks).
+    pub sub: u64,
+    /// The sender's address, for the spectators' rate limit.
+    pub client: std::net::IpAddr,
+    /// The channel it is said in.
+    pub channel: ChatChannel,
+    /// The line as sent.
+    pub text: String,
 }
 
 /// Server-wide settings the actors need.
@@ -372,29 +382,20 @@ async fn sleep_until_opt(at: Option<Instant>) {
     }
 }
 
+/// Answers `cmd` with `error`, if it waits for an answer.
 fn fail(cmd: Command, error: ApiError) {
+    /// Sends `error` to a caller that may have stopped waiting.
+    fn refuse<T>(reply: Reply<T>, error: ApiError) {
+        let _ = reply.send(Err(error));
+    }
     match cmd {
-        Command::View { reply, .. } | Command::Act { reply, .. } => {
-            let _ = reply.send(Err(error));
-        }
-        Command::Join { reply } => {
-            let _ = reply.send(Err(error));
-        }
-        Command::Record { reply, .. } => {
-            let _ = reply.send(Err(error));
-        }
-        Command::Notation { reply, .. } => {
-            let _ = reply.send(Err(error));
-        }
-        Command::Finished { reply } => {
-            let _ = reply.send(Err(error));
-        }
-        Command::Subscribe { reply, .. } => {
-            let _ = reply.send(Err(error));
-        }
-        Command::Chat { reply, .. } => {
-            let _ = reply.send(Err(error));
-        }
+        Command::View { reply, .. } | Command::Act { reply, .. } => refuse(reply, error),
+        Command::Join { reply } => refuse(reply, error),
+        Command::Record { reply, .. } => refuse(reply, error),
+        Command::Notation { reply, .. } => refuse(reply, error),
+        Command::Finished { reply } => refuse(reply, error),
+        Command::Subscribe { reply, .. } => refuse(reply, error),
+        Command::Chat { reply, .. } => refuse(reply, error),
         Command::Unsubscribe { .. } | Command::ClockSync { .. } | Command::LeaseLost { .. } => {}
     }
 }
@@ -654,14 +655,8 @@ impl Live {
                     let _ = s.tx.try_send(to_sorted_json(&message).into());
                 }
             }
-            Command::Chat {
-                sub,
-                client,
-                channel,
-                text,
-                reply,
-            } => {
-                let answer = self.chat(games, sub, client, channel, text, now).await;
+            Command::Chat { chat, reply } => {
+                let answer = self.chat(games, chat, now).await;
                 let _ = reply.send(answer);
             }
             Command::LeaseLost { epoch } => {

@@ -186,19 +186,13 @@ impl Games {
                     _ => None,
                 })
             }
-            Command::Chat {
-                sub,
-                client,
-                channel,
-                text,
-                reply,
-            } => {
+            Command::Chat { chat, reply } => {
                 let request = NodeRequest::Chat {
                     game,
-                    sub,
-                    client: client.to_string(),
-                    channel,
-                    text,
+                    sub: chat.sub,
+                    client: chat.client.to_string(),
+                    channel: chat.channel,
+                    text: chat.text,
                 };
                 let answer = cluster.request(owner, &request).await;
                 settle(answer, reply, |r| match r {
@@ -427,14 +421,17 @@ impl Games {
                 let Ok(client) = client.parse::<IpAddr>() else {
                     return bad_request("bad client address");
                 };
+                let chat = ChatRequest {
+                    sub,
+                    client,
+                    channel,
+                    text,
+                };
                 answer(
                     self.ask_routed(
                         &game,
                         |reply| Command::Chat {
-                            sub,
-                            client,
-                            channel,
-                            text: text.clone(),
+                            chat: chat.clone(),
                             reply,
                         },
                         false,

@@ -3,11 +3,9 @@
 
 use axum::Extension;
 use axum::Json;
-use axum::body::Bytes;
 use axum::extract::State;
-use axum::extract::rejection::BytesRejection;
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use jiang_protocol::{
     CreateGame, PairRequest, Paired, Summaries, SummariesRequest, to_sorted_value,
 };
@@ -17,7 +15,7 @@ use serde_json::Value;
 use crate::clock::TimeControl;
 use crate::error::{ApiError, ErrorCode};
 use crate::game::{Command, summary};
-use crate::http::{AppState, ClientAddress, create, parse_body, same_site_body, seat_cookie};
+use crate::http::{AppState, ClientAddress, JsonBody, SameSiteJson, create, seated_answer};
 use crate::seat;
 
 /// Game ids one `POST /api/summaries` may ask for.
@@ -41,15 +39,12 @@ pub(crate) async fn lobby_view(State(state): State<AppState>) -> Json<Value> {
 pub(crate) async fn pair(
     State(state): State<AppState>,
     Extension(ClientAddress(client)): Extension<ClientAddress>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    SameSiteJson(request): SameSiteJson<PairRequest>,
 ) -> Result<Response, ApiError> {
-    let request: PairRequest = same_site_body(&state, &headers, body)?;
     if request.own.len() > MAX_OWN {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!("Invalid request: `own` names at most {MAX_OWN} games."),
-        ));
+        return Err(ApiError::invalid_request(format_args!(
+            "`own` names at most {MAX_OWN} games"
+        )));
     }
     let variant: Variant = request
         .variant
@@ -57,8 +52,7 @@ pub(crate) async fn pair(
         .map_err(|e: jiang_rules::UnknownVariant| {
             ApiError::new(ErrorCode::UnknownVariant, format!("{e}."))
         })?;
-    let control = TimeControl::try_from(request.clock)
-        .map_err(|e| ApiError::new(ErrorCode::InvalidRequest, format!("Invalid request: {e}.")))?;
+    let control = TimeControl::try_from(request.clock).map_err(ApiError::invalid_request)?;
     let candidates = state.lobby.matching(variant, Some(control), &request.own);
     let mut paired = None;
     for id in candidates.into_iter().take(PAIR_TRIES) {
@@ -98,24 +92,24 @@ pub(crate) async fn pair(
             (StatusCode::CREATED, paired)
         }
     };
-    let cookie = seat_cookie(&paired.id, &paired.token, state.origin.secure_cookies());
-    let mut response = (status, Json(to_sorted_value(&paired))).into_response();
-    response.headers_mut().insert(header::SET_COOKIE, cookie);
-    Ok(response)
+    Ok(seated_answer(
+        &state,
+        status,
+        (&paired.id, &paired.token),
+        &paired,
+    ))
 }
 
 /// `POST /api/summaries`: what anyone may see of each game asked for, read from the store (the
 /// store holds every change before it is answered, so it is as fresh as the game's actor).
 pub(crate) async fn summaries(
     State(state): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
+    JsonBody(request): JsonBody<SummariesRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let request: SummariesRequest = parse_body(body)?;
     if request.ids.len() > MAX_SUMMARIES {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!("Invalid request: at most {MAX_SUMMARIES} ids."),
-        ));
+        return Err(ApiError::invalid_request(format_args!(
+            "at most {MAX_SUMMARIES} ids"
+        )));
     }
     let mut games = Vec::new();
     for id in request.ids.iter().filter(|id| seat::is_game_id(id)) {

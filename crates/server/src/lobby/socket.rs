@@ -5,28 +5,22 @@
 //! `ping`. Sockets count against the address's WebSocket cap like game sockets.
 
 use std::net::IpAddr;
+use std::pin::pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
-use axum::Extension;
-use axum::extract::State;
-use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::response::{IntoResponse, Response};
+use axum::extract::ws::{Message, WebSocket};
+use axum::response::Response;
 use futures_util::StreamExt;
 use jiang_protocol::{LobbyClientMessage, LobbyServerMessage, to_sorted_json};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::error::{ApiError, ErrorCode};
-use crate::http::{AppState, ClientAddress};
+use crate::http::AppState;
 use crate::ratelimit::Bucket;
 use crate::serve::{ConnectionSlot, stopped};
 use crate::slots::Slot;
-use crate::ws::{
-    self, CLOSE_IDLE, End, MAX_READ, MAX_STRIKES, SOCKET_RATE, finish, pings, read_text,
-    send_within,
-};
+use crate::ws::{self, Accepted, Conversation, End, finish, send_within};
 
 /// Seats one `hold` may name.
 pub const MAX_HELD: usize = 32;
@@ -34,21 +28,9 @@ pub const MAX_HELD: usize = 32;
 /// Lobby socket ids (for the hub's holds).
 static NEXT_SOCKET: AtomicU64 = AtomicU64::new(1);
 
-pub(crate) async fn upgrade(
-    State(state): State<AppState>,
-    Extension(ClientAddress(client)): Extension<ClientAddress>,
-    Extension(connection): Extension<ConnectionSlot>,
-    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
-) -> Response {
-    let (upgrade, slot) = match ws::accept(&state, client, upgrade) {
-        Ok(accepted) => accepted,
-        Err(e) => return e.into_response(),
-    };
-    upgrade
-        .read_buffer_size(4 * 1024)
-        .max_message_size(MAX_READ)
-        .max_frame_size(MAX_READ)
-        .on_upgrade(move |socket| run(state, client, socket, (slot, connection)))
+pub(crate) async fn upgrade(accepted: Accepted) -> Response {
+    let (state, client, slots) = (accepted.state, accepted.client, accepted.slots);
+    ws::small_messages(accepted.upgrade).on_upgrade(move |ws| run(state, client, ws, slots))
 }
 
 async fn run(state: AppState, client: IpAddr, socket: WebSocket, _slots: (Slot, ConnectionSlot)) {
@@ -58,65 +40,34 @@ async fn run(state: AppState, client: IpAddr, socket: WebSocket, _slots: (Slot, 
     let mut shutdown = state.lobby.shutdown();
     // Subscribed before the snapshot is taken: an update in between is applied twice, which
     // is harmless (updates replace and remove by id), rather than lost.
-    let mut updates = state.lobby.subscribe();
+    let updates = state.lobby.subscribe();
     let timeout = state.ws_idle_timeout;
     let serve = async {
         if !send_within(&mut sink, text(state.lobby.snapshot_text()), timeout).await {
             return End::Gone;
         }
-        let mut bucket = Bucket::new(SOCKET_RATE, Instant::now());
-        let mut strikes = 0;
-        let mut pings = pings(timeout);
-        let mut heard = Instant::now();
-        loop {
-            let out = tokio::select! {
-                update = updates.recv() => match update {
+        let state = &state;
+        let outgoing = pin!(futures_util::stream::unfold(
+            updates,
+            |mut updates| async move {
+                let message = match updates.recv().await {
                     Ok(update) => text(update),
                     // Fallen behind: start again from the whole lobby.
                     Err(RecvError::Lagged(_)) => {
                         updates = updates.resubscribe();
                         text(state.lobby.snapshot_text())
                     }
-                    Err(RecvError::Closed) => return End::Close(1012, "reconnect"),
-                },
-                _ = pings.tick() => {
-                    if heard.elapsed() >= timeout {
-                        return End::Close(CLOSE_IDLE, "idle");
-                    }
-                    Message::Ping(Default::default())
-                }
-                incoming = stream.next() => {
-                    heard = Instant::now();
-                    let message = match read_text(incoming) {
-                        Ok(Some(message)) => message,
-                        Ok(None) => continue,
-                        Err(end) => return end,
-                    };
-                    match handle(&state, id, client, &message, &mut bucket) {
-                        Ok(None) => {
-                            strikes = 0;
-                            continue;
-                        }
-                        Ok(Some(reply)) => {
-                            strikes = 0;
-                            reply
-                        }
-                        Err(e) => {
-                            strikes += 1;
-                            let reply = Message::Text(e.ws_message().into());
-                            if strikes >= MAX_STRIKES {
-                                let _ = send_within(&mut sink, reply, timeout).await;
-                                return End::Gone;
-                            }
-                            reply
-                        }
-                    }
-                }
-            };
-            if !send_within(&mut sink, out, timeout).await {
-                return End::Gone;
+                    Err(RecvError::Closed) => return None,
+                };
+                Some((message, updates))
             }
+        ));
+        let mut talk = Conversation::new(&mut sink, &mut stream, timeout, outgoing);
+        while let Some(message) = talk.next_message().await {
+            let handled = handle(state, id, client, &message, &mut talk.bucket);
+            talk.answer(handled).await;
         }
+        talk.end()
     };
     let end = tokio::select! {
         end = serve => end,

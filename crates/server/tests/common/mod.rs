@@ -115,6 +115,23 @@ fn check_error_shape(status: StatusCode, value: &Value) {
     }
 }
 
+/// Asserts that `answer` (status and body) is a refusal with `status`, the error `code` and a
+/// message; returns the body for further checks.
+#[track_caller]
+pub fn assert_refused(answer: (StatusCode, Value), status: StatusCode, code: &str) -> Value {
+    let (got, v) = answer;
+    assert_eq!(got, status, "{v}");
+    assert_eq!(v["error"]["code"], code, "{v}");
+    assert!(
+        !v["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .is_empty(),
+        "a refusal says why: {v}"
+    );
+    v
+}
+
 /// Drops a test database created by [`postgres_url`].
 pub async fn drop_postgres(url: &str) {
     let Ok(admin_url) = std::env::var("JIANG_TEST_DATABASE_URL") else {
@@ -393,6 +410,12 @@ impl TestServer {
         assert_eq!(status, StatusCode::OK, "move {mv}: {v}");
         typed::<GameView>(&v);
         v
+    }
+
+    /// Resigns game `id` for the seat of `token`, expecting success.
+    pub async fn resign(&self, id: &str, token: &str) {
+        let (status, v) = self.action(id, "resign", Some(token), json!({})).await;
+        assert_eq!(status, StatusCode::OK, "resign: {v}");
     }
 
     pub async fn view(&self, id: &str, token: Option<&str>) -> Value {
