@@ -14,7 +14,7 @@ const POSITIONS: &[(Variant, &str, u32)] = &[
         "r1bakab1r/9/1cn4c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 4 3",
         9,
     ),
-    (Variant::Jieqi, "startpos", 4),
+    (Variant::Jieqi, "startpos", 5),
     (Variant::Shogi, "startpos", 9),
     (
         Variant::Shogi,

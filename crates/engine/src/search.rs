@@ -14,6 +14,9 @@ use crate::tree::{Chance, GameTree, Verdict};
 use crate::tt::{Bound, Table};
 
 const MAX_PLY: usize = 96;
+/// How many plies shallower a chance node's less likely identities are searched below the
+/// root (see `chance_value`); `JIANG_CHANCE_REDUCTION` overrides it while tuning.
+const CHANCE_REDUCTION: i32 = 1;
 
 /// When to stop searching.
 #[derive(Clone, Debug, Default)]
@@ -422,8 +425,17 @@ impl<T: GameTree> Searcher<T> {
         beta: i32,
     ) -> i32 {
         let total: i64 = chances.iter().map(|c| c.weight as i64).sum();
+        // Chance reductions: below the root, the likeliest identity is searched to the full
+        // depth and the others a ply less (every identity still counts, with its weight). The
+        // identities mostly differ by material, which the offsets account for exactly; a full
+        // expansion at every chance node would multiply the tree by the pool's size per ply.
+        let heaviest = chances
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, c)| (c.weight, std::cmp::Reverse(*i)))
+            .map_or(0, |(i, _)| i);
         let mut sum = 0i64;
-        for chance in chances {
+        for (i, chance) in chances.iter().enumerate() {
             let offset = self.stack[ply].chance_offset(mv, chance.tag);
             let child = self.stack[ply].play(mv, Some(chance.tag));
             self.push(ply, child, mv);
@@ -431,7 +443,12 @@ impl<T: GameTree> Searcher<T> {
                 (alpha + offset).clamp(-INFINITY, INFINITY),
                 (beta + offset).clamp(-INFINITY, INFINITY),
             );
-            let v = -self.node(ply + 1, depth, -b, -a, a + 1 < b);
+            let reduced = if ply > 0 && i != heaviest && depth >= 1 {
+                depth - CHANCE_REDUCTION
+            } else {
+                depth
+            };
+            let v = -self.node(ply + 1, reduced, -b, -a, a + 1 < b);
             self.stack.truncate(ply + 1);
             if self.aborted {
                 return 0;
