@@ -576,3 +576,140 @@ impl Cluster {
         self.pool.close().await;
     }
 }
+
+/// The server tests' fresh PostgreSQL database, for the lease tests below.
+#[cfg(test)]
+#[path = "../tests/common/pg.rs"]
+mod pg;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{self, Durability, Write};
+
+    /// A new game's row, made as `POST /api/games` makes it (a lease needs the game stored).
+    fn new_game(id: &str) -> Write {
+        let variant = jiang_rules::Variant::Xiangqi;
+        let setup = crate::table::create(variant, None, None).expect("the start position");
+        let game = crate::game::NewGame {
+            variant,
+            setup,
+            control: None,
+            tokens: [None, None],
+            open: false,
+            unlisted: true,
+            computer: None,
+        };
+        Write::SaveGame(game.row(id))
+    }
+
+    /// Runs `cluster`'s fence of game `id` (epoch `epoch`) in `tx`, as a group commit does:
+    /// the lease row stays locked until `tx` ends.
+    async fn fence(
+        tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+        cluster: &Cluster,
+        id: &str,
+        epoch: i64,
+    ) {
+        let Write::Fence {
+            game_id,
+            owner,
+            epoch,
+            expires_at,
+        } = cluster.fence(id, epoch)
+        else {
+            unreachable!("a fence is a Write::Fence");
+        };
+        let done = sqlx::query(store::FENCE)
+            .bind(game_id)
+            .bind(owner)
+            .bind(epoch)
+            .bind(expires_at)
+            .execute(&mut **tx)
+            .await
+            .expect("the fence runs");
+        assert_eq!(done.rows_affected(), 1, "the fence of {id} holds");
+    }
+
+    /// `cluster.renew()`, which must not wait for any lease row lock: the timeout is a
+    /// deadlock detector, not a timing assertion.
+    async fn renew(cluster: &Cluster) -> Vec<(String, i64)> {
+        tokio::time::timeout(Duration::from_secs(10), cluster.renew())
+            .await
+            .expect("renew waited on a lease row locked by a write in flight")
+            .expect("renew succeeds")
+    }
+
+    /// Regression test for a deadlock under load: a renewal (locking every lease row of the
+    /// node) and a group commit (whose fences lock several) waited on each other's rows. Renewal
+    /// now skips the rows a write in flight has locked (`FOR UPDATE SKIP LOCKED`; that write's
+    /// fence extends the lease itself) and still reports those leases held, so here it returns
+    /// at once while a transaction holds fenced rows, and a group commit that goes on to fence
+    /// another game meets no lock of the renewal. A lease really taken over is still reported
+    /// lost.
+    #[tokio::test]
+    #[cfg_attr(
+        not(cluster_tests),
+        ignore = "set JIANG_TEST_DATABASE_URL and JIANG_TEST_NATS_URL to run the cluster tests"
+    )]
+    async fn renew_skips_lease_rows_locked_by_a_write_in_flight() {
+        let test = "renew_skips_lease_rows_locked_by_a_write_in_flight";
+        let suffix = crate::seat::new_game_id().to_lowercase();
+        let (admin, url) = pg::fresh_database(test, &suffix).await;
+        let nats = std::env::var("JIANG_TEST_NATS_URL")
+            .expect("set JIANG_TEST_NATS_URL (e.g. nats://127.0.0.1:4222)");
+        let backend = store::connect(&url, Durability::Full)
+            .await
+            .expect("the store opens and migrates");
+        let ids: Vec<String> = (0..3).map(|_| crate::seat::new_game_id()).collect();
+        backend
+            .commit(&[ids.iter().map(|id| new_game(id)).collect()])
+            .await
+            .expect("the games are stored");
+        let cluster = Cluster::connect(&nats, &format!("test_{suffix}"), "node-a", &url)
+            .await
+            .expect("the cluster connects");
+        let mut epochs = Vec::new();
+        for id in &ids {
+            match cluster.take(id).await.expect("take") {
+                Lease::Taken { epoch, .. } => epochs.push(epoch),
+                other => panic!("a fresh game's lease is free: {other:?}"),
+            }
+        }
+        let writes = PgPool::connect(&url).await.expect("a second pool");
+
+        // A group commit in flight has fenced the first game: renewal does not wait for it, and
+        // the first game's lease is still held.
+        let mut tx = writes.begin().await.expect("begin");
+        fence(&mut tx, &cluster, &ids[0], epochs[0]).await;
+        assert_eq!(renew(&cluster).await, []);
+        // The same commit fences the second game too: no lock of the renewal is in its way
+        // (before the fix, a renewal waiting on the first row held this one: a deadlock).
+        fence(&mut tx, &cluster, &ids[1], epochs[1]).await;
+        assert_eq!(renew(&cluster).await, []);
+        tx.commit().await.expect("the group commit commits");
+        assert_eq!(renew(&cluster).await, []);
+
+        // Another node takes the third game over: renewal reports that lease lost, once.
+        sqlx::query(
+            "UPDATE game_leases SET owner = 'node-b', epoch = epoch + 1 WHERE game_id = $1",
+        )
+        .bind(&ids[2])
+        .execute(&writes)
+        .await
+        .expect("the takeover");
+        assert_eq!(renew(&cluster).await, [(ids[2].clone(), epochs[2])]);
+        assert_eq!(renew(&cluster).await, []);
+
+        writes.close().await;
+        cluster.close().await;
+        backend.close().await;
+        let admin = PgPool::connect(&admin).await.expect("the admin database");
+        let name = url.rsplit_once('/').expect("a database path").1;
+        sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            .execute(&admin)
+            .await
+            .expect("the test database is dropped");
+        admin.close().await;
+    }
+}

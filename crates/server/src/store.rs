@@ -313,7 +313,9 @@ const SELECT_RUNS: &str = "SELECT node, started_at, alive_at, stopped_at FROM no
 /// games before that are the first-move countdown's (they are aborted, not abandoned).
 const ABANDONABLE: &str = "status = 'playing' AND clock IS NULL AND EXISTS \
      (SELECT 1 FROM moves WHERE moves.game_id = games.id AND moves.ply = 2)";
-const FENCE: &str = "UPDATE game_leases SET expires_at = CASE WHEN expires_at > $4 \
+/// The statement a [`Write::Fence`] runs (the cluster's lease tests run it in a transaction of
+/// their own).
+pub(crate) const FENCE: &str = "UPDATE game_leases SET expires_at = CASE WHEN expires_at > $4 \
      THEN expires_at ELSE $4 END WHERE game_id = $1 AND owner = $2 AND epoch = $3";
 const DELETE_MOVES: &str = "DELETE FROM moves WHERE game_id = $1 AND ply > $2";
 const INSERT_LOG: &str = "INSERT INTO game_log (game_id, seq, kind, channel, side, body, at_ms) \
