@@ -59,9 +59,10 @@ const LEVEL_1: Row = (Some(1), None, 10, 150, 25);
 /// Level 8 everywhere: the whole budget, the best move.
 const LEVEL_8: Row = (None, None, 1, 0, 100);
 
-// Each step is a large one (measured: about 70–100% for the higher level at 100 ms per move):
-// the noise falls steeply at the bottom, then every level searches about a ply more (node caps
-// about three times larger), and level 7 searches a fraction of what level 8 does in 100 ms.
+// Each step is meant to be a large one (measured at 100 ms per move: 60–95% for the higher
+// level, see README.md): the noise falls steeply at the bottom, then every level searches about
+// a ply more (node caps about three times larger), and level 7 searches a fraction of what
+// level 8 does in 100 ms.
 
 /// Xiangqi: 100 ms give level 8 some 50,000–100,000 nodes (depth 5–7).
 const XIANGQI: [Row; 8] = [
