@@ -3,22 +3,14 @@
 //! `#[cfg_attr(not(pg_tests), ignore = "…")]`, so without a database they are reported as
 //! ignored instead of passing without running (see `tests/common/mod.rs`, `postgres_url`).
 //! `cfg(cluster_tests)` likewise needs `JIANG_TEST_NATS_URL` too (the lease tests in
-//! `src/cluster.rs`), as in `crates/jiang/build.rs`.
+//! `src/cluster.rs`); `build/test_cfgs.rs` sets both, for this crate and `crates/jiang`.
 
 use std::process::Command;
 
+include!("build/test_cfgs.rs");
+
 fn main() {
-    println!("cargo:rustc-check-cfg=cfg(pg_tests)");
-    println!("cargo:rerun-if-env-changed=JIANG_TEST_DATABASE_URL");
-    println!("cargo:rustc-check-cfg=cfg(cluster_tests)");
-    println!("cargo:rerun-if-env-changed=JIANG_TEST_NATS_URL");
-    let set = |name: &str| std::env::var_os(name).is_some_and(|url| !url.is_empty());
-    if set("JIANG_TEST_DATABASE_URL") {
-        println!("cargo:rustc-cfg=pg_tests");
-        if set("JIANG_TEST_NATS_URL") {
-            println!("cargo:rustc-cfg=cluster_tests");
-        }
-    }
+    test_cfgs();
     println!("cargo:rerun-if-env-changed=JIANG_COMMIT");
     let git = |args: &[&str]| {
         Command::new("git")
