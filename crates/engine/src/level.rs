@@ -53,7 +53,7 @@ pub fn settings(level: u8, variant: Variant) -> Settings {
 /// Depth cap, node cap, candidates, temperature, time share.
 type Row = (Option<u32>, Option<u64>, usize, i32, u32);
 
-/// Level 1 in xiangqi and shogi (minishogi's level 2 alike): one ply, ten candidates, temperature
+/// Level 1 in xiangqi (the shogi family's level 2 alike): one ply, ten candidates, temperature
 /// 150 (a free minor piece is taken about half the time, a chariot or rook almost always).
 const LEVEL_1: Row = (Some(1), None, 10, 150, 25);
 /// Level 8 everywhere: the whole budget, the best move.
@@ -76,16 +76,17 @@ const XIANGQI: [Row; 8] = [
     LEVEL_8,
 ];
 
-/// Shogi: at two and three plies the noise still separates levels, above that whole plies
-/// (in the middlegame a ply costs far more nodes than at the start, so node caps made poor
-/// steps: a 10,000-node search lost 18 of 20 games to a 4-ply one). 100 ms give level 8 six
-/// plies and part of the seventh, so level 7 stops at five (six against five was the thinnest
-/// step, 55% in 20 games).
+/// Shogi: whole plies from one to five above three noisy one-ply levels (noise at the same
+/// depth made thin steps: a noisy three-ply level scored 46% against plain three plies over 40
+/// games). 100 ms give level 8 six plies and part of the seventh, so level 7 stops at five
+/// (six against five scored 55%; level 8 against five, 85%). Node caps made poor steps (in the
+/// middlegame a ply costs far more nodes than at the start: a 10,000-node search lost 18 of 20
+/// games to a 4-ply one).
 const SHOGI: [Row; 8] = [
-    LEVEL_1,
-    (Some(1), None, 4, 50, 30),
-    (Some(2), None, 5, 60, 35),
-    (Some(3), None, 4, 60, 40),
+    (Some(1), None, 10, 500, 25),
+    (Some(1), None, 10, 150, 30),
+    (Some(1), None, 4, 50, 35),
+    (Some(2), None, 1, 0, 40),
     (Some(3), None, 1, 0, 50),
     (Some(4), None, 1, 0, 60),
     (Some(5), None, 1, 0, 70),
