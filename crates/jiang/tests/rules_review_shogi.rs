@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{assert_illegal, assert_outcome, cycle, moves};
+use common::{assert_cycle_verdict, assert_illegal, assert_outcome, cycle, moves};
 
 const SG: &str = "shogi";
 const MS: &str = "minishogi";
@@ -200,7 +200,7 @@ fn stalemate_loses() {
 #[test]
 fn sennichite_on_the_fourth_occurrence() {
     let cyc = "2h3h 8b7b 3h2h 7b8b";
-    assert_outcome(SG, &cycle("startpos", cyc, 2, ""), "* ongoing");
+    assert_cycle_verdict(SG, "startpos", cyc, "* ongoing");
     assert_outcome(
         SG,
         &cycle("startpos", cyc, 2, "2h3h 8b7b 3h2h"),
@@ -215,7 +215,7 @@ fn sennichite_on_the_fourth_occurrence() {
 fn perpetual_check_loses_for_the_checker() {
     let fen = "8k/R8/9/9/9/9/9/9/4K4 b - 1";
     let cyc = "9b9a 1a1b 9a9b 1b1a";
-    assert_outcome(SG, &cycle(fen, cyc, 2, ""), "* ongoing");
+    assert_cycle_verdict(SG, fen, cyc, "* ongoing");
     assert_outcome(SG, &cycle(fen, cyc, 3, ""), "0-1 perpetual-check");
     // Mirror for gote: gote R 9h checks sente K 1i on ranks i and h → gote loses.
     let fen = "4k4/9/9/9/9/9/9/r8/8K w - 1";
