@@ -185,12 +185,9 @@ on_both!(
     only_games_with_a_timer_are_loaded_at_start,
     |s: TestServer| async move {
         // Untimed, both sides moved: nothing to run, loaded when asked for.
-        let (untimed, red, _) = s
-            .game_played(json!({"variant": "xiangqi"}), "red", &["h2e2", "h7e7"])
-            .await;
+        let (untimed, red, _) = s.untimed_game("xiangqi", &["h2e2", "h7e7"]).await;
         // Untimed, in its first-move countdown: resumed.
-        s.game_played(json!({"variant": "xiangqi"}), "red", &["h2e2"])
-            .await;
+        s.untimed_game("xiangqi", &["h2e2"]).await;
         // Timed: resumed.
         let timed = json!({"variant": "shogi", "clock": {"main": 600}});
         s.game_played(timed, "sente", &["7g7f", "3c3d"]).await;
@@ -210,17 +207,11 @@ on_both!(
     abandoned_untimed_games_end_at_start,
     |mut s: TestServer| async move {
         let url = s.config.database_url.clone();
-        let (old, red, _) = s
-            .game_played(json!({"variant": "xiangqi"}), "red", &["h2e2", "h7e7"])
-            .await;
-        let (fresh, ..) = s
-            .game_played(json!({"variant": "shogi"}), "sente", &["7g7f", "3c3d"])
-            .await;
+        let (old, red, _) = s.untimed_game("xiangqi", &["h2e2", "h7e7"]).await;
+        let (fresh, ..) = s.untimed_game("shogi", &["7g7f", "3c3d"]).await;
         let (waiting, _, _) = s.create(json!({"variant": "xiangqi"})).await;
         // Only one side moved: the first-move countdown governs it (an abort), not this rule.
-        let (opening, ..) = s
-            .game_played(json!({"variant": "xiangqi"}), "red", &["h2e2"])
-            .await;
+        let (opening, ..) = s.untimed_game("xiangqi", &["h2e2"]).await;
         s.shut_down().await;
         let month_ago = now_ms() - 31 * 24 * 3600 * 1000;
         for id in [&old, &waiting, &opening] {

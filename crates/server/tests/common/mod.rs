@@ -389,6 +389,17 @@ impl TestServer {
         (id, first, second)
     }
 
+    /// An untimed game of `variant` from its start position, created by the side that moves
+    /// first, with `moves` played in turn: (id, first mover's token, second mover's token).
+    pub async fn untimed_game(&self, variant: &str, moves: &[&str]) -> (String, String, String) {
+        let first = match variant {
+            "shogi" | "minishogi" => "sente",
+            _ => "red",
+        };
+        self.game_played(json!({ "variant": variant }), first, moves)
+            .await
+    }
+
     /// Creates a game with the creator on `side` and joins it: (id, creator token, joiner token).
     pub async fn game(&self, mut body: Value, side: &str) -> (String, String, String) {
         body["side"] = json!(side);
