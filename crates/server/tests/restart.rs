@@ -9,7 +9,7 @@ mod common;
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use common::{Backend, TestServer, execute, fetch_one};
+use common::{Backend, TestServer, execute, fetch_one, first_mover};
 use serde_json::{Value, json};
 
 fn now_ms() -> i64 {
@@ -46,11 +46,10 @@ async fn first_clock_running(
     variant: &str,
     opening: [&str; 2],
 ) -> (String, String, Instant) {
-    let first_side = if variant == "xiangqi" { "red" } else { "sente" };
     let (id, first, second) = s
         .game(
             json!({"variant": variant, "clock": {"main": 60}}),
-            first_side,
+            first_mover(variant),
         )
         .await;
     s.play(&id, &first, opening[0]).await;
@@ -115,13 +114,8 @@ on_both!(
 on_both!(
     byoyomi_periods_used_before_a_restart_stay_used,
     |s: TestServer| async move {
-        let (id, red, _) = s
-            .game_played(
-                json!({"variant": "xiangqi", "clock": {"byoyomi": 2, "periods": 5}}),
-                "red",
-                &["h2e2", "h7e7"],
-            )
-            .await;
+        let clock = json!({"byoyomi": 2, "periods": 5});
+        let (id, red, _) = s.timed_game("xiangqi", clock, &["h2e2", "h7e7"]).await;
         // Red thinks 3 s: one countdown of 2 s used, 1 s into the second.
         tokio::time::sleep(Duration::from_millis(3000)).await;
         let s = s.restart_after(Duration::from_secs(4)).await;
@@ -189,8 +183,8 @@ on_both!(
         // Untimed, in its first-move countdown: resumed.
         s.untimed_game("xiangqi", &["h2e2"]).await;
         // Timed: resumed.
-        let timed = json!({"variant": "shogi", "clock": {"main": 600}});
-        s.game_played(timed, "sente", &["7g7f", "3c3d"]).await;
+        s.timed_game("shogi", json!({"main": 600}), &["7g7f", "3c3d"])
+            .await;
         // Waiting for an opponent: loaded when asked for.
         s.create(json!({"variant": "jieqi"})).await;
         let s = s.restart().await;
