@@ -96,6 +96,28 @@ impl EngineProcess {
         self.go(go)
     }
 
+    /// Sets the start position of `variant` followed by `moves`, searches with `go` and asserts
+    /// that the move found is legal there: see [`Self::search`].
+    #[track_caller]
+    fn search_from_start(
+        &mut self,
+        variant: Variant,
+        moves: &[&str],
+        go: &str,
+    ) -> (String, Vec<String>) {
+        let position = if moves.is_empty() {
+            "startpos".to_owned()
+        } else {
+            format!("startpos moves {}", moves.join(" "))
+        };
+        let (mv, lines) = self.search(&position, go);
+        assert!(
+            legal(variant, "startpos", moves, &mv),
+            "{mv} in {variant:?} after {moves:?}"
+        );
+        (mv, lines)
+    }
+
     /// Searches the current position with `go` (what follows the word) and waits for the move:
     /// see [`Self::bestmove`].
     fn go(&mut self, go: &str) -> (String, Vec<String>) {
@@ -172,11 +194,7 @@ fn a_uci_xiangqi_and_jieqi_session() {
     e.send("ucinewgame");
 
     // Xiangqi, a fixed depth: info lines in the standard form, then a legal best move.
-    let (mv, lines) = e.search("startpos moves h2e2 h9g7", "depth 4");
-    assert!(
-        legal(Variant::Xiangqi, "startpos", &["h2e2", "h9g7"], &mv),
-        "{mv}"
-    );
+    let (_, lines) = e.search_from_start(Variant::Xiangqi, &["h2e2", "h9g7"], "depth 4");
     let info = lines
         .iter()
         .find(|l| l.starts_with("info depth 4 "))
@@ -282,10 +300,10 @@ fn a_usi_shogi_and_minishogi_session() {
     e.send("usinewgame");
 
     // Shogi with byo-yomi: a legal move.
-    let (mv, _) = e.search("startpos moves 7g7f 3c3d", "btime 0 wtime 0 byoyomi 300");
-    assert!(
-        legal(Variant::Shogi, "startpos", &["7g7f", "3c3d"], &mv),
-        "{mv}"
+    e.search_from_start(
+        Variant::Shogi,
+        &["7g7f", "3c3d"],
+        "btime 0 wtime 0 byoyomi 300",
     );
 
     // A tsume with a drop: mate in one ply, USI counts mates in plies.
@@ -307,8 +325,7 @@ fn a_usi_shogi_and_minishogi_session() {
 
     // Minishogi by the variant option.
     e.send("setoption name UCI_Variant value minishogi");
-    let (mv, _) = e.search("startpos", "depth 4");
-    assert!(legal(Variant::Minishogi, "startpos", &[], &mv), "{mv}");
+    e.search_from_start(Variant::Minishogi, &[], "depth 4");
     e.quit();
 }
 
@@ -334,12 +351,11 @@ fn the_random_mover_answers_legal_moves_at_once() {
     e.send("setoption name RandomMover value true");
     let mut seen = std::collections::BTreeSet::new();
     for _ in 0..12 {
-        let (mv, lines) = e.search("startpos moves h2e2", "movetime 100");
+        let (mv, lines) = e.search_from_start(Variant::Xiangqi, &["h2e2"], "movetime 100");
         assert!(
             !lines.iter().any(|l| l.starts_with("info depth")),
             "{lines:?}"
         );
-        assert!(legal(Variant::Xiangqi, "startpos", &["h2e2"], &mv), "{mv}");
         seen.insert(mv);
     }
     assert!(seen.len() >= 3, "{seen:?}");
@@ -354,7 +370,6 @@ fn the_random_mover_answers_legal_moves_at_once() {
     let (mut e, _) = EngineProcess::greeted("usi");
     e.send("setoption name UCI_Variant value minishogi");
     e.send("setoption name RandomMover value true");
-    let (mv, _) = e.search("startpos", "byoyomi 100");
-    assert!(legal(Variant::Minishogi, "startpos", &[], &mv), "{mv}");
+    e.search_from_start(Variant::Minishogi, &[], "byoyomi 100");
     e.quit();
 }

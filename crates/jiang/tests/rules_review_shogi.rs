@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{assert_illegal, assert_outcome, cycle, moves};
+use common::{assert_cycle_verdict, assert_illegal, assert_outcome, cycle, moves};
 
 const SG: &str = "shogi";
 const MS: &str = "minishogi";
@@ -200,13 +200,13 @@ fn stalemate_loses() {
 #[test]
 fn sennichite_on_the_fourth_occurrence() {
     let cyc = "2h3h 8b7b 3h2h 7b8b";
-    assert_outcome(SG, &cycle("startpos", cyc, 2, ""), "* ongoing");
+    assert_cycle_verdict(SG, "startpos", cyc, 2, "* ongoing");
     assert_outcome(
         SG,
         &cycle("startpos", cyc, 2, "2h3h 8b7b 3h2h"),
         "* ongoing",
     );
-    assert_outcome(SG, &cycle("startpos", cyc, 3, ""), "1/2-1/2 repetition");
+    assert_cycle_verdict(SG, "startpos", cyc, 3, "1/2-1/2 repetition");
 }
 
 /// Perpetual check: sente R 9b; gote K 1a. 9b9a+ (rank a), 1a1b, 9a9b+ (rank b), 1b1a.
@@ -215,15 +215,11 @@ fn sennichite_on_the_fourth_occurrence() {
 fn perpetual_check_loses_for_the_checker() {
     let fen = "8k/R8/9/9/9/9/9/9/4K4 b - 1";
     let cyc = "9b9a 1a1b 9a9b 1b1a";
-    assert_outcome(SG, &cycle(fen, cyc, 2, ""), "* ongoing");
-    assert_outcome(SG, &cycle(fen, cyc, 3, ""), "0-1 perpetual-check");
+    assert_cycle_verdict(SG, fen, cyc, 2, "* ongoing");
+    assert_cycle_verdict(SG, fen, cyc, 3, "0-1 perpetual-check");
     // Mirror for gote: gote R 9h checks sente K 1i on ranks i and h → gote loses.
     let fen = "4k4/9/9/9/9/9/9/r8/8K w - 1";
-    assert_outcome(
-        SG,
-        &cycle(fen, "9h9i 1i1h 9i9h 1h1i", 3, ""),
-        "1-0 perpetual-check",
-    );
+    assert_cycle_verdict(SG, fen, "9h9i 1i1h 9i9h 1h1i", 3, "1-0 perpetual-check");
 }
 
 /// The checks are judged since the FIRST occurrence: a quiet first loop (9b8b 1a2a 8b9b 2a1a)
@@ -263,11 +259,7 @@ fn length_cap_at_700_moves() {
 #[test]
 fn sennichite_and_mate_come_before_the_length_cap() {
     let fen = "8k/R8/9/9/9/9/9/9/4K4 b - 689";
-    assert_outcome(
-        SG,
-        &cycle(fen, "9b9a 1a1b 9a9b 1b1a", 3, ""),
-        "0-1 perpetual-check",
-    );
+    assert_cycle_verdict(SG, fen, "9b9a 1a1b 9a9b 1b1a", 3, "0-1 perpetual-check");
     assert_outcome(
         SG,
         &format!("{MATING_NET} b G 700 moves G*1b"),
@@ -364,7 +356,7 @@ fn handicap_games_start_with_gote() {
     assert_illegal(SG, &format!("{two} moves 7g7f"), 1, "");
     assert_outcome(SG, &format!("{two} moves 3c3d 7g7f"), "* ongoing");
     let cyc = "5a4b 2h3h 4b5a 3h2h";
-    assert_outcome(SG, &cycle(two, cyc, 3, ""), "1/2-1/2 repetition");
+    assert_cycle_verdict(SG, two, cyc, 3, "1/2-1/2 repetition");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -381,7 +373,7 @@ fn minishogi_repetition_loses_for_sente() {
         &cycle("startpos", cyc, 2, "1e1d 5a5b 1d1e"),
         "* ongoing",
     );
-    assert_outcome(MS, &cycle("startpos", cyc, 3, ""), "0-1 repetition");
+    assert_cycle_verdict(MS, "startpos", cyc, 3, "0-1 repetition");
 }
 
 /// Minishogi perpetual check by gote: gote R 5d checks sente K 1e on ranks e and d → gote
@@ -389,11 +381,7 @@ fn minishogi_repetition_loses_for_sente() {
 #[test]
 fn minishogi_perpetual_check_by_gote_loses_for_gote() {
     let fen = "k4/5/5/r4/4K w - 1";
-    assert_outcome(
-        MS,
-        &cycle(fen, "5d5e 1e1d 5e5d 1d1e", 3, ""),
-        "1-0 perpetual-check",
-    );
+    assert_cycle_verdict(MS, fen, "5d5e 1e1d 5e5d 1d1e", 3, "1-0 perpetual-check");
 }
 
 /// Minishogi: uchifuzume (gote K 1a, sente S 3b covers 2a, G 2c covers 1b/2b → P*1b is

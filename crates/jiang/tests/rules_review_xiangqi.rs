@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{assert_illegal, assert_outcome, cycle, moves};
+use common::{assert_cycle_verdict, assert_illegal, assert_outcome, cycle, moves};
 
 const XQ: &str = "xiangqi";
 const JQ: &str = "jieqi";
@@ -28,10 +28,10 @@ fn perpetual_check_by_a_chariot_loses() {
     let fen = "4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1";
     let cyc = "a8a9 e9e8 a9a8 e8e9";
     // Second occurrence (and one ply short of the third): the game goes on.
-    assert_outcome(XQ, &cycle(fen, cyc, 1, ""), "* ongoing");
+    assert_cycle_verdict(XQ, fen, cyc, 1, "* ongoing");
     assert_outcome(XQ, &cycle(fen, cyc, 1, "a8a9 e9e8 a9a8"), "* ongoing");
     // Third occurrence: the verdict, exactly then.
-    assert_outcome(XQ, &cycle(fen, cyc, 2, ""), "0-1 perpetual-check");
+    assert_cycle_verdict(XQ, fen, cyc, 2, "0-1 perpetual-check");
     // Nothing can be played after the end.
     assert_illegal(XQ, &cycle(fen, cyc, 2, "a8a9"), 9, "over");
 }
@@ -41,11 +41,7 @@ fn perpetual_check_by_a_chariot_loses() {
 #[test]
 fn perpetual_check_by_black_loses_for_black() {
     let fen = "3k5/9/9/9/9/9/9/9/r8/4K4 b - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "a1a0 e0e1 a0a1 e1e0", 2, ""),
-        "1-0 perpetual-check",
-    );
+    assert_cycle_verdict(XQ, fen, "a1a0 e0e1 a0a1 e1e0", 2, "1-0 perpetual-check");
 }
 
 /// Both sides check with every move (draw). Red K d0, C a8, N c6; Black K f8, C d9, N d6; Red
@@ -63,11 +59,7 @@ fn perpetual_check_by_black_loses_for_black() {
 #[test]
 fn both_sides_checking_perpetually_is_a_draw() {
     let fen = "3c5/C4k3/9/2Nn5/9/9/9/9/9/3K5 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "c6d8 d6e8 d8c6 e8d6", 2, ""),
-        "1/2-1/2 repetition",
-    );
+    assert_cycle_verdict(XQ, fen, "c6d8 d6e8 d8c6 e8d6", 2, "1/2-1/2 repetition");
 }
 
 /// Perpetual check against perpetual chase: the checker loses. Red K d0, R a8; Black K e9,
@@ -81,11 +73,7 @@ fn both_sides_checking_perpetually_is_a_draw() {
 #[test]
 fn perpetual_check_against_perpetual_chase_checker_loses() {
     let fen = "4k1b1c/R5n1c/9/9/9/9/9/9/9/3K5 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "a8a9 e9e8 a9a8 e8e9", 2, ""),
-        "0-1 perpetual-check",
-    );
+    assert_cycle_verdict(XQ, fen, "a8a9 e9e8 a9a8 e8e9", 2, "0-1 perpetual-check");
 }
 
 /// One check, one chase: Red K d0, R a7; Black K e9, N g7 (unprotected). a7a9+ checks; e9e8;
@@ -94,11 +82,7 @@ fn perpetual_check_against_perpetual_chase_checker_loses() {
 #[test]
 fn one_check_one_chase_is_a_draw() {
     let fen = "4k4/9/R5n2/9/9/9/9/9/9/3K5 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "a7a9 e9e8 a9a7 e8e9", 2, ""),
-        "1/2-1/2 repetition",
-    );
+    assert_cycle_verdict(XQ, fen, "a7a9 e9e8 a9a7 e8e9", 2, "1/2-1/2 repetition");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -114,18 +98,14 @@ fn chariot_chasing_an_unprotected_horse_loses() {
     let fen = "4k4/9/7n1/9/R8/9/9/9/9/3K5 w - - 0 1";
     let cyc = "a5a7 h7g5 a7a5 g5h7";
     assert_outcome(XQ, &cycle(fen, cyc, 1, "a5a7 h7g5 a7a5"), "* ongoing");
-    assert_outcome(XQ, &cycle(fen, cyc, 2, ""), "0-1 perpetual-chase");
+    assert_cycle_verdict(XQ, fen, cyc, 2, "0-1 perpetual-chase");
 }
 
 /// Mirror for Black: Black R a4/a2 chases the Red horse h2/g4 → Black loses, `1-0`.
 #[test]
 fn black_chasing_an_unprotected_horse_loses_for_black() {
     let fen = "3k5/9/9/9/9/r8/9/7N1/9/4K4 b - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "a4a2 h2g4 a2a4 g4h2", 2, ""),
-        "1-0 perpetual-chase",
-    );
+    assert_cycle_verdict(XQ, fen, "a4a2 h2g4 a2a4 g4h2", 2, "1-0 perpetual-chase");
 }
 
 /// The same cycle, but the horse is protected on both squares: Black R h9 recaptures on h7
@@ -134,11 +114,7 @@ fn black_chasing_an_unprotected_horse_loses_for_black() {
 #[test]
 fn chariot_attacking_a_protected_horse_is_not_a_chase() {
     let fen = "4k2r1/9/7nb/9/R8/9/9/9/9/3K5 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "a5a7 h7g5 a7a5 g5h7", 2, ""),
-        "1/2-1/2 repetition",
-    );
+    assert_cycle_verdict(XQ, fen, "a5a7 h7g5 a7a5 g5h7", 2, "1/2-1/2 repetition");
 }
 
 /// "Protected" means a LEGAL recapture. Black R h9 protects h7 only (not g5): without a pin,
@@ -150,9 +126,9 @@ fn chariot_attacking_a_protected_horse_is_not_a_chase() {
 fn a_pinned_protector_does_not_protect() {
     let cyc = "a5a7 h7g5 a7a5 g5h7";
     let free = "4k2r1/9/7n1/9/R8/9/9/9/9/3K5 w - - 0 1";
-    assert_outcome(XQ, &cycle(free, cyc, 2, ""), "1/2-1/2 repetition");
+    assert_cycle_verdict(XQ, free, cyc, 2, "1/2-1/2 repetition");
     let pinned = "4k2rR/9/7n1/9/R8/9/9/9/9/3K5 w - - 0 1";
-    assert_outcome(XQ, &cycle(pinned, cyc, 2, ""), "0-1 perpetual-chase");
+    assert_cycle_verdict(XQ, pinned, cyc, 2, "0-1 perpetual-chase");
 }
 
 /// A protected chariot chased by a cannon is still a chase (worth more than the attacker).
@@ -163,11 +139,7 @@ fn a_pinned_protector_does_not_protect() {
 #[test]
 fn cannon_chasing_a_protected_chariot_is_a_chase() {
     let fen = "4k3r/C3a4/4b3r/9/9/9/9/9/9/3K5 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "a8a7 i7i8 a7a8 i8i7", 2, ""),
-        "0-1 perpetual-chase",
-    );
+    assert_cycle_verdict(XQ, fen, "a8a7 i7i8 a7a8 i8i7", 2, "0-1 perpetual-chase");
 }
 
 /// A chariot alternately chasing two pieces: Red K d0, R a5; Black K e9, horses h5 and h3
@@ -176,11 +148,7 @@ fn cannon_chasing_a_protected_chariot_is_a_chase() {
 #[test]
 fn chariot_alternately_chasing_two_pieces_is_a_draw() {
     let fen = "4k4/9/9/9/R6n1/9/7n1/9/9/3K5 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "a5a3 e9e8 a3a5 e8e9", 2, ""),
-        "1/2-1/2 repetition",
-    );
+    assert_cycle_verdict(XQ, fen, "a5a3 e9e8 a3a5 e8e9", 2, "1/2-1/2 repetition");
 }
 
 /// An attack that is not NEW is not a chase: Red R a5/b5 keeps attacking the unprotected horse
@@ -188,11 +156,7 @@ fn chariot_alternately_chasing_two_pieces_is_a_draw() {
 #[test]
 fn keeping_up_an_old_attack_is_not_a_chase() {
     let fen = "4k4/9/9/9/R6n1/9/9/9/9/3K5 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "a5b5 e9f9 b5a5 f9e9", 2, ""),
-        "1/2-1/2 repetition",
-    );
+    assert_cycle_verdict(XQ, fen, "a5b5 e9f9 b5a5 f9e9", 2, "1/2-1/2 repetition");
 }
 
 /// The cycle runs from the FIRST occurrence: Red's first loop is a5a6 (quiet) h7g5 a6a5
@@ -213,9 +177,9 @@ fn the_cycle_is_judged_from_the_first_occurrence() {
 fn a_pinned_attacker_does_not_chase() {
     let cyc = "e3e4 h4f3 e4e3 f3h4";
     let pinned = "3k5/4r4/9/9/9/7n1/4R4/9/9/4K4 w - - 0 1";
-    assert_outcome(XQ, &cycle(pinned, cyc, 2, ""), "1/2-1/2 repetition");
+    assert_cycle_verdict(XQ, pinned, cyc, 2, "1/2-1/2 repetition");
     let free = "3k5/9/9/9/9/7n1/4R4/9/9/4K4 w - - 0 1";
-    assert_outcome(XQ, &cycle(free, cyc, 2, ""), "0-1 perpetual-chase");
+    assert_cycle_verdict(XQ, free, cyc, 2, "0-1 perpetual-chase");
 }
 
 /// Piece values ("worth more than the attacker"), with the Red horse-leg template: Red horses
@@ -229,19 +193,11 @@ fn a_pinned_attacker_does_not_chase() {
 fn horse_attacks_chase_by_piece_value() {
     let cyc = "d5f5 d9d8 f5d5 d8d9";
     let protected_chariot = "3kr4/9/9/4r4/3C5/3N1N3/9/9/9/5K3 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(protected_chariot, cyc, 2, ""),
-        "0-1 perpetual-chase",
-    );
+    assert_cycle_verdict(XQ, protected_chariot, cyc, 2, "0-1 perpetual-chase");
     let protected_cannon = "3kr4/9/9/4c4/3C5/3N1N3/9/9/9/5K3 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(protected_cannon, cyc, 2, ""),
-        "1/2-1/2 repetition",
-    );
+    assert_cycle_verdict(XQ, protected_cannon, cyc, 2, "1/2-1/2 repetition");
     let lone_cannon = "3k5/9/9/4c4/3C5/3N1N3/9/9/9/5K3 w - - 0 1";
-    assert_outcome(XQ, &cycle(lone_cannon, cyc, 2, ""), "0-1 perpetual-chase");
+    assert_cycle_verdict(XQ, lone_cannon, cyc, 2, "0-1 perpetual-chase");
 }
 
 /// A cannon attacking a PROTECTED horse is not a chase (same worth): the cannon-screen template
@@ -249,11 +205,7 @@ fn horse_attacks_chase_by_piece_value() {
 #[test]
 fn cannon_attacking_a_protected_horse_is_not_a_chase() {
     let fen = "4k1r2/9/9/C4Nn2/9/9/9/9/6C2/3K5 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "f6g4 e9f9 g4f6 f9e9", 2, ""),
-        "1/2-1/2 repetition",
-    );
+    assert_cycle_verdict(XQ, fen, "f6g4 e9f9 g4f6 f9e9", 2, "1/2-1/2 repetition");
 }
 
 /// An elephant attacking a protected horse chases (a horse is worth more). Red elephants c4
@@ -263,11 +215,7 @@ fn cannon_attacking_a_protected_horse_is_not_a_chase() {
 #[test]
 fn elephant_attacking_a_protected_horse_is_a_chase() {
     let fen = "3k5/9/4r4/9/9/2B3B2/3C5/4n4/9/4K4 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "d3f3 d9d8 f3d3 d8d9", 2, ""),
-        "0-1 perpetual-chase",
-    );
+    assert_cycle_verdict(XQ, fen, "d3f3 d9d8 f3d3 d8d9", 2, "0-1 perpetual-chase");
 }
 
 /// Protection is judged AFTER the capture: the Black cannon a9 "covers" a3 over the Red chariot
@@ -278,11 +226,7 @@ fn elephant_attacking_a_protected_horse_is_a_chase() {
 #[test]
 fn protection_is_judged_after_the_capture() {
     let fen = "c3k4/9/9/9/R8/9/n1NR5/9/9/3K5 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "c3a4 e9f9 a4c3 f9e9", 2, ""),
-        "0-1 perpetual-chase",
-    );
+    assert_cycle_verdict(XQ, fen, "c3a4 e9f9 a4c3 f9e9", 2, "0-1 perpetual-chase");
 }
 
 /// Both sides chase perpetually → draw. Red: chariots a6/g1 aim at the Black horse g6, Red
@@ -292,11 +236,7 @@ fn protection_is_judged_after_the_capture() {
 #[test]
 fn both_sides_chasing_perpetually_is_a_draw() {
     let fen = "4k4/2r6/9/R4Nn2/9/9/2Nn4r/9/6R2/3K5 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "f6g4 d3c5 g4f6 c5d3", 2, ""),
-        "1/2-1/2 repetition",
-    );
+    assert_cycle_verdict(XQ, fen, "f6g4 d3c5 g4f6 c5d3", 2, "1/2-1/2 repetition");
 }
 
 /// A piece that walks INTO a standing attack is not chased by the attacker: Red chariots a7
@@ -305,11 +245,7 @@ fn both_sides_chasing_perpetually_is_a_draw() {
 #[test]
 fn walking_into_a_standing_attack_is_not_a_chase() {
     let fen = "4k4/9/R6n1/9/R8/9/9/9/9/3K4C w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "i0i1 h7g5 i1i0 g5h7", 2, ""),
-        "1/2-1/2 repetition",
-    );
+    assert_cycle_verdict(XQ, fen, "i0i1 h7g5 i1i0 g5h7", 2, "1/2-1/2 repetition");
 }
 
 /// A 6-ply cycle (chariots a0→a1→a2→a0 and a9→a8→a7→a9): the start position occurs for the
@@ -317,13 +253,13 @@ fn walking_into_a_standing_attack_is_not_a_chase() {
 #[test]
 fn six_ply_cycle_repeats_on_the_twelfth_ply() {
     let cyc = "a0a1 a9a8 a1a2 a8a7 a2a0 a7a9";
-    assert_outcome(XQ, &cycle("startpos", cyc, 1, ""), "* ongoing");
+    assert_cycle_verdict(XQ, "startpos", cyc, 1, "* ongoing");
     assert_outcome(
         XQ,
         &cycle("startpos", cyc, 1, "a0a1 a9a8 a1a2 a8a7 a2a0"),
         "* ongoing",
     );
-    assert_outcome(XQ, &cycle("startpos", cyc, 2, ""), "1/2-1/2 repetition");
+    assert_cycle_verdict(XQ, "startpos", cyc, 2, "1/2-1/2 repetition");
 }
 
 /// A general "chasing": Red K e1↔d1 alternately attacks the unprotected Black cannon d2/e2
@@ -332,11 +268,7 @@ fn six_ply_cycle_repeats_on_the_twelfth_ply() {
 #[test]
 fn a_general_never_chases() {
     let fen = "5k3/9/9/9/9/9/9/3c5/4K4/9 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "e1d1 d2e2 d1e1 e2d2", 2, ""),
-        "1/2-1/2 repetition",
-    );
+    assert_cycle_verdict(XQ, fen, "e1d1 d2e2 d1e1 e2d2", 2, "1/2-1/2 repetition");
 }
 
 /// A soldier "chasing": the crossed Red soldier d5↔e5 alternately attacks the Black chariot
@@ -346,11 +278,7 @@ fn a_general_never_chases() {
 #[test]
 fn a_soldier_never_chases() {
     let fen = "4k4/9/9/4r4/3P5/9/9/9/9/5K3 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "d5e5 e6d6 e5d5 d6e6", 2, ""),
-        "1/2-1/2 repetition",
-    );
+    assert_cycle_verdict(XQ, fen, "d5e5 e6d6 e5d5 d6e6", 2, "1/2-1/2 repetition");
 }
 
 /// A chase by a DISCOVERED attack: Red R a6 and R g1 both aim at the unprotected Black horse
@@ -360,11 +288,7 @@ fn a_soldier_never_chases() {
 #[test]
 fn chase_by_an_uncovered_chariot() {
     let fen = "4k4/9/9/R4Nn2/9/9/9/9/6R2/3K5 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "f6g4 e9f9 g4f6 f9e9", 2, ""),
-        "0-1 perpetual-chase",
-    );
+    assert_cycle_verdict(XQ, fen, "f6g4 e9f9 g4f6 f9e9", 2, "0-1 perpetual-chase");
 }
 
 /// A chase by giving a cannon a screen: the same geometry with cannons a6 and g1; the Red horse
@@ -373,11 +297,7 @@ fn chase_by_an_uncovered_chariot() {
 #[test]
 fn chase_by_giving_a_cannon_a_screen() {
     let fen = "4k4/9/9/C4Nn2/9/9/9/9/6C2/3K5 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "f6g4 e9f9 g4f6 f9e9", 2, ""),
-        "0-1 perpetual-chase",
-    );
+    assert_cycle_verdict(XQ, fen, "f6g4 e9f9 g4f6 f9e9", 2, "0-1 perpetual-chase");
 }
 
 /// The same discovered attacks on a Black soldier on g6 that has NOT crossed the river (Black
@@ -387,13 +307,9 @@ fn chase_by_giving_a_cannon_a_screen() {
 fn attacks_on_an_uncrossed_soldier_never_chase_but_on_a_crossed_one_do() {
     let cyc = "f6g4 e9f9 g4f6 f9e9";
     let uncrossed = "4k4/9/9/R4Np2/9/9/9/9/6R2/3K5 w - - 0 1";
-    assert_outcome(XQ, &cycle(uncrossed, cyc, 2, ""), "1/2-1/2 repetition");
+    assert_cycle_verdict(XQ, uncrossed, cyc, 2, "1/2-1/2 repetition");
     let crossed = "4k4/9/9/9/9/9/R4Np2/9/9/3K2R2 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(crossed, "f3g1 e9f9 g1f3 f9e9", 2, ""),
-        "0-1 perpetual-chase",
-    );
+    assert_cycle_verdict(XQ, crossed, "f3g1 e9f9 g1f3 f9e9", 2, "0-1 perpetual-chase");
 }
 
 /// Chariot against chariot: the same discovered attacks, but the target on g6 is a Black
@@ -402,11 +318,7 @@ fn attacks_on_an_uncrossed_soldier_never_chase_but_on_a_crossed_one_do() {
 #[test]
 fn chariot_attacking_chariot_is_an_offer_to_exchange() {
     let fen = "4k4/9/9/R4Nr2/9/9/9/9/6R2/3K5 w - - 0 1";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "f6g4 e9f9 g4f6 f9e9", 2, ""),
-        "1/2-1/2 repetition",
-    );
+    assert_cycle_verdict(XQ, fen, "f6g4 e9f9 g4f6 f9e9", 2, "1/2-1/2 repetition");
 }
 
 /// Horse against horse is only an exchange offer when they can capture EACH OTHER. Red horse
@@ -418,9 +330,9 @@ fn chariot_attacking_chariot_is_an_offer_to_exchange() {
 fn horse_attacking_a_horse_that_cannot_hit_back_is_a_chase() {
     let cyc = "f6d7 c5e4 d7f6 e4c5";
     let blocked = "3k5/9/9/2P2N3/2n1P4/9/9/9/9/4K4 w - - 0 1";
-    assert_outcome(XQ, &cycle(blocked, cyc, 2, ""), "0-1 perpetual-chase");
+    assert_cycle_verdict(XQ, blocked, cyc, 2, "0-1 perpetual-chase");
     let mutual = "3k5/9/9/5N3/2n6/9/9/9/9/4K4 w - - 0 1";
-    assert_outcome(XQ, &cycle(mutual, cyc, 2, ""), "1/2-1/2 repetition");
+    assert_cycle_verdict(XQ, mutual, cyc, 2, "1/2-1/2 repetition");
 }
 
 /// A plain repetition with quiet moves from the start: horses b0c2 b9c7 c2b0 c7b9 (legs b1,
@@ -428,13 +340,13 @@ fn horse_attacking_a_horse_that_cannot_hit_back_is_a_chase() {
 #[test]
 fn plain_repetition_is_a_draw_on_the_third_occurrence() {
     let cyc = "b0c2 b9c7 c2b0 c7b9";
-    assert_outcome(XQ, &cycle("startpos", cyc, 1, ""), "* ongoing");
+    assert_cycle_verdict(XQ, "startpos", cyc, 1, "* ongoing");
     assert_outcome(
         XQ,
         &cycle("startpos", cyc, 1, "b0c2 b9c7 c2b0"),
         "* ongoing",
     );
-    assert_outcome(XQ, &cycle("startpos", cyc, 2, ""), "1/2-1/2 repetition");
+    assert_cycle_verdict(XQ, "startpos", cyc, 2, "1/2-1/2 repetition");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -505,11 +417,7 @@ fn checkmate_on_the_120th_ply_beats_the_move_limit() {
 #[test]
 fn repetition_on_the_120th_ply_beats_the_move_limit() {
     let fen = "4k4/R8/9/9/9/9/9/9/9/3K5 w - - 112 60";
-    assert_outcome(
-        XQ,
-        &cycle(fen, "a8a9 e9e8 a9a8 e8e9", 2, ""),
-        "0-1 perpetual-check",
-    );
+    assert_cycle_verdict(XQ, fen, "a8a9 e9e8 a9a8 e8e9", 2, "0-1 perpetual-check");
 }
 
 /// Insufficient material after a capture: Red K e1, elephant c0; Black K f9, advisor e8, a
@@ -639,15 +547,7 @@ fn jieqi_derived_pool() {
 #[test]
 fn jieqi_perpetual_check_and_chase() {
     let check = "4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1";
-    assert_outcome(
-        JQ,
-        &cycle(check, "a8a9 e9e8 a9a8 e8e9", 2, ""),
-        "0-1 perpetual-check",
-    );
+    assert_cycle_verdict(JQ, check, "a8a9 e9e8 a9a8 e8e9", 2, "0-1 perpetual-check");
     let chase = "4k4/9/7n1/9/R8/9/9/9/9/3K5 w - - 0 1";
-    assert_outcome(
-        JQ,
-        &cycle(chase, "a5a7 h7g5 a7a5 g5h7", 2, ""),
-        "0-1 perpetual-chase",
-    );
+    assert_cycle_verdict(JQ, chase, "a5a7 h7g5 a7a5 g5h7", 2, "0-1 perpetual-chase");
 }

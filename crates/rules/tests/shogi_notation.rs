@@ -17,6 +17,11 @@ fn pos(pieces: &[(&str, &str)], turn: &str, hands: &str) -> Position {
     pos_of(Variant::Shogi, 9, pieces, turn, hands)
 }
 
+/// A Shogi position with Sente to move and both hands empty.
+fn sente_to_move(pieces: &[(&str, &str)]) -> Position {
+    pos(pieces, "b", "-")
+}
+
 fn pos_of(
     variant: Variant,
     size: u8,
@@ -111,27 +116,23 @@ fn move_lists_chain_same_square() {
 
 #[test]
 fn every_piece_has_its_name() {
-    let p = pos(
-        &[
-            ("5i", "K"),
-            ("5a", "k"),
-            ("9f", "P"),
-            ("9i", "L"),
-            ("8i", "N"),
-            ("7i", "S"),
-            ("6i", "G"),
-            ("8h", "B"),
-            ("2h", "R"),
-            ("1g", "+P"),
-            ("2g", "+L"),
-            ("3g", "+N"),
-            ("4g", "+S"),
-            ("6e", "+B"),
-            ("1e", "+R"),
-        ],
-        "b",
-        "-",
-    );
+    let p = sente_to_move(&[
+        ("5i", "K"),
+        ("5a", "k"),
+        ("9f", "P"),
+        ("9i", "L"),
+        ("8i", "N"),
+        ("7i", "S"),
+        ("6i", "G"),
+        ("8h", "B"),
+        ("2h", "R"),
+        ("1g", "+P"),
+        ("2g", "+L"),
+        ("3g", "+N"),
+        ("4g", "+S"),
+        ("6e", "+B"),
+        ("1e", "+R"),
+    ]);
     check_japanese(
         &p,
         &[
@@ -184,18 +185,14 @@ fn every_piece_has_its_name() {
 fn motion_words_up_sideways_back() {
     // 上 / 寄: golds on 9c and 7b can both reach 8b.
     // 上 / 引: golds on 4c and 3a can both reach 3b.
-    let p = pos(
-        &[
-            ("5i", "K"),
-            ("5e", "k"),
-            ("9c", "G"),
-            ("7b", "G"),
-            ("4c", "G"),
-            ("3a", "G"),
-        ],
-        "b",
-        "-",
-    );
+    let p = sente_to_move(&[
+        ("5i", "K"),
+        ("5e", "k"),
+        ("9c", "G"),
+        ("7b", "G"),
+        ("4c", "G"),
+        ("3a", "G"),
+    ]);
     check_japanese(
         &p,
         &[
@@ -210,17 +207,13 @@ fn motion_words_up_sideways_back() {
 #[test]
 fn right_left_and_straight_for_golds() {
     // Three golds side by side below 5b: 左, 直, 右 (position alone decides, 上 is not needed).
-    let p = pos(
-        &[
-            ("5i", "K"),
-            ("9a", "k"),
-            ("6c", "G"),
-            ("5c", "G"),
-            ("4c", "G"),
-        ],
-        "b",
-        "-",
-    );
+    let p = sente_to_move(&[
+        ("5i", "K"),
+        ("9a", "k"),
+        ("6c", "G"),
+        ("5c", "G"),
+        ("4c", "G"),
+    ]);
     check_japanese(
         &p,
         &[
@@ -230,17 +223,13 @@ fn right_left_and_straight_for_golds() {
         ],
     );
     // With a fourth gold beside the destination: 6c needs both words (左上), 6b moves 寄.
-    let q = pos(
-        &[
-            ("5i", "K"),
-            ("9a", "k"),
-            ("6c", "G"),
-            ("4c", "G"),
-            ("6b", "G"),
-        ],
-        "b",
-        "-",
-    );
+    let q = sente_to_move(&[
+        ("5i", "K"),
+        ("9a", "k"),
+        ("6c", "G"),
+        ("4c", "G"),
+        ("6b", "G"),
+    ]);
     check_japanese(
         &q,
         &[
@@ -250,28 +239,20 @@ fn right_left_and_straight_for_golds() {
         ],
     );
     // Motion first: a gold straight below and one beside: 上 and 寄, never 直.
-    let r = pos(
-        &[("5i", "K"), ("9a", "k"), ("5c", "G"), ("6b", "G")],
-        "b",
-        "-",
-    );
+    let r = sente_to_move(&[("5i", "K"), ("9a", "k"), ("5c", "G"), ("6b", "G")]);
     check_japanese(&r, &[("5c5b", "☗５二金上"), ("6b5b", "☗５二金寄")]);
 }
 
 #[test]
 fn silvers_combine_position_and_motion() {
     // Silvers on 6f, 4f and 4d all reach 5e: 4f shares 上 with 6f and 右 with 4d.
-    let p = pos(
-        &[
-            ("5i", "K"),
-            ("9a", "k"),
-            ("6f", "S"),
-            ("4f", "S"),
-            ("4d", "S"),
-        ],
-        "b",
-        "-",
-    );
+    let p = sente_to_move(&[
+        ("5i", "K"),
+        ("9a", "k"),
+        ("6f", "S"),
+        ("4f", "S"),
+        ("4d", "S"),
+    ]);
     check_japanese(
         &p,
         &[
@@ -281,17 +262,13 @@ fn silvers_combine_position_and_motion() {
         ],
     );
     // A promoted silver moves as a gold and uses 直 too; it is not confused with a silver.
-    let q = pos(
-        &[
-            ("5i", "K"),
-            ("9a", "k"),
-            ("5f", "+S"),
-            ("4f", "+S"),
-            ("6f", "S"),
-        ],
-        "b",
-        "-",
-    );
+    let q = sente_to_move(&[
+        ("5i", "K"),
+        ("9a", "k"),
+        ("5f", "+S"),
+        ("4f", "+S"),
+        ("6f", "S"),
+    ]);
     check_japanese(
         &q,
         &[
@@ -307,22 +284,18 @@ fn a_ring_of_silvers_and_golds() {
     // Silvers on the four diagonals of 5e and golds on the four sides: every silver needs
     // two words (左引, 左上, …); each gold needs one, the motion first (the gold below moves
     // 上 and is the only one to do so, so it is not 直: 直 is for pieces side by side).
-    let p = pos(
-        &[
-            ("9i", "K"),
-            ("1a", "k"),
-            ("6d", "S"),
-            ("4d", "S"),
-            ("6f", "S"),
-            ("4f", "S"),
-            ("6e", "G"),
-            ("4e", "G"),
-            ("5d", "G"),
-            ("5f", "G"),
-        ],
-        "b",
-        "-",
-    );
+    let p = sente_to_move(&[
+        ("9i", "K"),
+        ("1a", "k"),
+        ("6d", "S"),
+        ("4d", "S"),
+        ("6f", "S"),
+        ("4f", "S"),
+        ("6e", "G"),
+        ("4e", "G"),
+        ("5d", "G"),
+        ("5f", "G"),
+    ]);
     check_japanese(
         &p,
         &[
@@ -340,11 +313,7 @@ fn a_ring_of_silvers_and_golds() {
 
 #[test]
 fn knights_use_right_and_left_with_promotion_marks() {
-    let p = pos(
-        &[("5i", "K"), ("9a", "k"), ("4e", "N"), ("2e", "N")],
-        "b",
-        "-",
-    );
+    let p = sente_to_move(&[("5i", "K"), ("9a", "k"), ("4e", "N"), ("2e", "N")]);
     check_japanese(
         &p,
         &[
@@ -359,40 +328,20 @@ fn knights_use_right_and_left_with_promotion_marks() {
 #[test]
 fn dragons_and_horses_compare_with_each_other_and_never_use_straight() {
     // JSA / Wikipedia example: dragons on 1c and 2b both move 引 to 2d: 右 and 左.
-    let p = pos(
-        &[("5i", "K"), ("9a", "k"), ("1c", "+R"), ("2b", "+R")],
-        "b",
-        "-",
-    );
+    let p = sente_to_move(&[("5i", "K"), ("9a", "k"), ("1c", "+R"), ("2b", "+R")]);
     check_japanese(&p, &[("1c2d", "☗２四龍右"), ("2b2d", "☗２四龍左")]);
     // A dragon straight below the destination and one below-right: both 上; no 直.
-    let q = pos(
-        &[("5i", "K"), ("9a", "k"), ("5g", "+R"), ("4g", "+R")],
-        "b",
-        "-",
-    );
+    let q = sente_to_move(&[("5i", "K"), ("9a", "k"), ("5g", "+R"), ("4g", "+R")]);
     check_japanese(&q, &[("5g5f", "☗５六龍左"), ("4g5f", "☗５六龍右")]);
     // Horses on 9a and 8a both move 引 to 8b: 左 and 右.
-    let r = pos(
-        &[("5i", "K"), ("1a", "k"), ("9a", "+B"), ("8a", "+B")],
-        "b",
-        "-",
-    );
+    let r = sente_to_move(&[("5i", "K"), ("1a", "k"), ("9a", "+B"), ("8a", "+B")]);
     check_japanese(&r, &[("9a8b", "☗８二馬左"), ("8a8b", "☗８二馬右")]);
     // Motion still comes first: one horse moves 上, the other 引.
-    let s = pos(
-        &[("5i", "K"), ("8a", "k"), ("3g", "+B"), ("3c", "+B")],
-        "b",
-        "-",
-    );
+    let s = sente_to_move(&[("5i", "K"), ("8a", "k"), ("3g", "+B"), ("3c", "+B")]);
     check_japanese(&s, &[("3g4f", "☗４六馬"), ("3c4d", "☗４四馬")]);
     check_japanese(&s, &[("3g5e", "☗５五馬上"), ("3c5e", "☗５五馬引")]);
     // Rooks on both sides of 5e: both 寄, 左 and 右.
-    let t = pos(
-        &[("5i", "K"), ("5a", "k"), ("9e", "R"), ("1e", "R")],
-        "b",
-        "-",
-    );
+    let t = sente_to_move(&[("5i", "K"), ("5a", "k"), ("9e", "R"), ("1e", "R")]);
     check_japanese(&t, &[("9e5e", "☗５五飛左"), ("1e5e", "☗５五飛右")]);
 }
 
@@ -446,17 +395,13 @@ fn drop_mark_only_when_a_board_piece_could_move_there() {
 
 #[test]
 fn promotion_marks_only_where_promotion_was_possible() {
-    let p = pos(
-        &[
-            ("5i", "K"),
-            ("9a", "k"),
-            ("5d", "S"),
-            ("1b", "P"),
-            ("2c", "S"),
-        ],
-        "b",
-        "-",
-    );
+    let p = sente_to_move(&[
+        ("5i", "K"),
+        ("9a", "k"),
+        ("5d", "S"),
+        ("1b", "P"),
+        ("2c", "S"),
+    ]);
     check_japanese(
         &p,
         &[
@@ -536,17 +481,13 @@ fn western_notation() {
         Err(NotationError::Ambiguous { .. })
     ));
     // `=` declines, `+` promotes, promoted pieces carry `+`.
-    let q = pos(
-        &[
-            ("5i", "K"),
-            ("9a", "k"),
-            ("5d", "S"),
-            ("1e", "+R"),
-            ("2c", "p"),
-        ],
-        "b",
-        "-",
-    );
+    let q = sente_to_move(&[
+        ("5i", "K"),
+        ("9a", "k"),
+        ("5d", "S"),
+        ("1e", "+R"),
+        ("2c", "p"),
+    ]);
     assert_eq!(western(&q, mv(&q, "5d4c"), WesternStyle::Numeric), "S-43=");
     assert_eq!(western(&q, mv(&q, "5d4c+"), WesternStyle::Numeric), "S-43+");
     assert_eq!(western(&q, mv(&q, "1e1a"), WesternStyle::Numeric), "+R-11");

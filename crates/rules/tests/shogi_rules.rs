@@ -25,6 +25,15 @@ fn has(p: &Position, mv: &str) -> bool {
     moves(p).iter().any(|m| m == mv)
 }
 
+/// Asserts that `mv` is not among the legal moves of `p` and that its refusal mentions
+/// `reason`.
+#[track_caller]
+fn assert_illegal(p: &Position, mv: &str, reason: &str) {
+    assert!(!has(p, mv), "{mv} is listed as legal in {}", p.sfen());
+    let why = why(p, mv);
+    assert!(why.contains(reason), "{mv} in {}: {why}", p.sfen());
+}
+
 /// The reason text of an illegal move.
 fn why(p: &Position, mv: &str) -> String {
     match p.parse_move(mv) {
@@ -99,8 +108,7 @@ fn pawn_lance_knight_must_promote_where_they_could_never_move() {
     // Sente pawn 5b, lance 1c, knight 3d; gote king 9a out of the way.
     let p = pos("k8/4P4/8L/6N2/9/9/9/9/4K4 b - 1");
     assert!(has(&p, "5b5a+"));
-    assert!(!has(&p, "5b5a"));
-    assert!(why(&p, "5b5a").contains("must promote"));
+    assert_illegal(&p, "5b5a", "must promote");
     assert!(has(&p, "1c1a+") && !has(&p, "1c1a"));
     assert!(has(&p, "1c1b+") && has(&p, "1c1b")); // lance on rank b may stay unpromoted
     assert!(has(&p, "3d2b+") && !has(&p, "3d2b")); // knight on the last two ranks
@@ -166,8 +174,7 @@ fn drops_go_on_empty_squares_unpromoted() {
 fn nifu_counts_unpromoted_pawns_only() {
     // Sente pawn on file 5, tokin on file 3.
     let p = pos("k8/9/6+P2/9/9/9/4P4/9/4K4 b P 1");
-    assert!(!has(&p, "P*5e"));
-    assert!(why(&p, "P*5e").contains("nifu"));
+    assert_illegal(&p, "P*5e", "nifu");
     assert!(has(&p, "P*3e"));
     assert!(has(&p, "P*4e"));
 }
@@ -195,8 +202,7 @@ const UCHIFUZUME: &str = "8k/9/8G/9/9/9/9/9/4K2L1 b P 1";
 #[test]
 fn uchifuzume_a_mating_pawn_drop_is_not_a_move() {
     let p = pos(UCHIFUZUME);
-    assert!(!has(&p, "P*1b"));
-    assert!(why(&p, "P*1b").contains("uchifuzume"));
+    assert_illegal(&p, "P*1b", "uchifuzume");
     assert!(has(&p, "P*1d")); // other pawn drops are fine
 }
 
@@ -245,8 +251,7 @@ fn moves_that_leave_the_king_in_check_are_illegal() {
     // Sente gold on 5h is pinned by a gote rook on 5a against the king on 5i.
     let p = pos("4r3k/9/9/9/9/9/9/4G4/4K4 b - 1");
     assert!(has(&p, "5h5g"));
-    assert!(!has(&p, "5h4g"));
-    assert!(why(&p, "5h4g").contains("check"));
+    assert_illegal(&p, "5h4g", "check");
     // The king may not step onto an attacked square, nor away along the checking line.
     let q = pos("4r3k/9/9/9/9/9/9/9/4K4 b - 1");
     assert!(q.is_check());
@@ -438,13 +443,20 @@ fn impasse_declaration_that_holds() {
     );
 }
 
+/// Asserts that the side to move in `game` may not declare impasse, for `error`, and that a
+/// declaration made anyway is refused with a message naming the failed `condition`.
+#[track_caller]
+fn assert_impasse_refused(game: &mut Game, error: ImpasseError, condition: &str) {
+    assert_eq!(game.can_declare_impasse(), Err(error.clone()));
+    let err = game.play_text("win").unwrap_err();
+    assert_eq!(err, PlayError::Impasse(error));
+    assert!(err.to_string().contains(condition), "{err}");
+}
+
 #[test]
 fn impasse_fails_without_the_king_in_the_zone() {
     let mut game = Game::new(pos("+L+NSG1GS+N+L/1R5B1/9/4K4/9/9/9/9/4k4 b 10P 1"));
-    assert_eq!(game.can_declare_impasse(), Err(ImpasseError::KingNotInZone));
-    let err = game.play_text("win").unwrap_err();
-    assert_eq!(err, PlayError::Impasse(ImpasseError::KingNotInZone));
-    assert!(err.to_string().contains("condition 1"), "{err}");
+    assert_impasse_refused(&mut game, ImpasseError::KingNotInZone, "condition 1");
     assert_eq!(game.outcome(), None);
 }
 
@@ -461,10 +473,7 @@ fn impasse_fails_with_nine_pieces_in_the_zone() {
 #[test]
 fn impasse_fails_in_check() {
     let mut game = Game::new(pos("+L+NSGKGS+N+L/1R5B1/9/9/4r4/9/9/9/4k4 b 10P 1"));
-    assert_eq!(game.can_declare_impasse(), Err(ImpasseError::InCheck));
-    let err = game.play_text("win").unwrap_err();
-    assert_eq!(err, PlayError::Impasse(ImpasseError::InCheck));
-    assert!(err.to_string().contains("condition 3"), "{err}");
+    assert_impasse_refused(&mut game, ImpasseError::InCheck, "condition 3");
 }
 
 #[test]

@@ -184,9 +184,7 @@ on_both!(
 on_both!(
     live_games_are_refused_and_finished_ones_open_by_id,
     |server: TestServer| async move {
-        let (id, red, _black) = server
-            .game_played(json!({"variant": "xiangqi"}), "red", &["h2e2", "h9g7"])
-            .await;
+        let (id, red, _black) = server.untimed_game("xiangqi", &["h2e2", "h9g7"]).await;
         // A game being played, or waiting for its second player, is not over.
         let (waiting, _, _) = server.create(json!({"variant": "shogi"})).await;
         for (path, body) in [
@@ -238,9 +236,7 @@ on_both!(
 on_both!(
     jieqi_as_it_was_shows_the_deal_and_what_red_knew_leaks_nothing,
     |server: TestServer| async move {
-        let (id, red, _black) = server
-            .game_played(json!({"variant": "jieqi"}), "red", &["h2e2", "h7e7"])
-            .await;
+        let (id, red, _black) = server.untimed_game("jieqi", &["h2e2", "h7e7"]).await;
         // While the game is played, neither way of looking is open.
         for knowledge in ["all", "red", "black"] {
             let (_, code, _) = refused(
@@ -328,9 +324,7 @@ on_both!(
     |server: TestServer| async move {
         // Red's covered cannon takes Black's covered horse at h9 (screen h7); Black's covered
         // cannon takes Red's covered horse at b0 (screen b2); then Red resigns.
-        let (id, red, _black) = server
-            .game_played(json!({"variant": "jieqi"}), "red", &["h2h9", "b7b0"])
-            .await;
+        let (id, red, _black) = server.untimed_game("jieqi", &["h2h9", "b7b0"]).await;
         server.resign(&id, &red).await;
         let end: GameView = server.game_view(&id, None).await;
         let all_captured = end.state.variant_fields.captured.clone().unwrap();
@@ -646,9 +640,7 @@ on_both!(
         assert!(after.mate.is_some() || after.cp.unwrap() < -300, "{v}");
 
         // A game still being played is not reviewed; a finished one is, by id, with its moves.
-        let (id, red, _) = server
-            .game_played(json!({"variant": "minishogi"}), "sente", &["5d5c", "1b1c"])
-            .await;
+        let (id, red, _) = server.untimed_game("minishogi", &["5d5c", "1b1c"]).await;
         let (status, code, _) = refused(
             &server,
             "/api/analysis/review",

@@ -490,13 +490,8 @@ async fn floods_are_rate_limited() {
 on_both!(
     restart_resumes_games_without_charging_downtime,
     |s: TestServer| async move {
-        let (id, red, black) = s
-            .game_played(
-                json!({"variant": "xiangqi", "clock": {"main": 60, "increment": 1}}),
-                "red",
-                &["h2e2", "h7e7"],
-            )
-            .await;
+        let clock = json!({"main": 60, "increment": 1});
+        let (id, red, black) = s.timed_game("xiangqi", clock, &["h2e2", "h7e7"]).await;
         let before = s.play(&id, &red, "h0g2").await;
         assert_eq!(before["clock"]["running"], "black");
         let black_ms = before["clock"]["black"]["ms"].as_u64().unwrap();
@@ -840,25 +835,13 @@ async fn every_rules_ending_reaches_the_players() {
 #[tokio::test]
 async fn records_and_pages() {
     let s = TestServer::start().await;
-    let (id, red, black) = s.game(json!({"variant": "xiangqi"}), "red").await;
-    s.play(&id, &red, "h2e2").await;
-    s.play(&id, &black, "h9g7").await;
-    let response = s
-        .http
-        .get(s.url(&format!("/api/games/{id}/record?format=pgn")))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), StatusCode::OK);
-    let disposition = response.headers()["content-disposition"]
-        .to_str()
-        .unwrap()
-        .to_owned();
+    let (id, ..) = s.untimed_game("xiangqi", &["h2e2", "h9g7"]).await;
+    let (status, disposition, pgn) = s.record(&id, "format=pgn").await;
+    assert_eq!(status, StatusCode::OK, "{pgn}");
     assert!(
         disposition.contains(&format!("jiang-xiangqi-{id}.pgn")),
         "{disposition}"
     );
-    let pgn = response.text().await.unwrap();
     assert!(
         pgn.contains("[Variant \"xiangqi\"]") && pgn.contains("h2e2"),
         "{pgn}"

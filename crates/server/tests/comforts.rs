@@ -57,6 +57,14 @@ async fn drain(socket: &mut Socket, wait: Duration) -> Vec<Value> {
     out
 }
 
+/// Whether no chat line reaches `socket` within `wait` (every message that arrives is read).
+async fn no_chat_within(socket: &mut Socket, wait: Duration) -> bool {
+    drain(socket, wait)
+        .await
+        .iter()
+        .all(|m| m["type"] != "chat")
+}
+
 /// A socket for `token` (or a spectator's), its `state` and `chat_history` read.
 async fn subscribe(
     server: &TestServer,
@@ -100,10 +108,7 @@ on_both!(
             assert_eq!(line["text"], "nice");
         }
         assert!(
-            drain(&mut s, Duration::from_millis(200))
-                .await
-                .iter()
-                .all(|m| m["type"] != "chat"),
+            no_chat_within(&mut s, Duration::from_millis(200)).await,
             "the spectator saw no players' line"
         );
 
@@ -157,10 +162,7 @@ on_both!(
         chat(&mut s, "spectators", "still here").await;
         next_of(&mut s, "chat").await;
         assert!(
-            drain(&mut r, Duration::from_millis(300))
-                .await
-                .iter()
-                .all(|m| m["type"] != "chat"),
+            no_chat_within(&mut r, Duration::from_millis(300)).await,
             "muted channels reach red no more"
         );
         drop((r, b, s));
@@ -359,19 +361,13 @@ on_both!(
             "no time given back to red"
         );
         // Jieqi: a move that revealed a piece is not taken back.
-        let (id, red, _) = server
-            .game_played(json!({"variant": "jieqi"}), "red", &["h2e2", "e9e8"])
-            .await;
+        let (id, red, _) = server.untimed_game("jieqi", &["h2e2", "e9e8"]).await;
         server.play(&id, &red, "e0e1").await;
         let (status, v) = takeback(&server, &id, Some(&red), "request").await;
         assert_eq!(status, StatusCode::OK, "a king move reveals nothing: {v}");
         takeback(&server, &id, Some(&red), "cancel").await;
         let (id, red, black) = server
-            .game_played(
-                json!({"variant": "jieqi"}),
-                "red",
-                &["e0e1", "e9e8", "h2e2"],
-            )
+            .untimed_game("jieqi", &["e0e1", "e9e8", "h2e2"])
             .await;
         let refused = takeback(&server, &id, Some(&red), "request").await;
         assert_refused(refused, StatusCode::CONFLICT, "takeback_hidden");
@@ -462,11 +458,7 @@ on_both!(premoves_and_predrops, |server: TestServer| async move {
     }
     // A predrop: sente takes the bishop, queues its drop, and it is played on gote's reply.
     let (id, sente, gote) = server
-        .game_played(
-            json!({"variant": "shogi"}),
-            "sente",
-            &["7g7f", "3c3d", "8h2b+"],
-        )
+        .untimed_game("shogi", &["7g7f", "3c3d", "8h2b+"])
         .await;
     let (status, v) = server
         .action(&id, "premove", Some(&sente), json!({"move": "B*5e"}))

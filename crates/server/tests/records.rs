@@ -7,32 +7,12 @@ use common::TestServer;
 use reqwest::StatusCode;
 use serde_json::json;
 
-/// The record of `id` in `query` (`format=…&…`): status, file name and text.
-async fn download(s: &TestServer, id: &str, query: &str) -> (StatusCode, String, String) {
-    let response = s
-        .http
-        .get(s.url(&format!("/api/games/{id}/record?{query}")))
-        .send()
-        .await
-        .unwrap();
-    let status = response.status();
-    let name = response
-        .headers()
-        .get("content-disposition")
-        .map(|v| v.to_str().unwrap().to_owned())
-        .unwrap_or_default();
-    (status, name, response.text().await.unwrap())
-}
-
 #[tokio::test]
 async fn xiangqi_pgn_in_every_movetext_flavour() {
     let s = TestServer::start().await;
+    let clock = json!({"main": 600, "increment": 5});
     let (id, ..) = s
-        .game_played(
-            json!({"variant": "xiangqi", "clock": {"main": 600, "increment": 5}}),
-            "red",
-            &["h2e2", "h9g7", "h0g2"],
-        )
+        .timed_game("xiangqi", clock, &["h2e2", "h9g7", "h0g2"])
         .await;
     let flavours = [
         ("format=pgn", "ICCS", "1. h2e2 h9g7 2. h0g2"),
@@ -45,7 +25,7 @@ async fn xiangqi_pgn_in_every_movetext_flavour() {
         ),
     ];
     for (query, tag, movetext) in flavours {
-        let (status, name, pgn) = download(&s, &id, query).await;
+        let (status, name, pgn) = s.record(&id, query).await;
         assert_eq!(status, StatusCode::OK, "{query}: {pgn}");
         assert!(name.ends_with(".pgn\""), "{name}");
         assert!(
@@ -59,15 +39,15 @@ async fn xiangqi_pgn_in_every_movetext_flavour() {
         let moves: Vec<String> = back.moves().iter().map(ToString::to_string).collect();
         assert_eq!(moves, ["h2e2", "h9g7", "h0g2"], "{query}");
     }
-    let (status, _, body) = download(&s, &id, "format=pgn&moves=klingon").await;
+    let (status, _, body) = s.record(&id, "format=pgn&moves=klingon").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(body.contains("bad_moves"), "{body}");
-    let (status, _, body) = download(&s, &id, "format=fen&moves=wxf").await;
+    let (status, _, body) = s.record(&id, "format=fen&moves=wxf").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(body.contains("bad_moves"), "{body}");
     // Untimed: `-`.
     let (id, ..) = s.game(json!({"variant": "xiangqi"}), "red").await;
-    let (_, _, pgn) = download(&s, &id, "format=pgn").await;
+    let (_, _, pgn) = s.record(&id, "format=pgn").await;
     assert!(pgn.contains("[TimeControl \"-\"]\n"), "{pgn}");
     s.stop().await;
 }
@@ -75,17 +55,12 @@ async fn xiangqi_pgn_in_every_movetext_flavour() {
 #[tokio::test]
 async fn shogi_records_carry_move_times_and_the_time_control() {
     let s = TestServer::start().await;
-    let (id, sente, _) = s
-        .game_played(
-            json!({"variant": "shogi", "clock": {"main": 600, "byoyomi": 30}}),
-            "sente",
-            &["7g7f", "3c3d"],
-        )
-        .await;
+    let clock = json!({"main": 600, "byoyomi": 30});
+    let (id, sente, _) = s.timed_game("shogi", clock, &["7g7f", "3c3d"]).await;
     // A move made after at least a second and a half takes at least one whole second.
     tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
     s.play(&id, &sente, "2g2f").await;
-    let (status, name, kif) = download(&s, &id, "format=kif").await;
+    let (status, name, kif) = s.record(&id, "format=kif").await;
     assert_eq!(status, StatusCode::OK, "{kif}");
     assert!(name.ends_with(".kifu\""), "UTF-8 KIF is .kifu: {name}");
     assert!(kif.contains("持ち時間：10分+30秒\n"), "{kif}");
@@ -105,12 +80,12 @@ async fn shogi_records_carry_move_times_and_the_time_control() {
     let read = jiang_rules::shogi::notation::read_kif(kif.as_bytes()).unwrap();
     assert_eq!(read.moves, ["7g7f", "3c3d", "2g2f"]);
     assert_eq!(read.move_seconds[2], seconds);
-    let (_, name, csa) = download(&s, &id, "format=csa").await;
+    let (_, name, csa) = s.record(&id, "format=csa").await;
     assert!(name.ends_with(".csa\""), "{name}");
     let times: Vec<&str> = csa.lines().filter(|l| l.starts_with('T')).collect();
     assert_eq!(times.len(), 3, "a T line per move:\n{csa}");
     assert_eq!(times[2], format!("T{seconds}"), "{csa}");
-    let (status, name, ki2) = download(&s, &id, "format=ki2").await;
+    let (status, name, ki2) = s.record(&id, "format=ki2").await;
     assert_eq!(status, StatusCode::OK, "{ki2}");
     assert!(name.ends_with(".ki2u\""), "{name}");
     assert!(ki2.contains("▲７六歩"), "{ki2}");

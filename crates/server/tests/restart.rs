@@ -9,7 +9,7 @@ mod common;
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use common::{Backend, TestServer, execute, fetch_one};
+use common::{Backend, TestServer, execute, fetch_one, first_mover};
 use serde_json::{Value, json};
 
 fn now_ms() -> i64 {
@@ -46,11 +46,10 @@ async fn first_clock_running(
     variant: &str,
     opening: [&str; 2],
 ) -> (String, String, Instant) {
-    let first_side = if variant == "xiangqi" { "red" } else { "sente" };
     let (id, first, second) = s
         .game(
             json!({"variant": variant, "clock": {"main": 60}}),
-            first_side,
+            first_mover(variant),
         )
         .await;
     s.play(&id, &first, opening[0]).await;
@@ -115,13 +114,8 @@ on_both!(
 on_both!(
     byoyomi_periods_used_before_a_restart_stay_used,
     |s: TestServer| async move {
-        let (id, red, _) = s
-            .game_played(
-                json!({"variant": "xiangqi", "clock": {"byoyomi": 2, "periods": 5}}),
-                "red",
-                &["h2e2", "h7e7"],
-            )
-            .await;
+        let clock = json!({"byoyomi": 2, "periods": 5});
+        let (id, red, _) = s.timed_game("xiangqi", clock, &["h2e2", "h7e7"]).await;
         // Red thinks 3 s: one countdown of 2 s used, 1 s into the second.
         tokio::time::sleep(Duration::from_millis(3000)).await;
         let s = s.restart_after(Duration::from_secs(4)).await;
@@ -185,15 +179,12 @@ on_both!(
     only_games_with_a_timer_are_loaded_at_start,
     |s: TestServer| async move {
         // Untimed, both sides moved: nothing to run, loaded when asked for.
-        let (untimed, red, _) = s
-            .game_played(json!({"variant": "xiangqi"}), "red", &["h2e2", "h7e7"])
-            .await;
+        let (untimed, red, _) = s.untimed_game("xiangqi", &["h2e2", "h7e7"]).await;
         // Untimed, in its first-move countdown: resumed.
-        s.game_played(json!({"variant": "xiangqi"}), "red", &["h2e2"])
-            .await;
+        s.untimed_game("xiangqi", &["h2e2"]).await;
         // Timed: resumed.
-        let timed = json!({"variant": "shogi", "clock": {"main": 600}});
-        s.game_played(timed, "sente", &["7g7f", "3c3d"]).await;
+        s.timed_game("shogi", json!({"main": 600}), &["7g7f", "3c3d"])
+            .await;
         // Waiting for an opponent: loaded when asked for.
         s.create(json!({"variant": "jieqi"})).await;
         let s = s.restart().await;
@@ -210,17 +201,11 @@ on_both!(
     abandoned_untimed_games_end_at_start,
     |mut s: TestServer| async move {
         let url = s.config.database_url.clone();
-        let (old, red, _) = s
-            .game_played(json!({"variant": "xiangqi"}), "red", &["h2e2", "h7e7"])
-            .await;
-        let (fresh, ..) = s
-            .game_played(json!({"variant": "shogi"}), "sente", &["7g7f", "3c3d"])
-            .await;
+        let (old, red, _) = s.untimed_game("xiangqi", &["h2e2", "h7e7"]).await;
+        let (fresh, ..) = s.untimed_game("shogi", &["7g7f", "3c3d"]).await;
         let (waiting, _, _) = s.create(json!({"variant": "xiangqi"})).await;
         // Only one side moved: the first-move countdown governs it (an abort), not this rule.
-        let (opening, ..) = s
-            .game_played(json!({"variant": "xiangqi"}), "red", &["h2e2"])
-            .await;
+        let (opening, ..) = s.untimed_game("xiangqi", &["h2e2"]).await;
         s.shut_down().await;
         let month_ago = now_ms() - 31 * 24 * 3600 * 1000;
         for id in [&old, &waiting, &opening] {

@@ -63,6 +63,13 @@ pub fn assert_outcome(variant: &str, line: &str, expected: &str) {
     assert_eq!(outcome(variant, line), expected, "input: {variant}: {line}");
 }
 
+/// Asserts the verdict once the cycle `moves` has been played `times` times from `fen`, so
+/// that the start position stands for the `times + 1`-th time.
+#[track_caller]
+pub fn assert_cycle_verdict(variant: &str, fen: &str, moves: &str, times: usize, expected: &str) {
+    assert_outcome(variant, &cycle(fen, moves, times, ""), expected);
+}
+
 /// Asserts that the verdict is `illegal <n> …` (the move number `n` is refused, with a reason)
 /// and that the reason mentions `needle` (case-insensitive) when it is not empty.
 #[track_caller]

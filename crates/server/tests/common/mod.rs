@@ -132,6 +132,14 @@ pub fn assert_refused(answer: (StatusCode, Value), status: StatusCode, code: &st
     v
 }
 
+/// The side that moves first in `variant`: `sente` in shogi and minishogi, `red` otherwise.
+pub fn first_mover(variant: &str) -> &'static str {
+    match variant {
+        "shogi" | "minishogi" => "sente",
+        _ => "red",
+    }
+}
+
 /// Drops a test database created by [`postgres_url`].
 pub async fn drop_postgres(url: &str) {
     let Ok(admin_url) = std::env::var("JIANG_TEST_DATABASE_URL") else {
@@ -387,6 +395,42 @@ impl TestServer {
             self.play(&id, token, mv).await;
         }
         (id, first, second)
+    }
+
+    /// An untimed game of `variant` from its start position, created by the side that moves
+    /// first, with `moves` played in turn: (id, first mover's token, second mover's token).
+    pub async fn untimed_game(&self, variant: &str, moves: &[&str]) -> (String, String, String) {
+        self.game_played(json!({ "variant": variant }), first_mover(variant), moves)
+            .await
+    }
+
+    /// [`TestServer::untimed_game`] with the time control `clock`.
+    pub async fn timed_game(
+        &self,
+        variant: &str,
+        clock: Value,
+        moves: &[&str],
+    ) -> (String, String, String) {
+        let body = json!({ "variant": variant, "clock": clock });
+        self.game_played(body, first_mover(variant), moves).await
+    }
+
+    /// The record of game `id` in `query` (`format=…&…`): status, file name (the
+    /// `content-disposition` header, empty when missing) and text.
+    pub async fn record(&self, id: &str, query: &str) -> (StatusCode, String, String) {
+        let response = self
+            .http
+            .get(self.url(&format!("/api/games/{id}/record?{query}")))
+            .send()
+            .await
+            .unwrap();
+        let status = response.status();
+        let name = response
+            .headers()
+            .get("content-disposition")
+            .map(|v| v.to_str().unwrap().to_owned())
+            .unwrap_or_default();
+        (status, name, response.text().await.unwrap())
     }
 
     /// Creates a game with the creator on `side` and joins it: (id, creator token, joiner token).
