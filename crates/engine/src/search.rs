@@ -15,7 +15,7 @@ use crate::tt::{Bound, Table};
 
 const MAX_PLY: usize = 96;
 /// How many plies shallower a chance node's less likely identities are searched below the
-/// root (see `chance_value`); `JIANG_CHANCE_REDUCTION` overrides it while tuning.
+/// root (see `chance_value`; two plies saved little more than one).
 const CHANCE_REDUCTION: i32 = 1;
 
 /// When to stop searching.
