@@ -603,32 +603,17 @@ mod tests {
         Write::SaveGame(game.row(id))
     }
 
-    /// Runs `cluster`'s fence of game `id` (epoch `epoch`) in `tx`, as a group commit does:
-    /// the lease row stays locked until `tx` ends.
+    /// Runs `cluster`'s fence of game `id` (epoch `epoch`) in `tx` with the store writer's own
+    /// code, as a group commit does: the lease row stays locked until `tx` ends.
     async fn fence(
         tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
         cluster: &Cluster,
         id: &str,
         epoch: i64,
     ) {
-        let Write::Fence {
-            game_id,
-            owner,
-            epoch,
-            expires_at,
-        } = cluster.fence(id, epoch)
-        else {
-            unreachable!("a fence is a Write::Fence");
-        };
-        let done = sqlx::query(store::FENCE)
-            .bind(game_id)
-            .bind(owner)
-            .bind(epoch)
-            .bind(expires_at)
-            .execute(&mut **tx)
+        store::PgBackend::apply(tx, &cluster.fence(id, epoch))
             .await
-            .expect("the fence runs");
-        assert_eq!(done.rows_affected(), 1, "the fence of {id} holds");
+            .unwrap_or_else(|e| panic!("the fence of {id} holds: {e}"));
     }
 
     /// `cluster.renew()`, which must not wait for any lease row lock: the timeout is a

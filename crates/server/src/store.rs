@@ -313,9 +313,8 @@ const SELECT_RUNS: &str = "SELECT node, started_at, alive_at, stopped_at FROM no
 /// games before that are the first-move countdown's (they are aborted, not abandoned).
 const ABANDONABLE: &str = "status = 'playing' AND clock IS NULL AND EXISTS \
      (SELECT 1 FROM moves WHERE moves.game_id = games.id AND moves.ply = 2)";
-/// The statement a [`Write::Fence`] runs (the cluster's lease tests run it in a transaction of
-/// their own).
-pub(crate) const FENCE: &str = "UPDATE game_leases SET expires_at = CASE WHEN expires_at > $4 \
+/// The statement a [`Write::Fence`] runs.
+const FENCE: &str = "UPDATE game_leases SET expires_at = CASE WHEN expires_at > $4 \
      THEN expires_at ELSE $4 END WHERE game_id = $1 AND owner = $2 AND epoch = $3";
 const DELETE_MOVES: &str = "DELETE FROM moves WHERE game_id = $1 AND ply > $2";
 const INSERT_LOG: &str = "INSERT INTO game_log (game_id, seq, kind, channel, side, body, at_ms) \
@@ -376,6 +375,137 @@ macro_rules! sql_backend {
                 )))
             }
 
+            /// Runs `write` in `tx`: the writer runs a unit's writes in order in one transaction.
+            pub(crate) async fn apply(
+                tx: &mut sqlx::Transaction<'_, $db>,
+                write: &Write,
+            ) -> Result<(), StoreError> {
+                match write {
+                    Write::SaveGame(g) => {
+                        Self::bind_game(sqlx::query(UPSERT_GAME), g)
+                            .bind(&g.variant)
+                            .bind(&g.setup)
+                            .bind(g.created_at)
+                            .bind(&g.opponent)
+                            .execute(&mut **tx)
+                            .await?;
+                    }
+                    Write::UpdateGame(g) => {
+                        let done = Self::bind_game(sqlx::query(UPDATE_GAME), g)
+                            .execute(&mut **tx)
+                            .await?;
+                        if done.rows_affected() != 1 {
+                            return Err(StoreError::Database(sqlx::Error::RowNotFound));
+                        }
+                    }
+                    Write::AppendMove(m) => {
+                        sqlx::query(INSERT_MOVE)
+                            .bind(&m.game_id)
+                            .bind(m.ply)
+                            .bind(&m.text)
+                            .bind(&m.clock)
+                            .bind(m.at_ms)
+                            .execute(&mut **tx)
+                            .await?;
+                    }
+                    Write::TruncateMoves { game_id, keep } => {
+                        sqlx::query(DELETE_MOVES)
+                            .bind(game_id)
+                            .bind(keep)
+                            .execute(&mut **tx)
+                            .await?;
+                    }
+                    Write::AppendLog(l) => {
+                        sqlx::query(INSERT_LOG)
+                            .bind(&l.game_id)
+                            .bind(l.seq)
+                            .bind(&l.kind)
+                            .bind(&l.channel)
+                            .bind(l.side)
+                            .bind(&l.body)
+                            .bind(l.at_ms)
+                            .execute(&mut **tx)
+                            .await?;
+                    }
+                    Write::StartRun {
+                        node,
+                        started_at,
+                        prune_before,
+                    } => {
+                        sqlx::query(INSERT_RUN)
+                            .bind(node)
+                            .bind(started_at)
+                            .execute(&mut **tx)
+                            .await?;
+                        sqlx::query(PRUNE_RUNS)
+                            .bind(node)
+                            .bind(started_at)
+                            .bind(prune_before)
+                            .execute(&mut **tx)
+                            .await?;
+                    }
+                    Write::Heartbeat {
+                        node,
+                        started_at,
+                        alive_at,
+                        stopped,
+                    } => {
+                        sqlx::query(UPDATE_RUN)
+                            .bind(node)
+                            .bind(started_at)
+                            .bind(alive_at)
+                            .bind(stopped.then_some(*alive_at))
+                            .execute(&mut **tx)
+                            .await?;
+                    }
+                    Write::Abandon {
+                        id,
+                        result,
+                        cutoff,
+                        at,
+                    } => {
+                        let sql = format!(
+                            "UPDATE games SET status = 'ended', result = $2, \
+                             updated_at = $4 WHERE id = $1 AND {ABANDONABLE} \
+                             AND updated_at < $3 AND NOT EXISTS (SELECT 1 FROM \
+                             game_leases WHERE game_leases.game_id = games.id \
+                             AND game_leases.expires_at > $4)"
+                        );
+                        sqlx::query(&sql)
+                            .bind(id)
+                            .bind(result)
+                            .bind(cutoff)
+                            .bind(at)
+                            .execute(&mut **tx)
+                            .await?;
+                    }
+                    Write::Probe(at_ms) => {
+                        sqlx::query(UPSERT_PROBE)
+                            .bind(at_ms)
+                            .execute(&mut **tx)
+                            .await?;
+                    }
+                    Write::Fence {
+                        game_id,
+                        owner,
+                        epoch,
+                        expires_at,
+                    } => {
+                        let done = sqlx::query(FENCE)
+                            .bind(game_id)
+                            .bind(owner)
+                            .bind(epoch)
+                            .bind(expires_at)
+                            .execute(&mut **tx)
+                            .await?;
+                        if done.rows_affected() != 1 {
+                            return Err(StoreError::Fenced);
+                        }
+                    }
+                }
+                Ok(())
+            }
+
             /// `query` with `g`'s id and the columns a save changes bound as `$1` to `$8`
             /// ([`UPDATE_GAME`]'s order, which [`UPSERT_GAME`] starts with).
             fn bind_game<'q>(
@@ -430,129 +560,7 @@ macro_rules! sql_backend {
                     // SAVEPOINT), and SQLite's `BEGIN IMMEDIATE` takes the write lock up front.
                     let mut tx = conn.conn.begin_with($begin).await?;
                     for write in units.iter().flatten() {
-                        match write {
-                            Write::SaveGame(g) => {
-                                Self::bind_game(sqlx::query(UPSERT_GAME), g)
-                                    .bind(&g.variant)
-                                    .bind(&g.setup)
-                                    .bind(g.created_at)
-                                    .bind(&g.opponent)
-                                    .execute(&mut *tx)
-                                    .await?;
-                            }
-                            Write::UpdateGame(g) => {
-                                let done = Self::bind_game(sqlx::query(UPDATE_GAME), g)
-                                    .execute(&mut *tx)
-                                    .await?;
-                                if done.rows_affected() != 1 {
-                                    return Err(StoreError::Database(sqlx::Error::RowNotFound));
-                                }
-                            }
-                            Write::AppendMove(m) => {
-                                sqlx::query(INSERT_MOVE)
-                                    .bind(&m.game_id)
-                                    .bind(m.ply)
-                                    .bind(&m.text)
-                                    .bind(&m.clock)
-                                    .bind(m.at_ms)
-                                    .execute(&mut *tx)
-                                    .await?;
-                            }
-                            Write::TruncateMoves { game_id, keep } => {
-                                sqlx::query(DELETE_MOVES)
-                                    .bind(game_id)
-                                    .bind(keep)
-                                    .execute(&mut *tx)
-                                    .await?;
-                            }
-                            Write::AppendLog(l) => {
-                                sqlx::query(INSERT_LOG)
-                                    .bind(&l.game_id)
-                                    .bind(l.seq)
-                                    .bind(&l.kind)
-                                    .bind(&l.channel)
-                                    .bind(l.side)
-                                    .bind(&l.body)
-                                    .bind(l.at_ms)
-                                    .execute(&mut *tx)
-                                    .await?;
-                            }
-                            Write::StartRun {
-                                node,
-                                started_at,
-                                prune_before,
-                            } => {
-                                sqlx::query(INSERT_RUN)
-                                    .bind(node)
-                                    .bind(started_at)
-                                    .execute(&mut *tx)
-                                    .await?;
-                                sqlx::query(PRUNE_RUNS)
-                                    .bind(node)
-                                    .bind(started_at)
-                                    .bind(prune_before)
-                                    .execute(&mut *tx)
-                                    .await?;
-                            }
-                            Write::Heartbeat {
-                                node,
-                                started_at,
-                                alive_at,
-                                stopped,
-                            } => {
-                                sqlx::query(UPDATE_RUN)
-                                    .bind(node)
-                                    .bind(started_at)
-                                    .bind(alive_at)
-                                    .bind(stopped.then_some(*alive_at))
-                                    .execute(&mut *tx)
-                                    .await?;
-                            }
-                            Write::Abandon {
-                                id,
-                                result,
-                                cutoff,
-                                at,
-                            } => {
-                                let sql = format!(
-                                    "UPDATE games SET status = 'ended', result = $2, \
-                                     updated_at = $4 WHERE id = $1 AND {ABANDONABLE} \
-                                     AND updated_at < $3 AND NOT EXISTS (SELECT 1 FROM \
-                                     game_leases WHERE game_leases.game_id = games.id \
-                                     AND game_leases.expires_at > $4)"
-                                );
-                                sqlx::query(&sql)
-                                    .bind(id)
-                                    .bind(result)
-                                    .bind(cutoff)
-                                    .bind(at)
-                                    .execute(&mut *tx)
-                                    .await?;
-                            }
-                            Write::Probe(at_ms) => {
-                                sqlx::query(UPSERT_PROBE)
-                                    .bind(at_ms)
-                                    .execute(&mut *tx)
-                                    .await?;
-                            }
-                            Write::Fence {
-                                game_id,
-                                owner,
-                                epoch,
-                                expires_at,
-                            } => {
-                                let done = sqlx::query(FENCE)
-                                    .bind(game_id)
-                                    .bind(owner)
-                                    .bind(epoch)
-                                    .bind(expires_at)
-                                    .execute(&mut *tx)
-                                    .await?;
-                                if done.rows_affected() != 1 {
-                                    return Err(StoreError::Fenced);
-                                }
-                            }
-                        }
+                        Self::apply(&mut tx, write).await?;
                     }
                     tx.commit().await?;
                     conn.keep();
