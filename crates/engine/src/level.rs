@@ -53,9 +53,6 @@ pub fn settings(level: u8, variant: Variant) -> Settings {
 /// Depth cap, node cap, candidates, temperature, time share.
 type Row = (Option<u32>, Option<u64>, usize, i32, u32);
 
-/// Level 1 in xiangqi (the shogi family's level 2 alike): one ply, ten candidates, temperature
-/// 150 (a free minor piece is taken about half the time, a chariot or rook almost always).
-const LEVEL_1: Row = (Some(1), None, 10, 150, 25);
 /// Level 8 everywhere: the whole budget, the best move.
 const LEVEL_8: Row = (None, None, 1, 0, 100);
 
@@ -66,7 +63,9 @@ const LEVEL_8: Row = (None, None, 1, 0, 100);
 
 /// Xiangqi: 100 ms give level 8 some 50,000–100,000 nodes (depth 5–7).
 const XIANGQI: [Row; 8] = [
-    LEVEL_1,
+    // One ply, ten candidates, temperature 150: a free minor piece is taken about half the
+    // time, a chariot almost always.
+    (Some(1), None, 10, 150, 25),
     (Some(1), None, 4, 50, 30),
     (Some(2), None, 5, 80, 35),
     (Some(2), None, 3, 25, 40),
