@@ -70,18 +70,6 @@ pub(super) enum Forwarded {
     Unavailable,
 }
 
-fn api_error(
-    code: ErrorCode,
-    message: String,
-    reason: Option<jiang_protocol::ErrorReason>,
-) -> ApiError {
-    ApiError {
-        code,
-        message,
-        reason,
-    }
-}
-
 /// Sends `reply` the answer `answer` makes (through `ok` when it is the expected kind);
 /// what became of the command.
 fn settle<T>(
@@ -98,7 +86,11 @@ fn settle<T>(
             message,
             reason,
         }) => {
-            let _ = reply.send(Err(api_error(code, message, reason)));
+            let _ = reply.send(Err(ApiError {
+                code,
+                message,
+                reason,
+            }));
             Forwarded::Answered
         }
         Ok(other) => match ok(other) {
