@@ -38,6 +38,18 @@ export async function newContext(browser, opts = {}) {
   return ctx;
 }
 
+/** `n` people, each on a machine of their own (a new context each): their pages. */
+export async function people(browser, n) {
+  const pages = [];
+  for (let i = 0; i < n; i++) pages.push(await (await newContext(browser)).newPage());
+  return pages;
+}
+
+/** The people on `pages` leave: each page's context is closed. */
+export async function leave(...pages) {
+  for (const page of pages) await page.context().close();
+}
+
 /** Bytes transferred for the page so far (document and every resource, fonts excepted). */
 export async function transferred(page) {
   return page.evaluate(() => {

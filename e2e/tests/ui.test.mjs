@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createGame, newContext, transferred, drag, box, artifacts, layoutShift, watchLayoutShift } from '../lib/browser.mjs';
+import { createGame, newContext, people, leave, transferred, drag, box, artifacts, layoutShift, watchLayoutShift } from '../lib/browser.mjs';
 import { serverAndBrowser } from '../lib/fixture.mjs';
 
 const metrics = {};
@@ -47,14 +47,37 @@ async function join(page, link) {
   await page.locator('svg.board [data-piece]').first().waitFor();
 }
 
+/** Waits for `page`'s turn, then plays `from`–`to` by clicking the two points. */
+async function clickMove(page, from, to) {
+  await myTurn(page);
+  await click(page, from);
+  await click(page, to);
+}
+
+/** A game created through the API from `body` on `a`'s page, `b` seated opposite, `a` to move. */
+async function seated(a, b, body) {
+  const g = await createGame(a, env.server.url, body);
+  await join(b, `${env.server.url}/g/${g.id}`);
+  await a.goto(`${env.server.url}/g/${g.id}`);
+  await myTurn(a);
+}
+
+/** Every page in `pages` shows the end banner, saying `label` to screen readers. */
+async function bannerSays(pages, label) {
+  for (const page of pages) {
+    const banner = page.locator('.banner');
+    await banner.waitFor();
+    assert.equal(await banner.getAttribute('aria-label'), label);
+  }
+}
+
 async function resign(page) {
   page.once('dialog', (d) => d.accept());
   await page.locator('[data-action=resign]').click();
 }
 
 test('xiangqi: create, copy the link, join, click, drag and type moves, resign; both see the result', async () => {
-  const a = await (await newContext(env.browser)).newPage();
-  const b = await (await newContext(env.browser)).newPage();
+  const [a, b] = await people(env.browser, 2);
   const link = await create(a, { variant: 'xiangqi', side: 'red' });
   // A visitor only looks until they ask for the seat (a GET never takes it).
   await b.goto(link);
@@ -96,11 +119,7 @@ test('xiangqi: create, copy the link, join, click, drag and type moves, resign; 
   await a.screenshot({ path: path.join(artifacts, 'xiangqi.png') });
   await myTurn(b);
   await resign(b);
-  for (const p of [a, b]) {
-    const banner = p.locator('.banner');
-    await banner.waitFor();
-    assert.equal(await banner.getAttribute('aria-label'), 'Red wins: Black resigned');
-  }
+  await bannerSays([a, b], 'Red wins: Black resigned');
   // Rematch: both ask, both get a link to the next game, with the sides swapped.
   await a.locator('[data-action=rematch]').click();
   await b.locator('[data-action=rematch]', { hasText: 'Accept rematch' }).click();
@@ -108,19 +127,14 @@ test('xiangqi: create, copy the link, join, click, drag and type moves, resign; 
   await a.locator('a.to-rematch').click();
   await a.waitForURL((u) => u.pathname !== new URL(link).pathname);
   await a.locator('.player.bottom[data-side="black"]').waitFor();
-  await a.context().close();
-  await b.context().close();
+  await leave(a, b);
 });
 
 test('xiangqi: the check the server reports is ringed, live and when stepping back; typed Chinese', async () => {
-  const a = await (await newContext(env.browser)).newPage();
-  const b = await (await newContext(env.browser)).newPage();
+  const [a, b] = await people(env.browser, 2);
   // Red's chariot e1 → d1 (车五平六) checks Black's general on d9.
   const fen = '3k5/9/9/9/9/9/9/9/4R4/5K3 w - - 0 1';
-  const g = await createGame(a, env.server.url, { variant: 'xiangqi', side: 'red', fen });
-  await join(b, `${env.server.url}/g/${g.id}`);
-  await a.goto(`${env.server.url}/g/${g.id}`);
-  await myTurn(a);
+  await seated(a, b, { variant: 'xiangqi', side: 'red', fen });
   const ring = (p) => p.locator('svg.board .marks .check');
   assert.equal(await ring(a).count(), 0, 'no check yet');
   // A move that is not legal is refused where it was typed, and changes nothing.
@@ -153,14 +167,11 @@ test('xiangqi: the check the server reports is ringed, live and when stepping ba
   await a.locator('svg.board [data-at="e9"][data-piece="k"]').waitFor();
   await a.locator('.moves button[data-ply="2"]').waitFor();
   assert.equal(await ring(a).count(), 0, 'out of check');
-  await a.context().close();
-  await b.context().close();
+  await leave(a, b);
 });
 
 test('xiangqi: a draw offered and accepted; a spectator watches read-only', async () => {
-  const a = await (await newContext(env.browser)).newPage();
-  const b = await (await newContext(env.browser)).newPage();
-  const c = await (await newContext(env.browser)).newPage();
+  const [a, b, c] = await people(env.browser, 3);
   const link = await create(a, { variant: 'xiangqi', side: 'red' });
   await join(b, link);
   await c.goto(link);
@@ -177,22 +188,16 @@ test('xiangqi: a draw offered and accepted; a spectator watches read-only', asyn
   await c.locator('svg.board [data-at="g2"][data-piece="N"]').waitFor();
   await a.locator('[data-action=draw-offer]').click();
   await b.locator('[data-action=draw-accept]').click();
-  for (const p of [a, b, c]) {
-    await p.locator('.banner').waitFor();
-    assert.equal(await p.locator('.banner').getAttribute('aria-label'), 'Draw: the players agreed to a draw');
-  }
+  await bannerSays([a, b, c], 'Draw: the players agreed to a draw');
   assert.equal(await c.locator('[data-action=resign], [data-action=rematch]').count(), 0, 'a spectator has no player buttons');
-  for (const p of [a, b, c]) await p.context().close();
+  await leave(a, b, c);
 });
 
 test('shogi: a promotion choice, a drop by click and a drop by drag', async () => {
-  const a = await (await newContext(env.browser)).newPage();
-  const b = await (await newContext(env.browser)).newPage();
+  const [a, b] = await people(env.browser, 2);
   const link = await create(a, { variant: 'shogi', side: 'sente' });
   await join(b, link);
-  await myTurn(a);
-  await click(a, '7g');
-  await click(a, '7f');
+  await clickMove(a, '7g', '7f');
   await myTurn(b);
   await drag(b, '[data-square="3c"]', '[data-square="3d"]');
   await myTurn(a);
@@ -202,9 +207,7 @@ test('shogi: a promotion choice, a drop by click and a drop by drag', async () =
   await a.locator('dialog.promo[open]').waitFor();
   await a.locator('dialog.promo .promo-yes').click();
   await b.locator('svg.board [data-at="2b"][data-piece="+B"]').waitFor();
-  await myTurn(b);
-  await click(b, '3a');
-  await click(b, '2b');
+  await clickMove(b, '3a', '2b');
   await a.locator('svg.board [data-hand="B"]').waitFor();
   await myTurn(a);
   // Drop the captured bishop: click the hand, then the square.
@@ -224,36 +227,26 @@ test('shogi: a promotion choice, a drop by click and a drop by drag', async () =
   await a.screenshot({ path: path.join(artifacts, 'shogi.png') });
   await myTurn(a);
   await resign(a);
-  for (const p of [a, b]) {
-    await p.locator('.banner').waitFor();
-    assert.equal(await p.locator('.banner').getAttribute('aria-label'), 'Gote wins: Sente resigned');
-  }
-  await a.context().close();
-  await b.context().close();
+  await bannerSays([a, b], 'Gote wins: Sente resigned');
+  await leave(a, b);
 });
 
 test('shogi handicap: the giver plays gote as uwate (上手) and moves first', async () => {
-  const a = await (await newContext(env.browser)).newPage();
-  const b = await (await newContext(env.browser)).newPage();
+  const [a, b] = await people(env.browser, 2);
   const link = await create(a, { variant: 'shogi', side: 'gote', handicap: 'bishop' });
   assert.equal(await a.locator('svg.board [data-piece="b"]').count(), 0, 'the bishop is removed');
   assert.match(await a.locator('.player.bottom .who').textContent(), /^Uwate \(上手\)/);
   await join(b, link);
   await myTurn(a);
   assert.match(await b.locator('.player.bottom .who').textContent(), /^Shitate \(下手\)/);
-  await a.context().close();
-  await b.context().close();
+  await leave(a, b);
 });
 
 test('shogi impasse: the point counts show, and the declaration wins when it holds', async () => {
-  const a = await (await newContext(env.browser)).newPage();
-  const b = await (await newContext(env.browser)).newPage();
+  const [a, b] = await people(env.browser, 2);
   // Sente's king and 17 pieces in the zone: 25 points on the board + 3 pawns in hand = 28.
   const fen = 'KRBGGSS+N+N/LLPPPPPPP/9/9/9/9/9/9/4k4 b 3P 1';
-  const g = await createGame(a, env.server.url, { variant: 'shogi', side: 'sente', fen });
-  await join(b, `${env.server.url}/g/${g.id}`);
-  await a.goto(`${env.server.url}/g/${g.id}`);
-  await myTurn(a);
+  await seated(a, b, { variant: 'shogi', side: 'sente', fen });
   const info = a.locator('.impasse-info');
   await info.waitFor();
   assert.match(await info.textContent(), /Sente: 28 of 28 points, 17 pieces in the zone/);
@@ -261,24 +254,17 @@ test('shogi impasse: the point counts show, and the declaration wins when it hol
   assert.equal(await declare.isEnabled(), true);
   assert.equal(await b.locator('[data-action=impasse]').isEnabled(), false, 'not offered to the side not to move');
   await declare.click();
-  for (const p of [a, b]) {
-    await p.locator('.banner').waitFor();
-    assert.equal(await p.locator('.banner').getAttribute('aria-label'), 'Sente wins: Sente declared impasse with enough points (entering king)');
-  }
-  await a.context().close();
-  await b.context().close();
+  await bannerSays([a, b], 'Sente wins: Sente declared impasse with enough points (entering king)');
+  await leave(a, b);
 });
 
 test('jieqi: face-down pieces, a reveal, the pool', async () => {
-  const a = await (await newContext(env.browser)).newPage();
-  const b = await (await newContext(env.browser)).newPage();
+  const [a, b] = await people(env.browser, 2);
   const link = await create(a, { variant: 'jieqi', side: 'red' });
   await join(b, link);
   assert.equal(await a.locator('svg.board [data-piece="X"]').count(), 15);
   assert.equal(await a.locator('svg.board [data-piece="x"]').count(), 15);
-  await myTurn(a);
-  await click(a, 'h2');
-  await click(a, 'e2');
+  await clickMove(a, 'h2', 'e2');
   // The covered piece is turned over on its destination, for both players.
   for (const p of [a, b]) {
     const revealed = p.locator('svg.board [data-at="e2"]');
@@ -292,33 +278,23 @@ test('jieqi: face-down pieces, a reveal, the pool', async () => {
   await b.locator('.jieqi-info .pool').first().waitFor();
   // Black reveals a piece; Red's covered cannon-point piece then takes the covered piece on h9
   // over the screen on h7. Only Red learns what it took.
-  await myTurn(b);
-  await click(b, 'a6');
-  await click(b, 'a5');
-  await myTurn(a);
-  await click(a, 'b2');
-  await click(a, 'b9');
+  await clickMove(b, 'a6', 'a5');
+  await clickMove(a, 'b2', 'b9');
   const taken = (p) => p.locator('.captures[data-side="red"] svg').first();
   await taken(a).waitFor();
   await taken(b).waitFor();
   assert.notEqual(await taken(a).getAttribute('aria-label'), 'face-down piece', 'the captor sees what it took');
   assert.equal(await taken(b).getAttribute('aria-label'), 'face-down piece', 'the owner does not');
   await a.screenshot({ path: path.join(artifacts, 'jieqi.png') });
-  await a.context().close();
-  await b.context().close();
+  await leave(a, b);
 });
 
 test('the clock counts down between server events', async () => {
-  const a = await (await newContext(env.browser)).newPage();
-  const b = await (await newContext(env.browser)).newPage();
+  const [a, b] = await people(env.browser, 2);
   const link = await create(a, { variant: 'xiangqi', side: 'red', clock: '0' });
   await join(b, link);
-  await myTurn(a);
-  await click(a, 'h2');
-  await click(a, 'e2');
-  await myTurn(b);
-  await click(b, 'h9');
-  await click(b, 'g7');
+  await clickMove(a, 'h2', 'e2');
+  await clickMove(b, 'h9', 'g7');
   await myTurn(a);
   const clock = a.locator('.clock[data-side="red"] .time');
   await a.locator('.clock[data-side="red"].running').waitFor();
@@ -328,8 +304,7 @@ test('the clock counts down between server events', async () => {
   const t2 = secs(await clock.textContent());
   assert.ok(t1 - t2 >= 1 && t1 - t2 <= 5, `clock went from ${t1} to ${t2}`);
   assert.ok(t1 <= 303 && t1 >= 290, `5+3 clock shows ${t1}`);
-  await a.context().close();
-  await b.context().close();
+  await leave(a, b);
 });
 
 test('a rules page renders in Hungarian', async () => {
@@ -382,13 +357,10 @@ test('home and game pages: screenshots, bytes transferred and layout shift', asy
 });
 
 test('the page recovers after the server restarts', async () => {
-  const a = await (await newContext(env.browser)).newPage();
-  const b = await (await newContext(env.browser)).newPage();
+  const [a, b] = await people(env.browser, 2);
   const link = await create(a, { variant: 'xiangqi', side: 'red' });
   await join(b, link);
-  await myTurn(a);
-  await click(a, 'b2');
-  await click(a, 'e2');
+  await clickMove(a, 'b2', 'e2');
   await piece(b, 'e2').waitFor();
   await env.server.restart('SIGKILL');
   // Both pages reconnect by themselves and resynchronise from the state message.
@@ -398,6 +370,5 @@ test('the page recovers after the server restarts', async () => {
   await click(b, 'c7');
   await a.locator('svg.board [data-at="c7"][data-piece="n"]').waitFor({ timeout: 20000 });
   assert.deepEqual(await a.locator('.moves button').allTextContents(), ['C8.5', 'H2+3']);
-  await a.context().close();
-  await b.context().close();
+  await leave(a, b);
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { repo } from '../lib/server.mjs';
-import { createGame as createGameFrom, newContext, artifacts } from '../lib/browser.mjs';
+import { createGame as createGameFrom, newContext, people, leave, artifacts } from '../lib/browser.mjs';
 import { serverAndBrowser } from '../lib/fixture.mjs';
 
 const LANGS = ['en', 'zh-Hans', 'zh-Hant', 'ja', 'vi', 'es', 'hu'];
@@ -109,8 +109,7 @@ test('Hungarian home cards and rules page: "A xiangqi szabályai", no A(z)', asy
 });
 
 test('jieqi: pieces turned over only because the game ended look apart, explained by a legend', async () => {
-  const a = await (await newContext(env.browser)).newPage();
-  const b = await (await newContext(env.browser)).newPage();
+  const [a, b] = await people(env.browser, 2);
   const game = await createGame(a, { variant: 'jieqi', side: 'red' });
   await a.goto(`${env.server.url}/g/${game.id}`);
   await b.goto(`${env.server.url}/g/${game.id}`);
@@ -152,8 +151,7 @@ test('jieqi: pieces turned over only because the game ended look apart, explaine
     await p.waitForFunction((n) => document.querySelectorAll('svg.board [data-end-revealed]').length === n, ended.length);
   }
   await a.screenshot({ path: path.join(artifacts, 'jieqi-end.png') });
-  await a.context().close();
-  await b.context().close();
+  await leave(a, b);
 });
 
 test('turn alerts: the title, a chime (on by default, off in settings) and a notification while hidden', async () => {
