@@ -8,7 +8,9 @@
 
 mod common;
 
-use common::{assert_cycle_verdict, assert_illegal, assert_outcome, cycle, moves};
+use common::{
+    assert_cycle_verdict, assert_illegal, assert_outcome, assert_verdict_exactly_at, moves,
+};
 
 const SG: &str = "shogi";
 const MS: &str = "minishogi";
@@ -201,12 +203,7 @@ fn stalemate_loses() {
 fn sennichite_on_the_fourth_occurrence() {
     let cyc = "2h3h 8b7b 3h2h 7b8b";
     assert_cycle_verdict(SG, "startpos", cyc, 2, "* ongoing");
-    assert_outcome(
-        SG,
-        &cycle("startpos", cyc, 2, "2h3h 8b7b 3h2h"),
-        "* ongoing",
-    );
-    assert_cycle_verdict(SG, "startpos", cyc, 3, "1/2-1/2 repetition");
+    assert_verdict_exactly_at(SG, "startpos", cyc, 3, "1/2-1/2 repetition");
 }
 
 /// Perpetual check: sente R 9b; gote K 1a. 9b9a+ (rank a), 1a1b, 9a9b+ (rank b), 1b1a.
@@ -368,12 +365,7 @@ fn handicap_games_start_with_gote() {
 #[test]
 fn minishogi_repetition_loses_for_sente() {
     let cyc = "1e1d 5a5b 1d1e 5b5a";
-    assert_outcome(
-        MS,
-        &cycle("startpos", cyc, 2, "1e1d 5a5b 1d1e"),
-        "* ongoing",
-    );
-    assert_cycle_verdict(MS, "startpos", cyc, 3, "0-1 repetition");
+    assert_verdict_exactly_at(MS, "startpos", cyc, 3, "0-1 repetition");
 }
 
 /// Minishogi perpetual check by gote: gote R 5d checks sente K 1e on ranks e and d → gote

@@ -9,7 +9,9 @@
 
 mod common;
 
-use common::{assert_cycle_verdict, assert_illegal, assert_outcome, cycle, moves};
+use common::{
+    assert_cycle_verdict, assert_illegal, assert_outcome, assert_verdict_exactly_at, cycle, moves,
+};
 
 const XQ: &str = "xiangqi";
 const JQ: &str = "jieqi";
@@ -27,11 +29,9 @@ const JQ: &str = "jieqi";
 fn perpetual_check_by_a_chariot_loses() {
     let fen = "4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1";
     let cyc = "a8a9 e9e8 a9a8 e8e9";
-    // Second occurrence (and one ply short of the third): the game goes on.
+    // Second occurrence: the game goes on; the verdict comes exactly at the third.
     assert_cycle_verdict(XQ, fen, cyc, 1, "* ongoing");
-    assert_outcome(XQ, &cycle(fen, cyc, 1, "a8a9 e9e8 a9a8"), "* ongoing");
-    // Third occurrence: the verdict, exactly then.
-    assert_cycle_verdict(XQ, fen, cyc, 2, "0-1 perpetual-check");
+    assert_verdict_exactly_at(XQ, fen, cyc, 2, "0-1 perpetual-check");
     // Nothing can be played after the end.
     assert_illegal(XQ, &cycle(fen, cyc, 2, "a8a9"), 9, "over");
 }
@@ -97,8 +97,7 @@ fn one_check_one_chase_is_a_draw() {
 fn chariot_chasing_an_unprotected_horse_loses() {
     let fen = "4k4/9/7n1/9/R8/9/9/9/9/3K5 w - - 0 1";
     let cyc = "a5a7 h7g5 a7a5 g5h7";
-    assert_outcome(XQ, &cycle(fen, cyc, 1, "a5a7 h7g5 a7a5"), "* ongoing");
-    assert_cycle_verdict(XQ, fen, cyc, 2, "0-1 perpetual-chase");
+    assert_verdict_exactly_at(XQ, fen, cyc, 2, "0-1 perpetual-chase");
 }
 
 /// Mirror for Black: Black R a4/a2 chases the Red horse h2/g4 → Black loses, `1-0`.
@@ -254,12 +253,7 @@ fn walking_into_a_standing_attack_is_not_a_chase() {
 fn six_ply_cycle_repeats_on_the_twelfth_ply() {
     let cyc = "a0a1 a9a8 a1a2 a8a7 a2a0 a7a9";
     assert_cycle_verdict(XQ, "startpos", cyc, 1, "* ongoing");
-    assert_outcome(
-        XQ,
-        &cycle("startpos", cyc, 1, "a0a1 a9a8 a1a2 a8a7 a2a0"),
-        "* ongoing",
-    );
-    assert_cycle_verdict(XQ, "startpos", cyc, 2, "1/2-1/2 repetition");
+    assert_verdict_exactly_at(XQ, "startpos", cyc, 2, "1/2-1/2 repetition");
 }
 
 /// A general "chasing": Red K e1↔d1 alternately attacks the unprotected Black cannon d2/e2
@@ -341,12 +335,7 @@ fn horse_attacking_a_horse_that_cannot_hit_back_is_a_chase() {
 fn plain_repetition_is_a_draw_on_the_third_occurrence() {
     let cyc = "b0c2 b9c7 c2b0 c7b9";
     assert_cycle_verdict(XQ, "startpos", cyc, 1, "* ongoing");
-    assert_outcome(
-        XQ,
-        &cycle("startpos", cyc, 1, "b0c2 b9c7 c2b0"),
-        "* ongoing",
-    );
-    assert_cycle_verdict(XQ, "startpos", cyc, 2, "1/2-1/2 repetition");
+    assert_verdict_exactly_at(XQ, "startpos", cyc, 2, "1/2-1/2 repetition");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -290,15 +290,15 @@ mod tests {
 
     #[test]
     fn report_format() {
+        // 10 seeks in a 2 s window: 5.0 seeks/s.
+        let window = Duration::from_secs(2);
         let report = LobbyReport {
             clients: 2,
             seeks: 10,
             taken: 9,
-            window: Duration::from_secs(2),
+            window,
             latencies: vec![Duration::from_millis(3), Duration::from_millis(250)],
-            resyncs: 0,
-            errors: 0,
-            nodes: Vec::new(),
+            ..LobbyReport::default()
         };
         assert_eq!(
             report.to_string(),

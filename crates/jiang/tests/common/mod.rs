@@ -70,6 +70,25 @@ pub fn assert_cycle_verdict(variant: &str, fen: &str, moves: &str, times: usize,
     assert_outcome(variant, &cycle(fen, moves, times, ""), expected);
 }
 
+/// Asserts that the verdict comes exactly when the `times`-th round of the cycle `moves` from
+/// `fen` is complete: one ply earlier the game still goes on.
+#[track_caller]
+pub fn assert_verdict_exactly_at(
+    variant: &str,
+    fen: &str,
+    moves: &str,
+    times: usize,
+    expected: &str,
+) {
+    let (all_but_the_last, _) = moves.rsplit_once(' ').expect("a cycle of several plies");
+    assert_outcome(
+        variant,
+        &cycle(fen, moves, times - 1, all_but_the_last),
+        "* ongoing",
+    );
+    assert_cycle_verdict(variant, fen, moves, times, expected);
+}
+
 /// Asserts that the verdict is `illegal <n> …` (the move number `n` is refused, with a reason)
 /// and that the reason mentions `needle` (case-insensitive) when it is not empty.
 #[track_caller]
