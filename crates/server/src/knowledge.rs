@@ -73,25 +73,25 @@ impl Table for KnownTable {
     fn boxed_clone(&self) -> Box<dyn Table> {
         Box::new(self.clone())
     }
-    // Whatever the side knew, the board is the public game's.
+    // Whatever the side knew, the board is the public game's (the methods in name order; those it answers itself follow).
     forward! { public =>
         fn allows_agreed_draws(&self) -> bool;
-        fn has_impasse_declaration(&self) -> bool;
-        fn variant(&self) -> Variant;
-        fn initial_fen(&self) -> String;
-        fn fen(&self) -> String;
-        fn to_move(&self) -> Side;
-        fn moves(&self) -> &[String];
-        fn legal_moves(&self) -> Vec<String>;
-        fn outcome(&self) -> Option<Outcome>;
         fn can_ever_check(&self, side: Side) -> bool;
-        fn variant_fields(&self, viewer: Option<Side>) -> VariantFields;
-        fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, RecordError>;
-        fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily>;
+        fn fen(&self) -> String;
+        fn has_impasse_declaration(&self) -> bool;
         fn hints(&self, legal_moves: &[String]) -> Hints;
+        fn initial_fen(&self) -> String;
+        fn legal_moves(&self) -> Vec<String>;
+        fn legal_notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily>;
+        fn moves(&self) -> &[String];
+        fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily>;
+        fn outcome(&self) -> Option<Outcome>;
         fn positions(&self, style: NotationStyle) -> (Vec<ShownPosition>, Option<Vec<String>>);
         fn public_restart(&self) -> Box<dyn Table>;
-        fn legal_notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily>;
+        fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, RecordError>;
+        fn to_move(&self) -> Side;
+        fn variant(&self) -> Variant;
+        fn variant_fields(&self, viewer: Option<Side>) -> VariantFields;
         fn write_tree(&self, tree: &[Node<String>], format: RecordFormat)
             -> Result<String, TreeExportError>;
     }
