@@ -63,6 +63,34 @@ fn ms_of(view: &Value, side: &str) -> i64 {
 }
 
 on_both!(
+    restart_resumes_games_without_charging_downtime,
+    |s: TestServer| async move {
+        let clock = json!({"main": 60, "increment": 1});
+        let (id, red, black) = s.timed_game("xiangqi", clock, &["h2e2", "h7e7"]).await;
+        let before = s.play(&id, &red, "h0g2").await;
+        assert_eq!(before["clock"]["running"], "black");
+        let black_ms = before["clock"]["black"]["ms"].as_u64().unwrap();
+        let s = s.restart().await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let after = s.view(&id, Some(&black)).await;
+        assert_eq!(after["moves"], json!(["h2e2", "h7e7", "h0g2"]));
+        assert_eq!(after["status"], "playing");
+        assert_eq!(after["clock"]["running"], "black");
+        let after_ms = after["clock"]["black"]["ms"].as_u64().unwrap();
+        // Only the time since the restart (≈200 ms) is charged, not the downtime.
+        assert!(
+            after_ms <= black_ms && black_ms - after_ms < 2_000,
+            "{black_ms} → {after_ms}"
+        );
+        assert_eq!(after["clock"]["red"], before["clock"]["red"]);
+        // The seats' tokens still work and the game continues.
+        let next = s.play(&id, &black, "h9g7").await;
+        assert_eq!(next["ply"], 4);
+        s.stop().await;
+    }
+);
+
+on_both!(
     graceful_restart_charges_think_time_not_downtime,
     |s: TestServer| async move {
         let (id, red, started) = first_clock_running(&s, "xiangqi", ["h2e2", "h7e7"]).await;
