@@ -20,6 +20,8 @@ mod outcome;
 mod record_clock;
 pub mod shogi;
 mod side;
+#[cfg(test)]
+mod test_support;
 mod variant;
 pub mod variation;
 pub mod xiangqi;

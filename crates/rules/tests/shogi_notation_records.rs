@@ -32,6 +32,17 @@ fn record(
     r
 }
 
+/// Asserts that `read` failed on the move at `ply`, written on `line`.
+#[track_caller]
+fn assert_move_error(read: Result<ShogiRecord, RecordError>, line: usize, ply: usize) {
+    match read {
+        Err(RecordError::Move {
+            line: at, ply: n, ..
+        }) => assert_eq!((at, n), (line, ply), "(line, ply) of the move error"),
+        other => panic!("expected a move error on line {line}, ply {ply}: {other:?}"),
+    }
+}
+
 /// The outcome the shogi core decides for these moves (the records below are real endings).
 fn decided(variant: Variant, sfen: Option<&str>, moves: &[&str]) -> Option<Outcome> {
     let start = match sfen {
@@ -75,52 +86,70 @@ fn every_ending() -> Vec<(&'static str, ShogiRecord)> {
             Some(Outcome::win(Side::Second, Reason::Resignation)),
         ),
     ));
-    let mate_sfen = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
-    let mate = decided(Variant::Shogi, Some(mate_sfen), &["G*5b"]);
-    assert_eq!(mate, Some(Outcome::win(Side::First, Reason::Checkmate)));
-    out.push((
-        "checkmate",
-        record(Variant::Shogi, Some(mate_sfen), &["G*5b"], mate),
-    ));
-    // Gote's king on 1a cannot move and is not in check: a loss for gote all the same.
-    let stalemate_sfen = "8k/7P1/6+RG1/9/9/9/9/9/4K4 w - 1";
-    let stalemate = decided(Variant::Shogi, Some(stalemate_sfen), &[]);
-    assert_eq!(
-        stalemate,
-        Some(Outcome::win(Side::First, Reason::Stalemate))
+    // Ends the shogi core itself decides for the moves.
+    type Decided<'a> = (
+        &'static str,
+        Variant,
+        Option<&'static str>,
+        &'a [&'static str],
+        Outcome,
     );
-    out.push((
-        "stalemate",
-        record(Variant::Shogi, Some(stalemate_sfen), &[], stalemate),
-    ));
     let shuffle = repeat(&["2h3h", "8b7b", "3h2h", "7b8b"], 3);
-    let rep = decided(Variant::Shogi, None, &shuffle);
-    assert_eq!(rep, Some(Outcome::draw(Reason::Repetition)));
-    out.push(("repetition", record(Variant::Shogi, None, &shuffle, rep)));
-    let check_sfen = "9/6k2/9/9/9/9/9/6R2/K8 w - 1";
     let checks = repeat(&["3b4b", "3h4h", "4b3b", "4h3h"], 3);
-    let perpetual = decided(Variant::Shogi, Some(check_sfen), &checks);
-    assert_eq!(
-        perpetual,
-        Some(Outcome::win(Side::Second, Reason::PerpetualCheck))
-    );
-    out.push((
-        "perpetual-check",
-        record(Variant::Shogi, Some(check_sfen), &checks, perpetual),
-    ));
-    // The same perpetual check, but the fourth occurrence is reached by the victim's move:
-    // the checker is to move when the game ends.
-    let victim_sfen = "9/5k3/9/9/9/9/9/6R2/K8 b - 1";
     let victim_checks = repeat(&["3h4h", "4b3b", "4h3h", "3b4b"], 3);
-    let by_victim = decided(Variant::Shogi, Some(victim_sfen), &victim_checks);
-    assert_eq!(
-        by_victim,
-        Some(Outcome::win(Side::Second, Reason::PerpetualCheck))
-    );
-    out.push((
-        "perpetual-check completed by the victim",
-        record(Variant::Shogi, Some(victim_sfen), &victim_checks, by_victim),
-    ));
+    let mini_shuffle = repeat(&["5e4d", "1a2b", "4d5e", "2b1a"], 3);
+    let decided_by_the_core: [Decided; 6] = [
+        (
+            "checkmate",
+            Variant::Shogi,
+            Some("4k4/9/4P4/9/9/9/9/9/4K4 b G 1"),
+            &["G*5b"],
+            Outcome::win(Side::First, Reason::Checkmate),
+        ),
+        // Gote's king on 1a cannot move and is not in check: a loss for gote all the same.
+        (
+            "stalemate",
+            Variant::Shogi,
+            Some("8k/7P1/6+RG1/9/9/9/9/9/4K4 w - 1"),
+            &[],
+            Outcome::win(Side::First, Reason::Stalemate),
+        ),
+        (
+            "repetition",
+            Variant::Shogi,
+            None,
+            &shuffle,
+            Outcome::draw(Reason::Repetition),
+        ),
+        (
+            "perpetual-check",
+            Variant::Shogi,
+            Some("9/6k2/9/9/9/9/9/6R2/K8 w - 1"),
+            &checks,
+            Outcome::win(Side::Second, Reason::PerpetualCheck),
+        ),
+        // The same perpetual check, but the fourth occurrence is reached by the victim's move:
+        // the checker is to move when the game ends.
+        (
+            "perpetual-check completed by the victim",
+            Variant::Shogi,
+            Some("9/5k3/9/9/9/9/9/6R2/K8 b - 1"),
+            &victim_checks,
+            Outcome::win(Side::Second, Reason::PerpetualCheck),
+        ),
+        (
+            "minishogi repetition",
+            Variant::Minishogi,
+            None,
+            &mini_shuffle,
+            Outcome::win(Side::Second, Reason::Repetition),
+        ),
+    ];
+    for (name, variant, sfen, moves, ending) in decided_by_the_core {
+        let outcome = decided(variant, sfen, moves);
+        assert_eq!(outcome, Some(ending), "{name}");
+        out.push((name, record(variant, sfen, moves, outcome)));
+    }
     // Ends decided outside the moves: the moves played, and the result.
     let sente_wins = |reason| Some(Outcome::win(Side::First, reason));
     let decided_outside: [(&str, &[&str], Option<Outcome>); 5] = [
@@ -155,13 +184,6 @@ fn every_ending() -> Vec<(&'static str, ShogiRecord)> {
             &["5i5h"],
             Some(Outcome::draw(Reason::InsufficientMaterial)),
         ),
-    ));
-    let mini_shuffle = repeat(&["5e4d", "1a2b", "4d5e", "2b1a"], 3);
-    let mini = decided(Variant::Minishogi, None, &mini_shuffle);
-    assert_eq!(mini, Some(Outcome::win(Side::Second, Reason::Repetition)));
-    out.push((
-        "minishogi repetition",
-        record(Variant::Minishogi, None, &mini_shuffle, mini),
     ));
     let mut lance = record(
         Variant::Shogi,
@@ -567,18 +589,7 @@ fn imports_a_kif_with_a_start_diagram() {
     assert_eq!(rec.handicap, None);
     // A move that is not legal in the diagram's position is reported with its line.
     let broken = DIAGRAM_KIF.replace("3 １二飛成", "3 １二竜");
-    let err = read_kif(broken.as_bytes()).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            RecordError::Move {
-                line: 20,
-                ply: 3,
-                ..
-            }
-        ),
-        "{err}"
-    );
+    assert_move_error(read_kif(broken.as_bytes()), 20, 3);
     assert_eq!(rec.sente_name.as_deref(), Some("作者"));
     assert_eq!(rec.result, None);
     // Written back, the diagram reproduces the same start.
@@ -656,14 +667,7 @@ fn a_summary_line_alone_gives_the_result() {
 #[test]
 fn record_errors_say_where() {
     let bad_move = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ７五歩(76)\n   3 ２六歩(27)\n";
-    assert!(matches!(
-        read_kif(bad_move.as_bytes()),
-        Err(RecordError::Move {
-            line: 4,
-            ply: 2,
-            ..
-        })
-    ));
+    assert_move_error(read_kif(bad_move.as_bytes()), 4, 2);
     let bad_number = "   1 ７六歩(77)\n   3 ３四歩(33)\n";
     assert!(matches!(
         read_kif(bad_number.as_bytes()),
@@ -679,14 +683,7 @@ fn record_errors_say_where() {
         Err(RecordError::Encoding)
     ));
     let csa = "V2.2\nPI\n+\n+7776FU\n+3334FU\n-8384FU\n";
-    assert!(matches!(
-        read_csa(csa.as_bytes()),
-        Err(RecordError::Move {
-            line: 5,
-            ply: 2,
-            ..
-        })
-    ));
+    assert_move_error(read_csa(csa.as_bytes()), 5, 2);
     let no_side = "V2.2\nPI\n";
     assert!(matches!(
         read_csa(no_side.as_bytes()),

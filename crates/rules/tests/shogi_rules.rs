@@ -616,10 +616,21 @@ fn sfen_round_trips_and_writes_hands_canonically() {
 fn sfen_errors_say_what_and_where() {
     let err = |s: &str| Position::from_sfen(Variant::Shogi, s).unwrap_err();
     assert_eq!(err(""), SfenError::Empty);
-    assert!(matches!(
-        err("9/9 b - 1"),
-        SfenError::RankCount { found: 2, .. }
-    ));
+    // Each text and the kind of error it gives.
+    macro_rules! assert_errors {
+        ($($text:literal => $kind:pat),+ $(,)?) => {$(
+            let e = err($text);
+            assert!(matches!(e, $kind), "{}: {e:?}", $text);
+        )+};
+    }
+    assert_errors! {
+        "9/9 b - 1" => SfenError::RankCount { found: 2, .. },
+        "8k/9/9/9/9/9/9/9/K8" => SfenError::Missing(_),
+        "8k/9/9/9/9/9/9/9/K8 b 2 1" => SfenError::Hands { .. },
+        "8k/9/9/9/9/9/9/9/K8 b K 1" => SfenError::Hands { .. },
+        "8k/9/9/9/9/9/9/9/K8 b - 0" => SfenError::MoveNumber(_),
+        "8k/9/9/9/9/9/9/9/K8 b - 1 x" => SfenError::Trailing(_),
+    }
     let e = err("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNX b - 1");
     assert!(matches!(e, SfenError::Rank { rank: 'i', .. }), "{e}");
     assert!(e.to_string().contains("`X`"));
@@ -635,23 +646,6 @@ fn sfen_errors_say_what_and_where() {
             .to_string()
             .contains("side")
     );
-    assert!(matches!(err("8k/9/9/9/9/9/9/9/K8"), SfenError::Missing(_)));
-    assert!(matches!(
-        err("8k/9/9/9/9/9/9/9/K8 b 2 1"),
-        SfenError::Hands { .. }
-    ));
-    assert!(matches!(
-        err("8k/9/9/9/9/9/9/9/K8 b K 1"),
-        SfenError::Hands { .. }
-    ));
-    assert!(matches!(
-        err("8k/9/9/9/9/9/9/9/K8 b - 0"),
-        SfenError::MoveNumber(_)
-    ));
-    assert!(matches!(
-        err("8k/9/9/9/9/9/9/9/K8 b - 1 x"),
-        SfenError::Trailing(_)
-    ));
     assert!(
         err("8k/9/9/9/9/9/9/9/+K8 b - 1")
             .to_string()

@@ -161,11 +161,14 @@ fn the_general_attacks_along_an_open_file_for_check() {
     assert!(Position::parse_fen(Variant::Xiangqi, "4k4/9/9/9/9/9/9/9/9/4K4 w").is_err());
 }
 
+/// Red to move mates in one with h0h9 (the checkmate and move-limit tests).
+const MATE_IN_ONE: &str = "4k4/R8/9/9/9/9/9/9/9/3K3R1 w";
+
 #[test]
 fn no_legal_moves_in_check_is_checkmate_a_loss() {
     // Two chariots: e8 and... black general e9 mated by chariots on rank 9 and rank 8.
     assert_eq!(
-        outcome("4k4/R8/9/9/9/9/9/9/9/3K3R1 w", &["h0h9"]),
+        outcome(MATE_IN_ONE, &["h0h9"]),
         Some(Outcome::win(Side::RED, Reason::Checkmate))
     );
 }
@@ -206,8 +209,9 @@ fn a_capture_resets_the_move_limit_count() {
 
 #[test]
 fn checkmate_comes_before_the_move_limit() {
+    // The same mate played as the 120th ply without a capture.
     assert_eq!(
-        outcome("4k4/R8/9/9/9/9/9/9/9/3K3R1 w - - 119 60", &["h0h9"]),
+        outcome(&format!("{MATE_IN_ONE} - - 119 60"), &["h0h9"]),
         Some(Outcome::win(Side::RED, Reason::Checkmate))
     );
 }

@@ -200,63 +200,59 @@ mod tests {
         judge_cycle(&positions, &moves)
     }
 
+    /// The points `mv` newly chases when played from `fen`.
+    fn chased_by(fen: &str, mv: &str) -> u128 {
+        let before = Position::parse_fen(Variant::Xiangqi, fen).unwrap();
+        let mv = before.parse_move(mv).unwrap();
+        chased_points(&before, mv, &before.after(mv))
+    }
+
     #[test]
-    fn check_against_chase_is_judged_per_side() {
-        assert_eq!(
-            offences(
+    fn cycles_are_judged_per_side() {
+        // (case, start, the cycle's four moves, each side's offence)
+        let cases = [
+            (
+                "check against chase is judged per side",
                 "r2k5/r8/9/9/4P4/9/9/N8/3C5/5K3 w - - 0 1",
-                &["e5d5", "a8d8", "d5e5", "d8a8"]
+                ["e5d5", "a8d8", "d5e5", "d8a8"],
+                [Offence::Check, Offence::Chase],
             ),
-            [Offence::Check, Offence::Chase]
-        );
-    }
-
-    #[test]
-    fn chaser_and_quiet_side() {
-        assert_eq!(
-            offences(
+            (
+                "chaser and quiet side",
                 "4R4/5k3/n8/9/9/9/9/9/9/3K5 w - - 0 1",
-                &["e9e7", "a7b9", "e7e9", "b9a7"]
+                ["e9e7", "a7b9", "e7e9", "b9a7"],
+                [Offence::Chase, Offence::None],
             ),
-            [Offence::Chase, Offence::None]
-        );
-    }
-
-    #[test]
-    fn a_standing_attack_is_not_new_after_a_check_ends() {
-        // In "3k5/9/5N3/2R6/9/2C6/8r/2cC5/9/4K4 w" the black cannon c2 attacks the chariot c6
-        // over c4 throughout; Black's evasions must not count it as a new attack.
-        assert_eq!(
-            offences(
+            // In "3k5/9/5N3/2R6/9/2C6/8r/2cC5/9/4K4 w" the black cannon c2 attacks the chariot
+            // c6 over c4 throughout; Black's evasions must not count it as a new attack.
+            (
+                "a standing attack is not new after a check ends",
                 "3k5/9/5N3/2R6/9/2C6/8r/2cC5/9/4K4 w - - 0 1",
-                &["f7d6", "i3d3", "d6f7", "d3i3"]
+                ["f7d6", "i3d3", "d6f7", "d3i3"],
+                [Offence::Check, Offence::None],
             ),
-            [Offence::Check, Offence::None]
-        );
+        ];
+        for (case, fen, cycle, want) in cases {
+            assert_eq!(offences(fen, &cycle), want, "{case}");
+        }
     }
 
     #[test]
     fn uncrossed_soldiers_are_not_chased_but_crossed_ones_are() {
         // Chariot a8-c8 newly attacks the black soldier on c5, still on its own side of the
         // river: not a chase.
-        let before =
-            Position::parse_fen(Variant::Xiangqi, "3k5/R8/9/9/2p6/9/9/9/9/5K3 w - - 0 1").unwrap();
-        let mv = before.parse_move("a8c8").unwrap();
-        assert_eq!(chased_points(&before, mv, &before.after(mv)), 0);
+        assert_eq!(chased_by("3k5/R8/9/9/2p6/9/9/9/9/5K3 w - - 0 1", "a8c8"), 0);
         // The same with the soldier across the river on c4: chased (unprotected).
-        let before =
-            Position::parse_fen(Variant::Xiangqi, "3k5/R8/9/9/9/2p6/9/9/9/5K3 w - - 0 1").unwrap();
-        let mv = before.parse_move("a8c8").unwrap();
         let c4 = "c4".parse::<crate::xiangqi::Square>().unwrap().index();
-        assert_eq!(chased_points(&before, mv, &before.after(mv)), bit(c4));
+        assert_eq!(
+            chased_by("3k5/R8/9/9/9/2p6/9/9/9/5K3 w - - 0 1", "a8c8"),
+            bit(c4)
+        );
     }
 
     #[test]
     fn same_kind_pieces_able_to_take_each_other_offer_an_exchange() {
         // Chariot a0-a8 attacks the black chariot on i8 along rank 8; it can take back.
-        let before =
-            Position::parse_fen(Variant::Xiangqi, "3k5/8r/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap();
-        let mv = before.parse_move("a0a8").unwrap();
-        assert_eq!(chased_points(&before, mv, &before.after(mv)), 0);
+        assert_eq!(chased_by("3k5/8r/9/9/9/9/9/9/9/R3K4 w - - 0 1", "a0a8"), 0);
     }
 }

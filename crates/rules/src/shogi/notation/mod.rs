@@ -218,11 +218,7 @@ mod tests {
     use crate::Variant;
 
     fn names_of(pos: &Position, usi: &str, previous: Option<Move>) -> Vec<String> {
-        legal_move_names(pos, previous)
-            .into_iter()
-            .find(|(mv, _)| mv.to_string() == usi)
-            .map(|(_, names)| names)
-            .unwrap_or_else(|| panic!("{usi} is not legal here"))
+        crate::test_support::names_of(legal_move_names(pos, previous), usi)
     }
 
     #[test]

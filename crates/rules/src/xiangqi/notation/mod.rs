@@ -257,12 +257,10 @@ mod tests {
     use crate::Variant;
     use crate::xiangqi::PieceKind;
 
+    /// The names of the move `iccs` (legal moves come without their reveal, so their text is
+    /// their ICCS).
     fn names_of(position: &Position, iccs: &str) -> Vec<String> {
-        legal_move_names(position)
-            .into_iter()
-            .find(|(mv, _)| mv.iccs() == iccs)
-            .map(|(_, names)| names)
-            .unwrap_or_else(|| panic!("{iccs} is not legal here"))
+        crate::test_support::names_of(legal_move_names(position), iccs)
     }
 
     #[test]
