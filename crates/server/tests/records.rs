@@ -14,9 +14,11 @@ async fn xiangqi_pgn_in_every_movetext_flavour() {
     let (id, ..) = s
         .timed_game("xiangqi", clock, &["h2e2", "h9g7", "h0g2"])
         .await;
+    // ICCS is the default movetext.
+    let iccs = "1. h2e2 h9g7 2. h0g2";
     let flavours = [
-        ("format=pgn", "ICCS", "1. h2e2 h9g7 2. h0g2"),
-        ("format=pgn&moves=iccs", "ICCS", "1. h2e2 h9g7 2. h0g2"),
+        ("format=pgn", "ICCS", iccs),
+        ("format=pgn&moves=iccs", "ICCS", iccs),
         ("format=pgn&moves=wxf", "WXF", "1. C2.5 H8+7 2. H2+3"),
         (
             "moves=chinese",

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use common::{Backend, TestServer, postgres_url};
+use common::{Backend, TestServer, fetch_one, postgres_url};
 use jiang_server::store::{self, Durability, GameRow, Store, Write};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -24,17 +24,11 @@ async fn admin() -> sqlx::PgPool {
     sqlx::PgPool::connect(&url).await.expect("admin connection")
 }
 
-/// The moves stored for `game`, read with a connection of our own.
+/// The moves stored for `game`, in order, read with a connection of our own.
 async fn stored_moves(database_url: &str, game: &str) -> Vec<String> {
-    let pool = sqlx::PgPool::connect(database_url).await.expect("connects");
-    let moves: Vec<(String,)> =
-        sqlx::query_as("SELECT mv FROM moves WHERE game_id = $1 ORDER BY ply")
-            .bind(game)
-            .fetch_all(&pool)
-            .await
-            .expect("moves");
-    pool.close().await;
-    moves.into_iter().map(|(m,)| m).collect()
+    let sql = "SELECT string_agg(mv, ' ' ORDER BY ply) FROM moves WHERE game_id = $1";
+    let (moves,): (Option<String>,) = fetch_one(database_url, sql, &[game]).await;
+    moves.map_or_else(Vec::new, |m| m.split(' ').map(str::to_owned).collect())
 }
 
 /// The name of the test server's PostgreSQL database.
