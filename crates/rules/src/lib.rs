@@ -7,6 +7,7 @@
 //!
 //! Nothing here does I/O or async work; move generation allocates nothing per node.
 
+mod any_game;
 #[macro_use]
 mod bits;
 mod civil;
@@ -26,6 +27,7 @@ mod variant;
 pub mod variation;
 pub mod xiangqi;
 
+pub use any_game::{AnyGame, RefusedMove};
 pub use civil::utc_civil;
 pub use game::{Game, Position};
 pub use outcome::{Outcome, Reason, UnknownReason};

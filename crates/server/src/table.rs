@@ -16,7 +16,9 @@ use jiang_rules::variation::{Node, TreeError, main_line, parse_tree};
 use jiang_rules::xiangqi::notation::{
     MoveFormat, Record, Script, Style as XiangqiStyle, move_list,
 };
-use jiang_rules::{Family, Outcome, Position, Reason, RecordClock, Side, Variant, shogi, xiangqi};
+use jiang_rules::{
+    Family, Outcome, Position, Reason, RecordClock, RefusedMove, Side, Variant, shogi, xiangqi,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -41,20 +43,13 @@ pub enum SetupError {
     Corrupt(String),
 }
 
-/// Why the rules refused a move, a stored move or a declaration: the family's own typed
-/// reasons. Nothing changed.
+/// Why a move, a stored move or a declaration was refused. Nothing changed.
 #[derive(Debug, thiserror::Error)]
 pub enum PlayError {
-    /// Xiangqi: the move does not parse, is not legal, or the game is over.
+    /// The rules refused it: the family's own typed reason (the move does not parse or is not
+    /// legal, the game is over, a declaration does not hold or the variant has none).
     #[error(transparent)]
-    Xiangqi(#[from] xiangqi::PlayError),
-    /// Jieqi: the move does not parse or is not legal, or the game is over.
-    #[error(transparent)]
-    Jieqi(#[from] JieqiError),
-    /// Shogi family: the move does not parse or is not legal, the game is over, or an impasse
-    /// declaration does not hold.
-    #[error(transparent)]
-    Shogi(#[from] shogi::PlayError),
+    Rules(#[from] RefusedMove),
     /// The game was ended outside play (resignation, time, …).
     #[error("the game is over ({0})")]
     Ended(Reason),
@@ -66,9 +61,24 @@ pub enum PlayError {
         /// The move as the deal plays it.
         played: String,
     },
-    /// An impasse declaration in a variant without one.
-    #[error("{} has no impasse declaration", .0.name())]
-    NoImpasse(Variant),
+}
+
+impl From<xiangqi::PlayError> for PlayError {
+    fn from(error: xiangqi::PlayError) -> Self {
+        PlayError::Rules(error.into())
+    }
+}
+
+impl From<JieqiError> for PlayError {
+    fn from(error: JieqiError) -> Self {
+        PlayError::Rules(error.into())
+    }
+}
+
+impl From<shogi::PlayError> for PlayError {
+    fn from(error: shogi::PlayError) -> Self {
+        PlayError::Rules(error.into())
+    }
 }
 
 impl PlayError {
@@ -76,34 +86,44 @@ impl PlayError {
     /// language (docs/api.md, Errors); `None` where the rules give no finer reason than the code.
     pub fn reason(&self) -> Option<ErrorReason> {
         match self {
-            PlayError::Xiangqi(xiangqi::PlayError::Illegal(e)) => Some(xiangqi_move_reason(e)),
-            PlayError::Xiangqi(xiangqi::PlayError::GameOver(_)) => Some(ErrorReason::GameOver),
-            PlayError::Jieqi(JieqiError::Malformed(_)) => Some(ErrorReason::Malformed),
-            PlayError::Jieqi(JieqiError::Illegal(e)) => Some(xiangqi_move_reason(e)),
-            PlayError::Jieqi(JieqiError::GameOver(_)) => Some(ErrorReason::GameOver),
-            PlayError::Jieqi(JieqiError::DealMismatch { .. }) => None,
-            PlayError::Shogi(shogi::PlayError::GameOver(_)) => Some(ErrorReason::GameOver),
-            PlayError::Shogi(shogi::PlayError::NotLegal { reason, .. }) => {
-                Some(shogi_move_reason(reason))
-            }
-            PlayError::Shogi(shogi::PlayError::Move(shogi::MoveError::Syntax(_))) => {
-                Some(ErrorReason::Malformed)
-            }
-            PlayError::Shogi(shogi::PlayError::Move(shogi::MoveError::Illegal {
-                reason, ..
-            })) => Some(shogi_move_reason(reason)),
-            PlayError::Shogi(shogi::PlayError::Impasse(e)) => match e {
-                shogi::ImpasseError::KingNotInZone => Some(ErrorReason::KingNotInZone),
-                shogi::ImpasseError::TooFewPieces { .. } => Some(ErrorReason::TooFewPieces),
-                shogi::ImpasseError::InCheck => Some(ErrorReason::InCheck),
-                shogi::ImpasseError::TooFewPoints { .. } => Some(ErrorReason::TooFewPoints),
-                // The server refuses these before asking the rules (impasse_not_allowed,
-                // game_over): the code says all there is.
-                shogi::ImpasseError::NotAvailable(_) | shogi::ImpasseError::GameOver => None,
-            },
+            PlayError::Rules(refused) => refused_reason(refused),
             PlayError::Ended(_) => Some(ErrorReason::GameOver),
-            PlayError::DealMismatch { .. } | PlayError::NoImpasse(_) => None,
+            PlayError::DealMismatch { .. } => None,
         }
+    }
+}
+
+/// See [`PlayError::reason`].
+fn refused_reason(refused: &RefusedMove) -> Option<ErrorReason> {
+    match refused {
+        RefusedMove::Xiangqi(xiangqi::PlayError::Illegal(e)) => Some(xiangqi_move_reason(e)),
+        RefusedMove::Xiangqi(xiangqi::PlayError::GameOver(_)) => Some(ErrorReason::GameOver),
+        RefusedMove::Jieqi(JieqiError::Malformed(_)) => Some(ErrorReason::Malformed),
+        RefusedMove::Jieqi(JieqiError::Illegal(e)) => Some(xiangqi_move_reason(e)),
+        RefusedMove::Jieqi(JieqiError::GameOver(_)) => Some(ErrorReason::GameOver),
+        RefusedMove::Jieqi(JieqiError::DealMismatch { .. }) => None,
+        RefusedMove::Shogi(shogi::PlayError::GameOver(_)) => Some(ErrorReason::GameOver),
+        RefusedMove::Shogi(shogi::PlayError::NotLegal { reason, .. }) => {
+            Some(shogi_move_reason(reason))
+        }
+        RefusedMove::Shogi(shogi::PlayError::Move(shogi::MoveError::Syntax(_))) => {
+            Some(ErrorReason::Malformed)
+        }
+        RefusedMove::Shogi(shogi::PlayError::Move(shogi::MoveError::Illegal {
+            reason, ..
+        })) => Some(shogi_move_reason(reason)),
+        RefusedMove::Shogi(shogi::PlayError::Impasse(e)) => match e {
+            shogi::ImpasseError::KingNotInZone => Some(ErrorReason::KingNotInZone),
+            shogi::ImpasseError::TooFewPieces { .. } => Some(ErrorReason::TooFewPieces),
+            shogi::ImpasseError::InCheck => Some(ErrorReason::InCheck),
+            shogi::ImpasseError::TooFewPoints { .. } => Some(ErrorReason::TooFewPoints),
+            // The server refuses these before asking the rules (impasse_not_allowed,
+            // game_over): the code says all there is.
+            shogi::ImpasseError::NotAvailable(_) | shogi::ImpasseError::GameOver => None,
+        },
+        // Neither comes from a table: the server refuses a declaration without a rule before
+        // asking it, and reads `win` only as a declaration.
+        RefusedMove::NoImpasse(_) | RefusedMove::DeclarationAsMove => None,
     }
 }
 
@@ -808,7 +828,7 @@ impl Table for JieqiTable {
         self.game.public_game().can_ever_check(side)
     }
     fn declare_impasse(&mut self) -> Result<Outcome, PlayError> {
-        Err(PlayError::NoImpasse(Variant::Jieqi))
+        Err(RefusedMove::NoImpasse(Variant::Jieqi).into())
     }
     fn engine_input(&self, seat: Side) -> Result<jiang_engine::Input, jiang_engine::InputError> {
         // The seat's view is all the engine gets: the deal never leaves `self.game`.
@@ -1107,7 +1127,7 @@ impl OpenGame for xiangqi::Game {
         Ok(recorded)
     }
     fn declare_impasse(&mut self) -> Result<Outcome, PlayError> {
-        Err(PlayError::NoImpasse(Variant::Xiangqi))
+        Err(RefusedMove::NoImpasse(Variant::Xiangqi).into())
     }
     fn variant_fields(&self) -> VariantFields {
         VariantFields::default()
@@ -1179,7 +1199,7 @@ impl OpenGame for shogi::Game {
         Ok(recorded)
     }
     fn declare_impasse(&mut self) -> Result<Outcome, PlayError> {
-        shogi::Game::declare_impasse(self).map_err(|e| PlayError::Shogi(e.into()))
+        shogi::Game::declare_impasse(self).map_err(|e| PlayError::from(shogi::PlayError::from(e)))
     }
     fn variant_fields(&self) -> VariantFields {
         let variant = self.position().variant();
@@ -1510,7 +1530,10 @@ mod tests {
                 ErrorCode::IllegalMove | ErrorCode::ImpasseRejected
             ));
         }
-        assert_eq!(PlayError::NoImpasse(Variant::Xiangqi).reason(), None);
+        assert_eq!(
+            PlayError::from(RefusedMove::NoImpasse(Variant::Xiangqi)).reason(),
+            None
+        );
     }
 
     #[test]
@@ -1518,11 +1541,14 @@ mod tests {
         let setup = create(Variant::Xiangqi, None, None).unwrap();
         let mut table = open(Variant::Xiangqi, &setup, &[]).unwrap();
         let e = table.play("a0a5").unwrap_err();
-        assert!(matches!(e, PlayError::Xiangqi(_)), "{e:?}");
+        assert!(
+            matches!(e, PlayError::Rules(RefusedMove::Xiangqi(_))),
+            "{e:?}"
+        );
         assert!(!e.to_string().is_empty());
         assert!(matches!(
             table.declare_impasse(),
-            Err(PlayError::NoImpasse(Variant::Xiangqi))
+            Err(PlayError::Rules(RefusedMove::NoImpasse(Variant::Xiangqi)))
         ));
         table.end(Outcome::win(Side::First, Reason::Resignation));
         let e = table.play("h2e2").unwrap_err();
@@ -1533,16 +1559,19 @@ mod tests {
         let mut table = open(Variant::Shogi, &setup, &[]).unwrap();
         let e = table.play("7g7e").unwrap_err();
         assert!(
-            matches!(e, PlayError::Shogi(shogi::PlayError::Move(_))),
+            matches!(
+                e,
+                PlayError::Rules(RefusedMove::Shogi(shogi::PlayError::Move(_)))
+            ),
             "{e:?}"
         );
         let e = table.declare_impasse().unwrap_err();
         assert!(
             matches!(
                 e,
-                PlayError::Shogi(shogi::PlayError::Impasse(
+                PlayError::Rules(RefusedMove::Shogi(shogi::PlayError::Impasse(
                     shogi::ImpasseError::KingNotInZone
-                ))
+                )))
             ),
             "{e:?}"
         );

@@ -5,96 +5,35 @@
 #![allow(dead_code)] // each example uses a part
 
 use jiang_engine::{Decision, Engine, Go, Input};
-use jiang_rules::jieqi::{JieqiGame, Observer};
-use jiang_rules::{Game as _, Outcome, Position as _, Reason, Side, Variant, shogi, xiangqi};
+use jiang_rules::jieqi::Observer;
+use jiang_rules::{AnyGame, Outcome, Position as _, Reason, RefusedMove, Side, Variant};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
 /// Plies after which a game is adjudicated a draw.
 pub const MAX_PLIES: usize = 300;
 
-/// A game in progress.
-pub enum Table {
-    /// Xiangqi.
-    Xiangqi(Box<xiangqi::Game>),
-    /// Jieqi with its hidden deal (the referee's only).
-    Jieqi(Box<JieqiGame>),
-    /// Shogi or Minishogi.
-    Shogi(Box<shogi::Game>),
+/// What the side to move in `game` may know, as engine input (Jieqi: its own view).
+fn input(game: &AnyGame) -> Input {
+    match game {
+        AnyGame::Xiangqi(g) => jiang_engine::engine::from_xiangqi_game(g),
+        AnyGame::Jieqi(g) => Input::from_view(&g.view(Observer::player(g.position().turn())))
+            .expect("a view reads back"),
+        AnyGame::Shogi(g) => {
+            let moves: Vec<String> = g.moves().iter().map(|m| m.to_string()).collect();
+            let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+            Input::from_text(g.position().variant(), &g.start().fen(), &refs)
+                .expect("a game reads back")
+        }
+    }
 }
 
-impl Table {
-    /// A new game of `variant` (Jieqi dealt from `rng`).
-    pub fn new(variant: Variant, rng: &mut ChaCha20Rng) -> Table {
-        match variant {
-            Variant::Xiangqi => Table::Xiangqi(Box::new(xiangqi::Game::new(
-                xiangqi::Position::start(variant),
-            ))),
-            Variant::Jieqi => Table::Jieqi(Box::new(JieqiGame::new(rng))),
-            _ => Table::Shogi(Box::new(shogi::Game::new(shogi::Position::startpos(
-                variant,
-            )))),
-        }
-    }
-
-    /// The side to move.
-    pub fn turn(&self) -> Side {
-        match self {
-            Table::Xiangqi(g) => g.position().turn(),
-            Table::Jieqi(g) => g.position().turn(),
-            Table::Shogi(g) => g.position().turn(),
-        }
-    }
-
-    /// What the side to move may know, as engine input.
-    pub fn input(&self) -> Input {
-        match self {
-            Table::Xiangqi(g) => jiang_engine::engine::from_xiangqi_game(g),
-            Table::Jieqi(g) => Input::from_view(&g.view(Observer::player(g.position().turn())))
-                .expect("a view reads back"),
-            Table::Shogi(g) => {
-                let moves: Vec<String> = g.moves().iter().map(|m| m.to_string()).collect();
-                let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
-                Input::from_text(g.position().variant(), &g.start().fen(), &refs)
-                    .expect("a game reads back")
-            }
-        }
-    }
-
-    /// The legal moves as the mover would send them.
-    pub fn legal(&self) -> Vec<String> {
-        match self {
-            Table::Xiangqi(g) => g.position().legal_move_texts(),
-            Table::Jieqi(g) => g.legal_moves(),
-            Table::Shogi(g) => g.position().legal_move_texts(),
-        }
-    }
-
-    /// Plays a move (or `win`); an illegal one loses for the mover.
-    pub fn play(&mut self, text: &str) -> Result<(), String> {
-        match self {
-            Table::Xiangqi(g) => g.play_text(text).map_err(|e| e.to_string()),
-            Table::Jieqi(g) => g.play(text).map(|_| ()).map_err(|e| e.to_string()),
-            Table::Shogi(g) => g.play_text(text).map_err(|e| e.to_string()),
-        }
-    }
-
-    /// The outcome by the rules, if over.
-    pub fn outcome(&self) -> Option<Outcome> {
-        match self {
-            Table::Xiangqi(g) => g.outcome(),
-            Table::Jieqi(g) => g.outcome(),
-            Table::Shogi(g) => g.outcome(),
-        }
-    }
-
-    /// Plies played.
-    pub fn ply(&self) -> usize {
-        match self {
-            Table::Xiangqi(g) => g.ply(),
-            Table::Jieqi(g) => g.public_game().ply(),
-            Table::Shogi(g) => g.moves().len(),
-        }
+/// Plays a move, or `win` (an impasse declaration).
+fn play(game: &mut AnyGame, text: &str) -> Result<(), RefusedMove> {
+    if text == "win" {
+        game.declare_impasse().map(|_| ())
+    } else {
+        game.play(text)
     }
 }
 
@@ -109,17 +48,17 @@ pub fn play_game(
     seen: &mut dyn FnMut(&Input),
 ) -> Outcome {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
-    let mut table = Table::new(variant, &mut rng);
+    let mut game = AnyGame::new(variant, &mut rng);
     for _ in 0..opening {
-        let legal = table.legal();
-        if legal.is_empty() || table.outcome().is_some() {
+        let legal = game.legal_moves();
+        if legal.is_empty() || game.outcome().is_some() {
             break;
         }
         let pick = &legal[(rng.next_u64() % legal.len() as u64) as usize];
-        table.play(pick).expect("a legal move");
+        play(&mut game, pick).expect("a legal move");
     }
-    play_out(&mut table, |table, mover| {
-        let input = table.input();
+    play_out(&mut game, |game, mover| {
+        let input = input(game);
         seen(&input);
         let thought = engines[mover.index()].think(&input, go, &mut |_| {});
         decided(thought.decision, mover)
@@ -135,39 +74,36 @@ pub fn play_vs_random(
     seed: u64,
 ) -> Outcome {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
-    let mut table = Table::new(variant, &mut rng);
-    play_out(&mut table, |table, mover| {
+    let mut game = AnyGame::new(variant, &mut rng);
+    play_out(&mut game, |game, mover| {
         if mover == side {
-            decided(
-                engine.think(&table.input(), go, &mut |_| {}).decision,
-                mover,
-            )
+            decided(engine.think(&input(game), go, &mut |_| {}).decision, mover)
         } else {
-            let legal = table.legal();
+            let legal = game.legal_moves();
             Ok(legal[(rng.next_u64() % legal.len() as u64) as usize].clone())
         }
     })
 }
 
-/// Plays `table` to its end: `choose` gives the mover's move text, or the outcome that ends
-/// the game instead (a resignation); a move the table refuses resigns, the ply cap draws.
+/// Plays `game` to its end: `choose` gives the mover's move text, or the outcome that ends
+/// the game instead (a resignation); a move the rules refuse resigns, the ply cap draws.
 fn play_out(
-    table: &mut Table,
-    mut choose: impl FnMut(&Table, Side) -> Result<String, Outcome>,
+    game: &mut AnyGame,
+    mut choose: impl FnMut(&AnyGame, Side) -> Result<String, Outcome>,
 ) -> Outcome {
     loop {
-        if let Some(outcome) = table.outcome() {
+        if let Some(outcome) = game.outcome() {
             return outcome;
         }
-        if table.ply() >= MAX_PLIES {
+        if game.ply() >= MAX_PLIES {
             return Outcome::draw(Reason::MoveLimit);
         }
-        let mover = table.turn();
-        let text = match choose(table, mover) {
+        let mover = game.turn();
+        let text = match choose(game, mover) {
             Ok(text) => text,
             Err(outcome) => return outcome,
         };
-        if table.play(&text).is_err() {
+        if play(game, &text).is_err() {
             return Outcome::win(!mover, Reason::Resignation);
         }
     }

@@ -4,11 +4,11 @@
 //! and tells each engine only what its seat may know ([`jieqi_position`], built from that
 //! seat's [`JieqiView`] alone).
 
-use jiang_rules::jieqi::{JieqiGame, JieqiView, Observer};
+use jiang_rules::jieqi::{JieqiView, Observer};
 use jiang_rules::shogi::notation::{ShogiRecord, write_kif};
 use jiang_rules::xiangqi::notation::Record;
 use jiang_rules::xiangqi::{PieceKind, Position as XiangqiPosition};
-use jiang_rules::{Game as _, Outcome, Position as _, Reason, Side, Variant, shogi, xiangqi};
+use jiang_rules::{AnyGame, Outcome, Reason, Side, Variant, xiangqi};
 use rand::CryptoRng;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -21,15 +21,10 @@ pub struct PositionCommand {
     pub moves: Vec<String>,
 }
 
-/// The game being refereed.
+/// The game being refereed (Jieqi: the true game, deal included).
 #[derive(Clone)]
-pub enum Referee {
-    /// Xiangqi from the standard start.
-    Xiangqi(Box<xiangqi::Game>),
-    /// Jieqi: the true game, deal included.
-    Jieqi(Box<JieqiGame>),
-    /// Shogi or Minishogi from the standard start.
-    Shogi(Box<shogi::Game>),
+pub struct Referee {
+    game: AnyGame,
 }
 
 /// A game's end as the runner decided it.
@@ -125,106 +120,52 @@ impl Referee {
     /// A new game of `variant` from its standard start; Jieqi is dealt with `rng`, which must
     /// be a cryptographically secure generator.
     pub fn new<R: CryptoRng + ?Sized>(variant: Variant, rng: &mut R) -> Referee {
-        match variant {
-            Variant::Xiangqi => Referee::Xiangqi(Box::new(xiangqi::Game::new(
-                XiangqiPosition::start(Variant::Xiangqi),
-            ))),
-            Variant::Jieqi => Referee::Jieqi(Box::new(JieqiGame::new(rng))),
-            Variant::Shogi | Variant::Minishogi => Referee::Shogi(Box::new(shogi::Game::new(
-                shogi::Position::startpos(variant),
-            ))),
+        Referee {
+            game: AnyGame::new(variant, rng),
         }
     }
 
     /// The variant being played.
     pub fn variant(&self) -> Variant {
-        match self {
-            Referee::Xiangqi(_) => Variant::Xiangqi,
-            Referee::Jieqi(_) => Variant::Jieqi,
-            Referee::Shogi(game) => game.position().variant(),
-        }
+        self.game.variant()
     }
 
     /// The side to move.
     pub fn turn(&self) -> Side {
-        match self {
-            Referee::Xiangqi(game) => game.position().turn(),
-            Referee::Jieqi(game) => game.position().turn(),
-            Referee::Shogi(game) => game.position().turn(),
-        }
+        self.game.turn()
     }
 
     /// Plies played.
     pub fn ply(&self) -> usize {
-        match self {
-            Referee::Xiangqi(game) => game.ply(),
-            Referee::Jieqi(game) => game.public_game().ply(),
-            Referee::Shogi(game) => game.moves().len(),
-        }
+        self.game.ply()
     }
 
     /// The outcome once the rules have ended the game.
     pub fn outcome(&self) -> Option<Outcome> {
-        match self {
-            Referee::Xiangqi(game) => game.outcome(),
-            Referee::Jieqi(game) => game.public_game().outcome(),
-            Referee::Shogi(game) => game.outcome(),
-        }
+        self.game.outcome()
     }
 
     /// The legal moves as an engine sends them (Jieqi: without reveal suffix), sorted.
     pub fn legal_moves(&self) -> Vec<String> {
-        match self {
-            Referee::Xiangqi(game) => game.position().legal_move_texts(),
-            Referee::Jieqi(game) => game.legal_moves(),
-            Referee::Shogi(game) => game.position().legal_move_texts(),
-        }
+        self.game.legal_moves()
     }
 
     /// Plays a move as an engine sent it; changes nothing and says why when it is not legal.
     /// A Jieqi engine sends no reveal suffix (the deal supplies it); one it adds is ignored.
     pub fn play(&mut self, text: &str) -> Result<(), String> {
-        match self {
-            Referee::Xiangqi(game) => game.play_text(text).map_err(|e| e.to_string()),
-            Referee::Jieqi(game) => {
-                let plain = match text.len() {
-                    5 if text.is_char_boundary(4) => &text[..4],
-                    _ => text,
-                };
-                game.play(plain).map(|_| ()).map_err(|e| e.to_string())
-            }
-            Referee::Shogi(game) => {
-                if text == "win" {
-                    return Err("`win` is a declaration, not a move".to_owned());
-                }
-                game.play_token(text).map_err(|e| e.to_string())
-            }
-        }
+        self.game.play(text).map_err(|e| e.to_string())
     }
 
     /// USI `bestmove win`: the side to move declares impasse. The rules decide whether it
     /// holds; a declaration that does not hold is refused with the failed condition.
     pub fn declare_impasse(&mut self) -> Result<Outcome, String> {
-        match self {
-            Referee::Shogi(game) => game.declare_impasse().map_err(|e| e.to_string()),
-            _ => Err("the xiangqi family has no impasse declaration".to_owned()),
-        }
-    }
-
-    /// Whether `side` could ever give check (a flag against a side that cannot is a draw in
-    /// the xiangqi family; clocks-and-games.md).
-    pub fn can_ever_check(&self, side: Side) -> bool {
-        match self {
-            Referee::Xiangqi(game) => game.can_ever_check(side),
-            Referee::Jieqi(game) => game.position().can_ever_check(side),
-            Referee::Shogi(_) => true,
-        }
+        self.game.declare_impasse().map_err(|e| e.to_string())
     }
 
     /// The loss of `side` on time: a draw instead when the winner could never give check
     /// (xiangqi family).
     pub fn timeout(&self, side: Side) -> Outcome {
-        if self.can_ever_check(!side) {
+        if self.game.can_ever_check(!side) {
             Outcome::win(!side, Reason::Timeout)
         } else {
             Outcome::draw(Reason::TimeoutVsInsufficient)
@@ -234,13 +175,13 @@ impl Referee {
     /// What the engine playing `side` is told: the whole game from the start, except Jieqi,
     /// where it gets its own view (see [`jieqi_position`]).
     pub fn position_for(&self, side: Side) -> Result<PositionCommand, String> {
-        match self {
-            Referee::Xiangqi(game) => Ok(PositionCommand {
+        match &self.game {
+            AnyGame::Xiangqi(game) => Ok(PositionCommand {
                 start: "startpos".to_owned(),
                 moves: game.moves().iter().map(|m| m.to_string()).collect(),
             }),
-            Referee::Jieqi(game) => jieqi_position(&game.view(Observer::player(side))),
-            Referee::Shogi(game) => Ok(PositionCommand {
+            AnyGame::Jieqi(game) => jieqi_position(&game.view(Observer::player(side))),
+            AnyGame::Shogi(game) => Ok(PositionCommand {
                 start: "startpos".to_owned(),
                 moves: game.moves().iter().map(|m| m.to_string()).collect(),
             }),
@@ -249,7 +190,7 @@ impl Referee {
 
     /// Records an end decided outside the rules of play (Jieqi then publishes the deal).
     pub fn finish(&mut self, end: &GameEnd) {
-        if let Referee::Jieqi(game) = self
+        if let AnyGame::Jieqi(game) = &mut self.game
             && !game.is_over()
         {
             let outcome = end.outcome().unwrap_or(Outcome::win(
@@ -282,10 +223,10 @@ impl Referee {
             }
             record.to_string()
         };
-        match self {
-            Referee::Xiangqi(game) => Ok(pgn(Record::from_game(game))),
-            Referee::Jieqi(game) => Ok(pgn(game.record())),
-            Referee::Shogi(game) => {
+        match &self.game {
+            AnyGame::Xiangqi(game) => Ok(pgn(Record::from_game(game))),
+            AnyGame::Jieqi(game) => Ok(pgn(game.record())),
+            AnyGame::Shogi(game) => {
                 let mut record = ShogiRecord::from_game(game);
                 record.sente_name = Some(info.first.to_owned());
                 record.gote_name = Some(info.second.to_owned());
@@ -390,7 +331,7 @@ const KINDS: [PieceKind; 6] = PieceKind::COVERED;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jiang_rules::jieqi::{Deal, Salt};
+    use jiang_rules::jieqi::{Deal, JieqiGame, Salt};
     use rand::SeedableRng;
     use rand::rngs::StdRng;
 
