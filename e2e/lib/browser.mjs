@@ -38,6 +38,19 @@ export async function newContext(browser, opts = {}) {
   return ctx;
 }
 
+/**
+ * Picks `value` in the radio group `name` as a person does, by clicking its label, until the
+ * page shows it picked: the home page redraws its form when the game changes, and the lobby
+ * above the form moves it whenever its lists change, possibly between a look and a click.
+ */
+export async function choose(page, name, value) {
+  const input = page.locator(`input[name=${name}][value="${value}"]`);
+  for (let tries = 0; !(await input.isChecked()); tries++) {
+    assert.ok(tries < 5, `${name} = ${value} could not be picked`);
+    await page.locator('label', { has: input }).click();
+  }
+}
+
 /** `n` people, each on a machine of their own (a new context each): their pages. */
 export async function people(browser, n) {
   const pages = [];

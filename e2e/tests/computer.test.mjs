@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { newContext, artifacts } from '../lib/browser.mjs';
+import { newContext, choose, artifacts } from '../lib/browser.mjs';
 import { serverAndBrowser } from '../lib/fixture.mjs';
 
 const env = serverAndBrowser();
@@ -21,9 +21,9 @@ for (const [variant, side, move] of GAMES) {
   test(`${variant}: play the computer from the home page, move, see its answer`, async () => {
     const page = await (await newContext(env.browser)).newPage();
     await page.goto(`${env.server.url}/`);
-    await page.locator(`input[name=variant][value=${variant}]`).check({ force: true });
-    await page.locator('input[name=clock][value="none"]').check({ force: true });
-    await page.locator(`input[name=side][value=${side}]`).check({ force: true });
+    await choose(page, 'variant', variant);
+    await choose(page, 'clock', 'none');
+    await choose(page, 'side', side);
     // Keyboard: pick the level in its list, then press the button with Enter.
     await page.locator('select[name=level]').focus();
     await page.selectOption('select[name=level]', '1');
@@ -54,9 +54,9 @@ for (const [variant, side, move] of GAMES) {
 test('the level and a side chosen for the computer game are kept; the computer may move first', async () => {
   const page = await (await newContext(env.browser)).newPage();
   await page.goto(`${env.server.url}/`);
-  await page.locator('input[name=variant][value=xiangqi]').check({ force: true });
-  await page.locator('input[name=clock][value="0"]').check({ force: true });
-  await page.locator('input[name=side][value=black]').check({ force: true });
+  await choose(page, 'variant', 'xiangqi');
+  await choose(page, 'clock', '0');
+  await choose(page, 'side', 'black');
   await page.selectOption('select[name=level]', '2');
   await page.locator('button.play-computer').click();
   await page.waitForURL(/\/g\/[A-Za-z0-9]+$/);

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../lib/server.mjs';
-import { launch, newContext } from '../lib/browser.mjs';
+import { launch, newContext, choose } from '../lib/browser.mjs';
 
 let server;
 let browser;
@@ -75,7 +75,7 @@ test('two strangers meet through the lobby with one click each, in every variant
 
     // An open game from the form: listed in the lobby, one click on Join.
     await home(a);
-    await a.locator(`input[name=variant][value=${variant}]`).check({ force: true });
+    await choose(a, 'variant', variant);
     await a.locator('input[name=open]').check();
     await a.locator('form.create button[type=submit]').click();
     await a.waitForURL(/\/g\/[A-Za-z0-9]+$/);

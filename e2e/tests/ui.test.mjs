@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createGame, newContext, people, leave, transferred, drag, box, artifacts, layoutShift, watchLayoutShift } from '../lib/browser.mjs';
+import { createGame, newContext, people, leave, choose, transferred, drag, box, artifacts, layoutShift, watchLayoutShift } from '../lib/browser.mjs';
 import { serverAndBrowser } from '../lib/fixture.mjs';
 
 const metrics = {};
@@ -22,9 +22,9 @@ const myTurn = (page) => page.locator('.player.bottom.to-move').waitFor();
 /** Create a game from the home page; returns the invite link read back from the clipboard. */
 async function create(page, { variant, clock = 'none', side, handicap }) {
   await page.goto(`${env.server.url}/`);
-  await page.locator(`input[name=variant][value=${variant}]`).check({ force: true });
-  await page.locator(`input[name=clock][value="${clock}"]`).check({ force: true });
-  if (side) await page.locator(`input[name=side][value=${side}]`).check({ force: true });
+  await choose(page, 'variant', variant);
+  await choose(page, 'clock', clock);
+  if (side) await choose(page, 'side', side);
   if (handicap) await page.selectOption('select[name=handicap]', handicap);
   await page.locator('form.create button[type=submit]').click();
   await page.waitForURL(/\/g\/[A-Za-z0-9]+$/);
