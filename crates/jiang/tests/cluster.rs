@@ -595,22 +595,8 @@ async fn nats_down_the_owner_serves_forwarding_fails_then_recovers() {
 /// Sets the test database read-only (or back) and ends its sessions, so that every node's next
 /// statement meets the change: PostgreSQL refusing writes, as when it is down for writes.
 async fn set_read_only(db: &str, read_only: bool) {
-    let name = db.rsplit('/').next().unwrap().to_owned();
-    let admin_url = std::env::var("JIANG_TEST_DATABASE_URL").unwrap();
-    let admin = sqlx::PgPool::connect(&admin_url).await.unwrap();
-    let setting = if read_only { "on" } else { "off" };
-    sqlx::query(&format!(
-        "ALTER DATABASE {name} SET default_transaction_read_only = {setting}"
-    ))
-    .execute(&admin)
-    .await
-    .unwrap();
-    sqlx::query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1")
-        .bind(&name)
-        .execute(&admin)
-        .await
-        .unwrap();
-    admin.close().await;
+    let admin = std::env::var("JIANG_TEST_DATABASE_URL").unwrap();
+    process::pg::set_read_only(&admin, process::pg::database_name(db), read_only).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -689,12 +689,8 @@ mod tests {
         writes.close().await;
         cluster.close().await;
         backend.close().await;
-        let admin = PgPool::connect(&admin).await.expect("the admin database");
-        let name = url.rsplit_once('/').expect("a database path").1;
-        sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-            .execute(&admin)
+        pg::drop_database(&admin, &url)
             .await
             .expect("the test database is dropped");
-        admin.close().await;
     }
 }

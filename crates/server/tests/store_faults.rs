@@ -33,31 +33,13 @@ async fn stored_moves(database_url: &str, game: &str) -> Vec<String> {
 
 /// The name of the test server's PostgreSQL database.
 fn database_name(s: &TestServer) -> String {
-    let (_, name) = s
-        .config
-        .database_url
-        .rsplit_once('/')
-        .expect("a database name");
-    name.to_owned()
+    common::pg::database_name(&s.config.database_url).to_owned()
 }
 
-/// Makes every new session of database `name` read-only (or writable again) and ends the
-/// current ones, so that the server's next write meets the change.
+/// Makes database `name` refuse writes (or take them again) from its next statement.
 async fn set_read_only(name: &str, read_only: bool) {
-    let admin = admin().await;
-    let setting = if read_only { "on" } else { "off" };
-    sqlx::query(&format!(
-        "ALTER DATABASE {name} SET default_transaction_read_only = {setting}"
-    ))
-    .execute(&admin)
-    .await
-    .expect("alter database");
-    sqlx::query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1")
-        .bind(name)
-        .execute(&admin)
-        .await
-        .expect("terminate sessions");
-    admin.close().await;
+    let admin = std::env::var("JIANG_TEST_DATABASE_URL").expect("set");
+    common::pg::set_read_only(&admin, name, read_only).await;
 }
 
 postgres_test! {

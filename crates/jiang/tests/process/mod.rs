@@ -6,7 +6,7 @@
 
 /// The server tests' fresh PostgreSQL database, the same code for both crates.
 #[path = "../../../server/tests/common/pg.rs"]
-mod pg;
+pub mod pg;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -150,17 +150,11 @@ impl Database {
         }
     }
 
-    /// Drops a PostgreSQL test database (the SQLite directory goes with the value).
+    /// Drops a PostgreSQL test database (the SQLite directory goes with the value); cleanup, so
+    /// a failure is only left behind.
     pub async fn drop_database(&self) {
-        let Some(admin) = &self.admin else { return };
-        let Some((_, name)) = self.url.rsplit_once('/') else {
-            return;
-        };
-        if let Ok(pool) = sqlx::PgPool::connect(admin).await {
-            let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-                .execute(&pool)
-                .await;
-            pool.close().await;
+        if let Some(admin) = &self.admin {
+            let _ = pg::drop_database(admin, &self.url).await;
         }
     }
 }

@@ -140,19 +140,10 @@ pub fn first_mover(variant: &str) -> &'static str {
     }
 }
 
-/// Drops a test database created by [`postgres_url`].
+/// Drops a test database created by [`postgres_url`] (cleanup: a failure is only left behind).
 pub async fn drop_postgres(url: &str) {
-    let Ok(admin_url) = std::env::var("JIANG_TEST_DATABASE_URL") else {
-        return;
-    };
-    let Some((_, name)) = url.rsplit_once('/') else {
-        return;
-    };
-    if let Ok(admin) = sqlx::PgPool::connect(&admin_url).await {
-        let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-            .execute(&admin)
-            .await;
-        admin.close().await;
+    if let Ok(admin) = std::env::var("JIANG_TEST_DATABASE_URL") {
+        let _ = pg::drop_database(&admin, url).await;
     }
 }
 
