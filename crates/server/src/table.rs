@@ -121,8 +121,8 @@ fn refused_reason(refused: &RefusedMove) -> Option<ErrorReason> {
             // game_over): the code says all there is.
             shogi::ImpasseError::NotAvailable(_) | shogi::ImpasseError::GameOver => None,
         },
-        // Neither comes from a table: the server refuses a declaration without a rule before
-        // asking it, and reads `win` only as a declaration.
+        // The code says all there is: a declaration in a variant without one is refused
+        // (impasse_not_allowed) before a table is asked, and `win` is only read as one.
         RefusedMove::NoImpasse(_) | RefusedMove::DeclarationAsMove => None,
     }
 }
