@@ -592,13 +592,6 @@ async fn nats_down_the_owner_serves_forwarding_fails_then_recovers() {
     db.drop_database().await;
 }
 
-/// Sets the test database read-only (or back) and ends its sessions, so that every node's next
-/// statement meets the change: PostgreSQL refusing writes, as when it is down for writes.
-async fn set_read_only(db: &str, read_only: bool) {
-    let admin = std::env::var("JIANG_TEST_DATABASE_URL").unwrap();
-    process::pg::set_read_only(&admin, process::pg::database_name(db), read_only).await;
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(
     not(cluster_tests),
@@ -611,7 +604,7 @@ async fn postgres_refusing_writes_refuses_moves_on_every_node_and_loses_nothing(
     let http = reqwest::Client::new();
     let (nodes, id, red, black) = two_nodes_one_game(&http, &db, &nats, &name, "pgdown").await;
     assert_eq!(play_via(&http, &nodes[0], &id, &red, "h2e2").await.0, 200);
-    set_read_only(&db.url, true).await;
+    db.set_read_only(true).await;
     // Through the owner and through a forwarding node alike: 503, and nothing is acknowledged.
     for node in [1, 0] {
         let (status, refused) = play_via(&http, &nodes[node], &id, &black, "h9g7").await;
@@ -622,7 +615,7 @@ async fn postgres_refusing_writes_refuses_moves_on_every_node_and_loses_nothing(
             "via node {node}: {refused}"
         );
     }
-    set_read_only(&db.url, false).await;
+    db.set_read_only(false).await;
     let moves: Vec<String> = db.moves().await.into_iter().map(|m| m.2).collect();
     assert_eq!(moves, ["h2e2"], "only the acknowledged move is stored");
     // Writes are back: the refused move is played now, on whichever node owns the game.

@@ -206,6 +206,21 @@ mod tests {
     }
 
     #[test]
+    fn a_shogi_declaration_that_holds_ends_the_game() {
+        // Sente's king and 17 pieces in the zone: 25 points on the board + 3 pawns in hand = 28.
+        let sfen = "KRBGGSS+N+N/LLPPPPPPP/9/9/9/9/9/9/4k4 b 3P 1";
+        let position = shogi::Position::from_fen(Variant::Shogi, sfen).unwrap();
+        let mut game = AnyGame::Shogi(Box::new(shogi::Game::new(position)));
+        let won = Outcome::win(Side::First, crate::Reason::Impasse);
+        assert_eq!(game.declare_impasse(), Ok(won));
+        assert_eq!(game.outcome(), Some(won));
+        assert!(matches!(
+            game.play("9b9a"),
+            Err(RefusedMove::Shogi(shogi::PlayError::GameOver(_)))
+        ));
+    }
+
+    #[test]
     fn only_the_xiangqi_family_can_lack_checking_material() {
         let bare =
             xiangqi::Position::from_fen(Variant::Xiangqi, "3k5/9/9/9/9/9/9/9/9/4K4 w").unwrap();

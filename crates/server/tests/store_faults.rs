@@ -18,10 +18,16 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-/// The admin connection named by `JIANG_TEST_DATABASE_URL`.
+/// The admin URL, `JIANG_TEST_DATABASE_URL`.
+fn admin_url() -> String {
+    std::env::var("JIANG_TEST_DATABASE_URL").expect("set")
+}
+
+/// The admin connection.
 async fn admin() -> sqlx::PgPool {
-    let url = std::env::var("JIANG_TEST_DATABASE_URL").expect("set");
-    sqlx::PgPool::connect(&url).await.expect("admin connection")
+    sqlx::PgPool::connect(&admin_url())
+        .await
+        .expect("admin connection")
 }
 
 /// The moves stored for `game`, in order, read with a connection of our own.
@@ -38,8 +44,7 @@ fn database_name(s: &TestServer) -> String {
 
 /// Makes database `name` refuse writes (or take them again) from its next statement.
 async fn set_read_only(name: &str, read_only: bool) {
-    let admin = std::env::var("JIANG_TEST_DATABASE_URL").expect("set");
-    common::pg::set_read_only(&admin, name, read_only).await;
+    common::pg::set_read_only(&admin_url(), name, read_only).await;
 }
 
 postgres_test! {

@@ -6,7 +6,7 @@
 
 /// The server tests' fresh PostgreSQL database, the same code for both crates.
 #[path = "../../../server/tests/common/pg.rs"]
-pub mod pg;
+mod pg;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -148,6 +148,13 @@ impl Database {
             pool.close().await;
             rows
         }
+    }
+
+    /// Makes the PostgreSQL test database refuse writes (or take them again) from every
+    /// session's next statement: PostgreSQL down for writes, as the nodes meet it.
+    pub async fn set_read_only(&self, read_only: bool) {
+        let admin = self.admin.as_deref().expect("a PostgreSQL test database");
+        pg::set_read_only(admin, pg::database_name(&self.url), read_only).await;
     }
 
     /// Drops a PostgreSQL test database (the SQLite directory goes with the value); cleanup, so
