@@ -56,7 +56,12 @@ fn commit_sources() -> Vec<PathBuf> {
     if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"])
         && let Some(loose) = git_path(&branch)
     {
-        sources.extend(loose.ancestors().find(|p| p.exists()).map(Path::to_path_buf));
+        sources.extend(
+            loose
+                .ancestors()
+                .find(|p| p.exists())
+                .map(Path::to_path_buf),
+        );
     }
     sources
 }

@@ -6,7 +6,7 @@
 //! `exp(-d / temperature)`: they often take the second or third best move and now and then
 //! miss a capture or leave a piece, as beginners do, but never play a move that the search did
 //! not consider. The settings differ by variant so that each level is clearly stronger than the
-//! one below in every variant (the measured ladder is in README.md).
+//! one below in every variant (the measured ladder is in docs/benchmarks.md).
 
 use jiang_rules::Variant;
 
@@ -57,7 +57,7 @@ type Row = (Option<u32>, Option<u64>, usize, i32, u32);
 const LEVEL_8: Row = (None, None, 1, 0, 100);
 
 // Each step is meant to be a large one (measured at 100 ms per move: 60–95% for the higher
-// level, see README.md): the noise falls steeply at the bottom, then every level searches about
+// level, see docs/benchmarks.md): the noise falls steeply at the bottom, then every level searches about
 // a ply more (node caps about three times larger), and level 7 searches a fraction of what
 // level 8 does in 100 ms.
 

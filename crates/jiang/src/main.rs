@@ -140,7 +140,7 @@ struct ServeArgs {
     #[arg(long, env = "JIANG_REVIEW_NODES", default_value_t = 40_000, value_parser = clap::value_parser!(u64).range(1..))]
     review_nodes: u64,
     /// Cluster mode: the NATS server that links several nodes serving one site (needs a
-    /// PostgreSQL `--database`; see the README's "Cluster").
+    /// PostgreSQL `--database`; see docs/configuration.md, "Cluster").
     #[arg(long, env = "JIANG_CLUSTER")]
     cluster: Option<String>,
     /// This node's id in the cluster (letters, digits, `-`, `_`; unique per node and kept

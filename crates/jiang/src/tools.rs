@@ -1,5 +1,5 @@
 //! The tools for engine authors: `perft`, `moves` and `outcome`. Their output formats are a
-//! contract other programs parse (see README.md); they are written once, generic over the
+//! contract other programs parse (see docs/tools.md); they are written once, generic over the
 //! [`Game`] trait, and dispatched by the variant's family.
 
 use std::io::{self, BufRead, Write};

@@ -6,7 +6,7 @@
 //! the reason printed. Jieqi games are dealt from the operating system's generator, and each
 //! engine is told only what its seat may know (see [`referee::jieqi_position`]).
 //!
-//! # Output (standard output; a contract other programs parse, see README.md)
+//! # Output (standard output; a contract other programs parse, see docs/engine.md)
 //! ```text
 //! Match xiangqi: Alpha vs Beta, 4 games, movetime 100 ms, openings random:4, seed 42
 //! Game 1/4: Alpha vs Beta: 1-0 checkmate (87 plies)

@@ -111,7 +111,7 @@ impl Tally {
         }
     }
 
-    /// The last line of `jiang match` (README.md, "jiang match"):
+    /// The last line of `jiang match` (docs/engine.md, "jiang match"):
     /// `Score of <e1> vs <e2>: <W>-<D>-<L> (<score>) Elo <diff> ± <margin>`.
     pub fn summary(&self, first: &str, second: &str) -> String {
         let score = self.score().unwrap_or(0.5);
