@@ -13,7 +13,8 @@ use std::time::Duration;
 use tokio::sync::{oneshot, watch};
 use tokio::task::JoinHandle;
 
-use crate::game::{Games, now_ms};
+use crate::game::Games;
+use crate::store::now_ms;
 use crate::store::{Store, Write};
 
 /// How often a node records that it is alive: a crash refunds at most about this much think

@@ -6,7 +6,6 @@
 //! downtime: see `heartbeat`), and serves until [`Server::shutdown`].
 
 mod analysis;
-mod analysis_engine;
 pub mod clock;
 pub mod cluster;
 pub mod engine_pool;
@@ -14,20 +13,11 @@ pub mod error;
 pub mod game;
 mod heartbeat;
 pub mod hints;
-mod http;
-mod import;
-mod knowledge;
+pub mod http;
 pub mod lobby;
-pub mod origin;
-pub mod pages;
-pub mod positions;
-pub mod ratelimit;
 pub mod seat;
-mod serve;
-pub mod slots;
 pub mod store;
 pub mod table;
-mod ws;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -36,8 +26,8 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
 
+pub use http::ratelimit::Rate;
 pub use lobby::LobbySettings;
-pub use ratelimit::Rate;
 pub use store::Durability;
 
 /// How the server runs.
@@ -143,8 +133,8 @@ impl Default for Config {
             claim_grace_min: Duration::from_secs(10),
             lobby: LobbySettings::default(),
             engine_threads: engine_pool::default_threads(),
-            analysis_seconds: analysis_engine::DEFAULT_SECONDS,
-            review_nodes: analysis_engine::DEFAULT_REVIEW_NODES,
+            analysis_seconds: analysis::engine::DEFAULT_SECONDS,
+            review_nodes: analysis::engine::DEFAULT_REVIEW_NODES,
             cluster: None,
             cluster_name: "jiang".into(),
         }
@@ -170,7 +160,7 @@ pub enum ServeError {
     Cluster(#[from] cluster::ClusterError),
     /// `--public-url` is not an http(s) URL.
     #[error(transparent)]
-    PublicUrl(#[from] origin::OriginError),
+    PublicUrl(#[from] http::origin::OriginError),
     /// Serving failed.
     #[error("server error: {0}")]
     Io(#[from] std::io::Error),
@@ -230,7 +220,7 @@ fn store_write_deadline(limits: &Limits) -> Duration {
 pub async fn start(config: Config) -> Result<Server, ServeError> {
     // A public URL that is not http(s) would break the links and the origin check.
     if let Some(url) = &config.public_url {
-        origin::OriginPolicy::new(url)?;
+        http::origin::OriginPolicy::new(url)?;
     }
     // Bind first: a bad address must not leave a new database file behind.
     let listener = TcpListener::bind(&config.listen)
@@ -276,7 +266,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     let abort_writes = store.abort_handle();
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
     let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
-    let sockets = slots::Slots::new(0, config.limits.max_sockets_per_address);
+    let sockets = http::slots::Slots::new(0, config.limits.max_sockets_per_address);
     let lobby = lobby::Lobby::new(config.lobby.clone(), sockets.clone(), shutdown_rx.clone());
     lobby.spawn_flusher();
     let engines = engine_pool::EnginePool::new(config.engine_threads);
@@ -322,11 +312,11 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     let (hard_stop_tx, hard_stop_rx) = watch::channel(false);
     let limits = &config.limits;
     let trusted_proxies: Arc<[IpAddr]> = config.trusted_proxies.clone().into();
-    let app = http::router(http::AppState {
+    let app = http::router(http::state::AppState {
         games,
-        limiter: Arc::new(ratelimit::Limiter::new(config.rate_limit)),
+        limiter: Arc::new(http::ratelimit::Limiter::new(config.rate_limit)),
         trusted_proxies: trusted_proxies.clone(),
-        origin: Arc::new(origin::OriginPolicy::new(&public_url)?),
+        origin: Arc::new(http::origin::OriginPolicy::new(&public_url)?),
         sockets,
         lobby,
         ws_idle_timeout: limits.ws_idle_timeout,
@@ -344,10 +334,13 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
             abort_writes.abort();
         }
     });
-    let serve_loop = serve::ServeLoop {
+    let serve_loop = http::serve::ServeLoop {
         listener,
         app,
-        connections: slots::Slots::new(limits.max_connections, limits.max_connections_per_address),
+        connections: http::slots::Slots::new(
+            limits.max_connections,
+            limits.max_connections_per_address,
+        ),
         trusted_proxies,
         header_timeout: limits.header_timeout,
         shutdown_timeout: limits.shutdown_timeout,

@@ -150,7 +150,7 @@ async fn text_responses_are_compressed_as_the_client_asks() {
         if path.starts_with("/static/") {
             // Embedded assets: precompressed once at brotli's best quality, in the background
             // after the first request (which got brotli made on the fly).
-            let best = jiang_server::pages::brotli_best(&identity);
+            let best = jiang_server::http::pages::brotli_best(&identity);
             let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
             loop {
                 let (_, encoding, _, again) = fetch(&s, path, Some("br")).await;

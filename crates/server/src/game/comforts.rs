@@ -10,7 +10,7 @@ use jiang_protocol::{
 };
 
 use super::*;
-use crate::ratelimit::{Bucket, Rate};
+use crate::http::ratelimit::{Bucket, Rate};
 use crate::store::LogRow;
 
 /// The longest chat line, in characters (Unicode scalar values).
@@ -247,7 +247,7 @@ impl Live {
             ));
         }
         let speaker = viewer.map_or(
-            Speaker::Spectator(crate::ratelimit::address_group(client)),
+            Speaker::Spectator(crate::http::ratelimit::address_group(client)),
             Speaker::Seat,
         );
         let bucket = self

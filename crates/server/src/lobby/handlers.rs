@@ -15,7 +15,10 @@ use serde_json::Value;
 use crate::clock::TimeControl;
 use crate::error::{ApiError, ErrorCode};
 use crate::game::{Command, summary};
-use crate::http::{AppState, ClientAddress, JsonBody, SameSiteJson, create, seated_answer};
+use crate::http::extract::seated_answer;
+use crate::http::extract::{JsonBody, SameSiteJson};
+use crate::http::games::create;
+use crate::http::state::{AppState, ClientAddress};
 use crate::seat;
 
 /// Game ids one `POST /api/summaries` may ask for.

@@ -16,11 +16,11 @@ use jiang_protocol::{LobbyClientMessage, LobbyServerMessage, to_sorted_json};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::error::{ApiError, ErrorCode};
-use crate::http::AppState;
-use crate::ratelimit::Bucket;
-use crate::serve::{ConnectionSlot, stopped};
-use crate::slots::Slot;
-use crate::ws::{self, Accepted, Conversation, End, finish, send_within};
+use crate::http::ratelimit::Bucket;
+use crate::http::serve::{ConnectionSlot, stopped};
+use crate::http::slots::Slot;
+use crate::http::state::AppState;
+use crate::http::ws::{self, Accepted, Conversation, End, finish, send_within};
 
 /// Seats one `hold` may name.
 pub const MAX_HELD: usize = 32;

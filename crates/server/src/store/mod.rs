@@ -28,6 +28,13 @@ pub(crate) use sql::RESUMABLE;
 pub use sql::{PgBackend, SqliteBackend};
 pub use writer::{AbortWrites, Store};
 
+/// Milliseconds since the Unix epoch: the stored timestamps' unit.
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
 use std::sync::Arc;
 
 use futures_util::future::BoxFuture;

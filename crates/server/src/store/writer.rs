@@ -207,10 +207,7 @@ impl Store {
         if let Some(known) = self.health.fresh() {
             return known; // Another check probed meanwhile.
         }
-        let now_ms = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as i64);
-        self.write(vec![Write::Probe(now_ms)])
+        self.write(vec![Write::Probe(super::now_ms())])
             .await
             .map_err(|e| e.to_string())
     }

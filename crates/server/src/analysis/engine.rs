@@ -28,11 +28,11 @@ use tokio::sync::mpsc;
 
 use crate::engine_pool::{ClientKey, Job, JobHandle};
 use crate::error::{ApiError, ErrorCode};
-use crate::http::{AppState, ClientAddress};
-use crate::serve::{ConnectionSlot, stopped};
-use crate::slots::Slot;
+use crate::http::serve::{ConnectionSlot, stopped};
+use crate::http::slots::Slot;
+use crate::http::state::{AppState, ClientAddress};
+use crate::http::ws::Accepted;
 use crate::table::{NotationStyle, Table};
-use crate::ws::Accepted;
 
 /// The largest client message read (a `start` with a long line).
 const MAX_MESSAGE: usize = 16 * 1024;
@@ -302,7 +302,9 @@ fn judgement(loss: i32) -> Option<jiang_protocol::Judgement> {
 pub(crate) async fn review(
     State(state): State<AppState>,
     Extension(ClientAddress(client)): Extension<ClientAddress>,
-    crate::http::JsonBody(request): crate::http::JsonBody<jiang_protocol::ReviewRequest>,
+    crate::http::extract::JsonBody(request): crate::http::extract::JsonBody<
+        jiang_protocol::ReviewRequest,
+    >,
 ) -> Result<axum::Json<serde_json::Value>, ApiError> {
     use jiang_protocol::{MoveVerdict, ReviewAnswer};
     let (mut table, game, with_deal) =

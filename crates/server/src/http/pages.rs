@@ -16,7 +16,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use rust_embed::RustEmbed;
 
-use crate::http::{AppState, cookie};
+use crate::http::extract::cookie;
+use crate::http::state::AppState;
 
 /// `web/` as served: the content authors' notes stay out of the binary.
 #[derive(RustEmbed)]

@@ -43,9 +43,9 @@ use tokio::sync::{Notify, broadcast, watch};
 
 use crate::clock::TimeControl;
 use crate::error::{ApiError, ErrorCode};
-use crate::ratelimit::{Bucket, Rate, address_group};
+use crate::http::ratelimit::{Bucket, Rate, address_group};
+use crate::http::slots::Slots;
 use crate::seat;
-use crate::slots::Slots;
 
 /// The most often a lobby socket gets an `update`.
 pub const FLUSH_INTERVAL: Duration = Duration::from_millis(250);

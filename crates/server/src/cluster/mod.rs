@@ -46,8 +46,7 @@ use std::time::{Duration, Instant};
 use jiang_protocol::{NodeAlive, NodeReply, NodeRequest};
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
-use crate::game::now_ms;
-use crate::store::StoreError;
+use crate::store::{StoreError, now_ms};
 
 /// How long a lease lasts without renewal: a dead node's games wait at most this long for a
 /// new owner when nobody asks for them (a command to a dead owner takes over at once).
@@ -579,7 +578,7 @@ impl Cluster {
 
 /// The server tests' fresh PostgreSQL database, for the lease tests below.
 #[cfg(test)]
-#[path = "../tests/common/pg.rs"]
+#[path = "../../tests/common/pg.rs"]
 mod pg;
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::Notify;
 
-use crate::ratelimit::address_group;
+use crate::http::ratelimit::address_group;
 
 /// Why a slot was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

@@ -12,14 +12,14 @@ use jiang_rules::{Family, Outcome, Side, Variant};
 use serde_json::Value;
 
 use crate::error::ApiError;
-use crate::http::JsonBody;
+use crate::http::extract::JsonBody;
 
 /// `POST /api/positions/validate` → `200` [`PositionCheck`], whether the position is valid or
 /// not; `400` only for a request that is not one (body, unknown variant).
 pub(crate) async fn validate(
     JsonBody(request): JsonBody<ValidatePosition>,
 ) -> Result<Json<Value>, ApiError> {
-    let variant = crate::http::parse_variant(&request.variant)?;
+    let variant = crate::http::games::parse_variant(&request.variant)?;
     Ok(Json(to_sorted_value(&check(variant, &request.fen))))
 }
 

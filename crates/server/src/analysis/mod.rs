@@ -9,6 +9,10 @@
 //! line is the game's own record, the pools, captures and engine input are that side's view
 //! at the ply (the covered pieces it captured, never those the other side captured).
 
+pub(crate) mod engine;
+pub(crate) mod import;
+pub(crate) mod positions;
+
 use axum::Json;
 use axum::extract::State;
 use jiang_protocol::{
@@ -21,7 +25,9 @@ use serde_json::Value;
 
 use crate::error::{ApiError, ErrorCode};
 use crate::game::Command;
-use crate::http::{AppState, JsonBody, setup_error};
+use crate::http::extract::JsonBody;
+use crate::http::games::setup_error;
+use crate::http::state::AppState;
 use crate::table::{self, NotationStyle, RecordFormat, Table, TreeExportError};
 
 /// Where a board starts: the fields every request declared by the protocol's `board_request!`

@@ -25,10 +25,11 @@ use tokio::sync::mpsc;
 
 use crate::error::{ApiError, ErrorCode};
 use crate::game::{ChatRequest, Command, message_action};
-use crate::http::{AppState, ClientAddress, bearer, cookie, seat_cookie_name};
-use crate::ratelimit::{Bucket, Rate};
-use crate::serve::{ConnectionSlot, stopped};
-use crate::slots::{Full, Slot};
+use crate::http::extract::{bearer, cookie, seat_cookie_name};
+use crate::http::ratelimit::{Bucket, Rate};
+use crate::http::serve::{ConnectionSlot, stopped};
+use crate::http::slots::{Full, Slot};
+use crate::http::state::{AppState, ClientAddress};
 
 /// The largest client message handled (bytes); larger ones are refused with a `too_large`
 /// error and the socket stays open.
@@ -80,7 +81,7 @@ pub(crate) async fn upgrade(
     let explicit = bearer(&headers).or(from_query);
     let from_cookie = cookie(&headers, &seat_cookie_name(&id));
     // Browsers send the seat cookie on any page's handshake: without an explicit token the
-    // upgrade must come from the server's own pages (see `crate::origin`).
+    // upgrade must come from the server's own pages (see `crate::http::origin`).
     let allowed = match explicit {
         Some(_) => Ok(()),
         None => state.origin.check_upgrade(&headers, from_cookie.is_some()),
@@ -523,7 +524,7 @@ async fn handle_message(
     if !state.limiter.check(client) {
         return Err(ApiError::rate_limited());
     }
-    crate::http::act(state, id, token.map(str::to_owned), action)
+    crate::http::games::act(state, id, token.map(str::to_owned), action)
         .await
         .map(|_| None)
 }

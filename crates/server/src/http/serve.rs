@@ -22,7 +22,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 
-use crate::slots::{Slot, Slots};
+use crate::http::slots::{Slot, Slots};
 
 /// The connection a request came on, as a request extension: a WebSocket keeps it after the
 /// upgrade, so that its connection still counts against the caps while it is open.
@@ -121,7 +121,7 @@ impl ServeLoop {
 
 /// Resets a connection over a cap without reading from it: no `TIME_WAIT` left behind, nothing
 /// spent on it.
-fn refuse(stream: TcpStream, peer: SocketAddr, full: crate::slots::Full) {
+fn refuse(stream: TcpStream, peer: SocketAddr, full: crate::http::slots::Full) {
     tracing::debug!(%peer, %full, "connection refused");
     let _ = stream.set_zero_linger();
     drop(stream);

@@ -26,6 +26,8 @@ use jiang_protocol::{Capture, ErrorReason, ImpassePoints, VariantFields};
 
 use crate::hints::{self, Hints, History};
 
+pub(crate) mod knowledge;
+
 /// Why a table could not be set up.
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
@@ -894,7 +896,7 @@ impl Table for JieqiTable {
         Box::new(OpenTable::new(xiangqi::Game::new(start)))
     }
     fn knowledge_restart(&self, side: Side) -> Box<dyn Table> {
-        Box::new(crate::knowledge::KnownTable::new(
+        Box::new(crate::table::knowledge::KnownTable::new(
             self.public_restart(),
             JieqiGame::with_deal(*self.game.deal(), *self.game.salt()),
             self.moves.clone(),
