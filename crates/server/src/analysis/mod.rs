@@ -8,6 +8,11 @@
 //! deal (public once the game is over); `red`/`black` replay the public game, and while the
 //! line is the game's own record, the pools, captures and engine input are that side's view
 //! at the ply (the covered pieces it captured, never those the other side captured).
+//!
+//! Rooms: this module (the board's rules calls and exports), `engine` (the analysis WebSocket
+//! and computer reviews), `import` (`POST /api/import`), `positions` (the editor's judge).
+//! May use: `table`, `game` (to read a finished game), `engine_pool`, `http::{state, extract,
+//! ws}`; never the router.
 
 pub(crate) mod engine;
 pub(crate) mod import;

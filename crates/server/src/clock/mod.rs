@@ -24,6 +24,8 @@
 //!   (`flagged(t)` is the running side iff `t >= flag_at()`), and a move completed at that
 //!   very instant is late.
 //! - Rounding to milliseconds (snapshots) always favours the player, by less than 1 ms.
+//!
+//! May use: nothing else of the server (pure).
 
 use std::fmt;
 use std::time::{Duration, Instant};

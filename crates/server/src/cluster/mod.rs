@@ -36,6 +36,9 @@
 //! never the takeover gap; a graceful release writes a fresh snapshot first, so nothing more
 //! is charged. An orphan sweep ([`SWEEP_EVERY`]) also takes over games with a timer to run,
 //! so that a game nobody touches still flags.
+//!
+//! May use: `store` (leases are rows, fenced in its transactions). The game actors use it;
+//! it never calls them (`game::remote` maps commands to messages).
 
 use std::collections::HashMap;
 use std::str::FromStr;

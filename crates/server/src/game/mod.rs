@@ -10,6 +10,10 @@
 //! This module is the actor: its command loop and the actions. Beside it: `registry` (the
 //! live actors), `state` (the table state: rules + clock + seats), `view` (what one observer
 //! sees, and the events) and `rows` (stored rows ↔ state).
+//!
+//! May use: `table`, `clock`, `store`, `seat`, `engine_pool` (the computer's seat), `lobby`
+//! (to list its game), `cluster` (leases, forwarding) and `http::ratelimit` (chat rates);
+//! never the router or the handlers.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};

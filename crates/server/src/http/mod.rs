@@ -6,6 +6,9 @@
 //! accept loop, timeouts, connection caps), `origin` (cross-site rules), `ratelimit`,
 //! `slots`. Other rooms (`lobby`, `analysis`) add their own handlers to the router and import
 //! what they need from `state` and `extract`; nothing imports back from this router.
+//!
+//! May use: every room below it (it routes to them). Nothing imports the router; handlers elsewhere
+//! take `state` and `extract` only.
 
 pub(crate) mod extract;
 pub(crate) mod games;

@@ -22,6 +22,10 @@
 //! expires it, and learns from the others' shares whether its creator's page is open there
 //! (`held`) and whether its game started elsewhere (`taken`). A node silent for
 //! [`crate::cluster::DEAD_AFTER`] leaves the lists.
+//!
+//! May use: `clock`, `error`, `seat`, `cluster` (when a node counts as gone), the `http`
+//! guards (`ratelimit`, `slots`); `handlers` and `socket` add `game` and `http::{state,
+//! extract}`. The game actors tell it where their games stand; it never calls them.
 
 mod handlers;
 mod socket;

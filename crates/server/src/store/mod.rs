@@ -18,6 +18,8 @@
 //!
 //! Rooms: `sql` (the SQL both back ends share and their [`Backend`] implementations),
 //! `connect` (opening and migrating a database), `writer` (the group-commit [`Store`]).
+//!
+//! May use: nothing of the server but its own rows: every other room writes through it.
 
 mod connect;
 mod sql;

@@ -5,6 +5,9 @@
 //! legal moves as text, playing text, the outcome, the per-viewer variant fields of a view, record
 //! export, whether a side could ever give check (for `timeout-vs-insufficient`) and the shogi
 //! impasse declaration.
+//!
+//! May use: the rules crate, `hints`, and `knowledge` beside it (Jieqi's per-side views),
+//! which uses this module back: one concern in one folder. Nothing async, no I/O.
 
 use jiang_rules::jieqi::{Deal, JieqiError, JieqiGame, JieqiView, Observer, Salt};
 use jiang_rules::shogi::notation::{
