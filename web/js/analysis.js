@@ -9,7 +9,7 @@ import { errorText } from './errors.js';
 import { createBoard, aspect, pieceSvg } from './board.js';
 import { familyOf, sidesOf, parse, moveSquares } from './position.js';
 import { sideName, describeResult, stepButtons } from './game.js';
-import { navigate } from './main.js';
+import { navigate } from './navigation.js';
 
 const STYLES = { xiangqi: ['wxf', 'chinese', 'iccs'], shogi: ['japanese', 'western', 'usi'] };
 const VARIANTS = ['xiangqi', 'jieqi', 'shogi', 'minishogi'];

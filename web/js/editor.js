@@ -7,7 +7,7 @@ import { api, createGame, ApiError } from './api.js';
 import { errorText } from './errors.js';
 import { createBoard, pieceSvg } from './board.js';
 import { START, familyOf, sidesOf, parse, write, isFirst } from './position.js';
-import { navigate } from './main.js';
+import { navigate } from './navigation.js';
 
 const VARIANTS = ['xiangqi', 'jieqi', 'shogi', 'minishogi'];
 

@@ -5,7 +5,7 @@ import { errorText } from './errors.js';
 import { createBoard, aspect, pieceSvg } from './board.js';
 import { familyOf, sidesOf, parse, moveSquares } from './position.js';
 import { findTyped } from './typed.js';
-import { navigate } from './main.js';
+import { navigate } from './navigation.js';
 import { turnAlerts, turnSoundOn, setTurnSound, turnNotifyOn, setTurnNotify, chime } from './alerts.js';
 import { chatPanel, chatSettingOn, setChatSetting, takebackBox, claimBox } from './comforts.js';
 

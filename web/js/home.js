@@ -5,7 +5,7 @@ import { createGame, ApiError } from './api.js';
 import { errorText } from './errors.js';
 import { pieceSvg } from './board.js';
 import { familyOf, sidesOf } from './position.js';
-import { navigate } from './main.js';
+import { navigate } from './navigation.js';
 import { mountLobby } from './lobby.js';
 
 const VARIANTS = ['xiangqi', 'jieqi', 'shogi', 'minishogi'];

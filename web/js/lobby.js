@@ -5,7 +5,7 @@
 import { t } from './i18n.js';
 import { api, saveToken, tokenFor, myGames, sideFor, ApiError } from './api.js';
 import { errorText } from './errors.js';
-import { navigate } from './main.js';
+import { navigate } from './navigation.js';
 
 /** Quick pairing: the common clocks per variant (API clocks, seconds). */
 export const QUICK = [

@@ -2,6 +2,7 @@
 // routing on location.pathname: `/` home, `/g/<id>` game, `/rules/<variant>` rules,
 // `/analysis/<variant>` the analysis board, `/editor/<variant>` the board editor.
 import { LANGS, initialLang, setLang, rememberLang, currentLang, t } from './i18n.js';
+import { navigate, setRouter } from './navigation.js';
 
 let page = null; // the current page: { destroy?(), rerender?() }
 let routeSeq = 0;
@@ -25,14 +26,6 @@ function renderChrome() {
   // A page built from the raw template in development has no substituted build fields.
   const build = document.querySelector('.site-footer .build');
   if (build && build.textContent.includes('{{')) build.textContent = 'v0.0.0 · dev';
-}
-
-/** Go to an in-app URL without reloading. */
-export function navigate(url, replace = false) {
-  history[replace ? 'replaceState' : 'pushState'](null, '', url);
-  route();
-  document.getElementById('main')?.focus({ preventScroll: true });
-  window.scrollTo(0, 0);
 }
 
 async function route() {
@@ -82,6 +75,7 @@ document.addEventListener('click', (e) => {
   e.preventDefault();
   navigate(url.pathname + url.search + url.hash);
 });
+setRouter(route);
 window.addEventListener('popstate', route);
 
 (async () => {
