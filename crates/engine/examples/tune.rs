@@ -3,12 +3,14 @@
 //! `cargo run --release -p jiang-engine --example tune -- <variant> [games] [depth]`:
 //! plays `games` games of the engine against itself (fixed depth, random openings), labels
 //! every position searched with the game's result, then fits the weights of
-//! `eval::<family>::WEIGHTS` by gradient descent on the mean squared error between the
+//! `<family>::eval::WEIGHTS` by gradient descent on the mean squared error between the
 //! result and `sigmoid(eval / 400)`, printing the tuned weights to paste back.
 
 mod selfplay;
 
-use jiang_engine::eval::{Features, shogi as shogi_eval, xiangqi as xiangqi_eval};
+use jiang_engine::eval::Features;
+use jiang_engine::shogi::eval as shogi_eval;
+use jiang_engine::xiangqi::eval as xiangqi_eval;
 use jiang_engine::{Engine, Go, Input};
 use jiang_rules::{Side, Variant};
 

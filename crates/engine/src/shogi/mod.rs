@@ -1,9 +1,10 @@
 //! The shogi family as a game tree: Shogi and Minishogi.
 
+pub mod eval;
+
 use jiang_rules::shogi::{self, Move, PieceKind, Position};
 use jiang_rules::{Side, Variant};
 
-use crate::eval::shogi as eval;
 use crate::score::MATE;
 use crate::tree::{Chance, GameTree, Verdict};
 

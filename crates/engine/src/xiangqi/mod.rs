@@ -5,11 +5,12 @@
 //! is a chance node: one child per identity still unseen, weighted by how many remain.
 //! Nothing here can hold a Jieqi deal: the engine is built from a public position and a view.
 
+pub mod eval;
+
 use jiang_rules::jieqi::JieqiView;
 use jiang_rules::xiangqi::{self, Move, PieceKind, Position};
 use jiang_rules::{Outcome, Side, Variant};
 
-use crate::eval::xiangqi as eval;
 use crate::tree::{Chance, GameTree, Verdict};
 
 /// Per side, how many of each identity ([`PieceKind::index`]) the searching side has not

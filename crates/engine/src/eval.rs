@@ -1,8 +1,6 @@
 //! Evaluation per family, written as a sum of weighted terms so that one function serves the
-//! search (adding `weight × coefficient`) and the tuner (collecting the coefficients).
-
-pub mod shogi;
-pub mod xiangqi;
+//! search (adding `weight × coefficient`) and the tuner (collecting the coefficients). Each
+//! family's terms live beside its game tree: `xiangqi::eval`, `shogi::eval`.
 
 /// Coefficients are in sixteenths: a score is `Σ weight × coefficient / SCALE`.
 pub const SCALE: i32 = 16;

@@ -6,9 +6,9 @@
 use jiang_rules::xiangqi::PieceKind;
 use jiang_rules::{Side, Variant};
 
-use super::{SCALE, Sum, Terms};
+use super::XiangqiNode;
+use crate::eval::{SCALE, Sum, Terms};
 use crate::score::EVAL_LIMIT;
-use crate::xiangqi::XiangqiNode;
 
 /// Weight indices.
 pub mod w {

@@ -6,7 +6,7 @@
 use jiang_rules::Side;
 use jiang_rules::shogi::{PieceKind, Position, Square};
 
-use super::{SCALE, Sum, Terms};
+use crate::eval::{SCALE, Sum, Terms};
 use crate::score::EVAL_LIMIT;
 
 /// Weight indices.
