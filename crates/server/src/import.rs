@@ -223,6 +223,11 @@ fn game_json(game: &Imported) -> Value {
         }),
         winner: game.winner().map(side),
         other_end: game.other_end(),
+        players: jiang_rules::Side::BOTH
+            .into_iter()
+            .zip(game.players())
+            .filter_map(|(s, name)| Some((side(s), name?)))
+            .collect(),
         headers: game.headers(),
         move_seconds: game.move_seconds().into_iter().map(u64::from).collect(),
     })
