@@ -154,6 +154,57 @@ test('a record imported on the analysis page opens as its main line', async () =
   await ctx.close();
 });
 
+test('imported records show and export their result and players: a KIF resignation, a PGN checkmate, a CSA disconnection', async () => {
+  const ctx = await newContext(env.browser);
+  const page = await ctx.newPage();
+  const records = [
+    {
+      variant: 'shogi',
+      text: '先手：Alice\n後手：Bob\n手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 ８八角成(22)\n   5 投了\nまで4手で後手の勝ち\n',
+      players: 'Sente: Alice · Gote: Bob',
+      result: /^Gote wins: .*resign/i,
+      export: 'kif',
+      written: [/先手：Alice/, /投了/, /まで4手で後手の勝ち/],
+    },
+    {
+      variant: 'xiangqi',
+      text: '[Game "Chinese Chess"]\n[Red "Alice"]\n[Black "Bob"]\n[FEN "4k4/R8/1R7/9/9/9/9/9/9/3K5 w - - 0 1"]\n[Result "1-0"]\n\n1. b7b9 1-0\n',
+      players: 'Red: Alice · Black: Bob',
+      result: /^Red wins: .*checkmate/i,
+      export: 'pgn',
+      written: [/\[Red "Alice"\]/, /\[Result "1-0"\]/, /\[Termination "checkmate"\]/],
+    },
+    {
+      variant: 'shogi',
+      text: "V2.2\nN+Alice\nN-Bob\nPI\n+\n+7776FU\n-3334FU\n'切断\n%-ILLEGAL_ACTION\n'jiang-result: 1-0 disconnection\n",
+      players: 'Sente: Alice · Gote: Bob',
+      result: /^Sente wins: .*(left|disconnect)/i,
+      export: 'kif',
+      written: [/後手：Bob/, /切断/, /まで2手で先手の勝ち/],
+    },
+  ];
+  for (const r of records) {
+    await page.goto(`${env.server.url}/analysis/${r.variant}`);
+    await ready(page);
+    await page.fill('#import-text', r.text);
+    await page.click('.import button[type=submit]');
+    await page.waitForSelector('.game-result .record-result');
+    await ready(page);
+    assert.equal(await page.locator('.game-result .record-players').innerText(), r.players);
+    assert.match(await page.locator('.game-result .record-result').innerText(), r.result);
+    if (r.variant === 'xiangqi') await page.screenshot({ path: path.join(artifacts, 'analysis-imported-record.png') });
+    // A reload keeps them; the export writes them.
+    await page.reload();
+    await ready(page);
+    assert.equal(await page.locator('.game-result .record-players').innerText(), r.players);
+    await page.click(`[data-export=${r.export}]`);
+    await page.waitForSelector('.export-text:not([hidden])');
+    const text = await page.locator('.export-text').inputValue();
+    for (const w of r.written) assert.match(text, w, text);
+  }
+  await ctx.close();
+});
+
 test('the analysis board in Japanese: shogi moves in Japanese notation after a finished game', async () => {
   const ctx = await newContext(env.browser, { locale: 'ja-JP' });
   const page = await ctx.newPage();

@@ -35,6 +35,9 @@ export function analysisPage(main, variantParam) {
   let nextId = 1;
   let current = 0;
   let game = null; // {id, moves, result} of a game opened by id
+  // What an imported record says besides its moves, as POST /api/import answered it:
+  // {players, moves, result, winner, other_end}.
+  let record = null;
   let board = null;
   let flipped = false;
   let busy = false;
@@ -70,7 +73,7 @@ export function analysisPage(main, variantParam) {
   function save() {
     const list = [...nodes.values()].map((n) => ({ id: n.id, parent: n.parent, move: n.move, text: n.text, children: n.children, pos: n.pos ? { ...n.pos, legal_moves: undefined, legal_notation: undefined } : null }));
     try {
-      localStorage.setItem('jiang.' + storageKey, JSON.stringify({ style: style(), current, nextId, nodes: list, game }));
+      localStorage.setItem('jiang.' + storageKey, JSON.stringify({ style: style(), current, nextId, nodes: list, game, record }));
     } catch {
       /* storage full: the tree lives on in this tab */
     }
@@ -79,6 +82,7 @@ export function analysisPage(main, variantParam) {
   function restore() {
     try {
       const saved = JSON.parse(localStorage.getItem('jiang.' + storageKey) || 'null');
+      record = gameId ? null : saved?.record || null;
       if (!saved?.nodes?.length) return false;
       nodes = new Map(saved.nodes.map((n) => [n.id, n]));
       nextId = saved.nextId;
@@ -259,7 +263,10 @@ export function analysisPage(main, variantParam) {
 
   async function exportTree(format, moves) {
     try {
-      const res = await api('/api/analysis/export', { method: 'POST', body: { ...source(), format, ...(moves ? { moves } : {}), tree: tree() } });
+      // An imported record's names and ending go into the export (the server writes the
+      // result when the main line is still the recorded one).
+      const facts = !gameId && record ? { record: { players: record.players || {}, moves: record.moves || [], ...(record.result ? { result: record.result } : {}) } } : {};
+      const res = await api('/api/analysis/export', { method: 'POST', body: { ...source(), format, ...(moves ? { moves } : {}), tree: tree(), ...facts } });
       const url = URL.createObjectURL(new Blob([res.text], { type: 'text/plain;charset=utf-8' }));
       const a = Object.assign(document.createElement('a'), { href: url, download: res.file_name });
       document.body.append(a);
@@ -596,8 +603,10 @@ export function analysisPage(main, variantParam) {
       } else res = await api('/api/import', { method: 'POST', body: { text: form.text.value } });
       const url = new URL(`/analysis/${res.variant}`, location.href);
       url.searchParams.set(familyOf(res.variant) === 'shogi' ? 'sfen' : 'fen', res.start);
-      // A new import starts a new tree for its start.
-      localStorage.removeItem(`jiang.analysis.${res.variant}|f:${res.start}`);
+      // A new import starts a new tree for its start, keeping what the record says besides
+      // its moves (names, result) for the board to show and its exports to write.
+      const facts = { players: res.players || {}, moves: res.moves, result: res.result, winner: res.winner, other_end: res.other_end };
+      localStorage.setItem(`jiang.analysis.${res.variant}|f:${res.start}`, JSON.stringify({ record: facts }));
       if (res.moves.length) url.searchParams.set('line', res.moves.join(','));
       navigate(url.pathname + url.search);
     } catch (ex) {
@@ -649,6 +658,27 @@ export function analysisPage(main, variantParam) {
     return line(nodes.get(root.children[0]), root.children.slice(1).map((c) => nodes.get(c)));
   }
 
+  /** An imported record's players and ending, as the record says them. */
+  function showRecord(el) {
+    const players = sidesOf(variant)
+      .filter((s) => record.players?.[s])
+      .map((s) => t('analysis.player', { side: sn(s), name: record.players[s] }))
+      .join(' · ');
+    let ending = '';
+    if (record.result) ending = describeResult(variant, record.result, 'ended').text;
+    else if (record.other_end) ending = record.winner ? t('analysis.recordEndWinner', { side: sn(record.winner), words: record.other_end }) : t('analysis.recordEnd', { words: record.other_end });
+    const lines = [players, ending].filter(Boolean);
+    el.hidden = !lines.length;
+    el.replaceChildren(
+      ...lines.map((text, i) => {
+        const span = document.createElement('span');
+        span.className = i === 0 && players ? 'record-players' : 'record-result';
+        span.textContent = text;
+        return span;
+      }),
+    );
+  }
+
   function render() {
     if (destroyed || !nodes.has(current)) return;
     const node = nodes.get(current);
@@ -684,7 +714,7 @@ export function analysisPage(main, variantParam) {
     if (game) {
       gr.hidden = false;
       gr.textContent = game.result ? describeResult(variant, game.result, 'ended').text : t('result.aborted');
-    }
+    } else if (record) showRecord(gr);
     const treeEl = $('.tree');
     const html = treeHtml();
     if (treeEl.innerHTML !== html) treeEl.innerHTML = html;
