@@ -742,3 +742,41 @@ on_both!(
         assert_eq!(code, "unsupported");
     }
 );
+
+on_both!(
+    a_review_is_repeatable_whatever_the_engine_did_in_between,
+    |server: TestServer| async move {
+        let body = json!({"variant": "xiangqi", "style": "wxf",
+            "moves": ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "h0h4", "h7i7", "h4c4", "c6c5"]});
+        let (first, v1) = reviewed(&server, body.clone()).await;
+        // The live engine searches other positions on the same pool in between.
+        let mut socket = engine_socket(&server).await;
+        for moves in [
+            json!(["b2e2", "h9g7"]),
+            json!(["h2e2", "b9c7", "h0g2", "a9b9"]),
+        ] {
+            send(
+                &mut socket,
+                json!({"type": "start", "variant": "xiangqi", "moves": moves, "style": "wxf", "lines": 3}),
+            )
+            .await;
+            let mut infos = 0;
+            loop {
+                let v = next_engine(&mut socket).await;
+                if v["type"] == "info" {
+                    infos += 1;
+                }
+                if infos == 6 {
+                    send(&mut socket, json!({"type": "stop"})).await;
+                }
+                if v["type"] == "done" {
+                    break;
+                }
+            }
+        }
+        let (second, v2) = reviewed(&server, body).await;
+        assert_eq!(first.evals, second.evals, "{v1}\n{v2}");
+        assert_eq!(first.verdicts, second.verdicts, "{v1}\n{v2}");
+        assert_eq!(first.accuracy, second.accuracy, "{v1}\n{v2}");
+    }
+);
