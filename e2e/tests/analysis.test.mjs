@@ -39,6 +39,23 @@ async function playedGame(page, variant, moves, end = true) {
   return id;
 }
 
+/** The contrast ratio (WCAG) of `locator`'s text colour against its background colour. */
+async function contrast(locator) {
+  const [fg, bg] = await locator.evaluate((el) => {
+    const s = getComputedStyle(el);
+    return [s.color, s.backgroundColor];
+  });
+  const lum = (css) => {
+    const [r, g, b] = css.match(/[\d.]+/g).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
 const current = (page) => page.locator('.tree [aria-current]').innerText();
 const ready = (page) => page.waitForSelector('.analysis[data-ready]');
 
@@ -76,6 +93,9 @@ test('no Analyse button while a game is played; a finished game opens, walks, br
   await page.click('[data-square="c7"]');
   await page.waitForSelector('.tree .variation');
   assert.equal(await current(page), '1…H2+3');
+  // The current move inside a variation is readable: its text against its background has
+  // at least the WCAG AA contrast of 4.5.
+  assert.ok((await contrast(page.locator('.tree .variation .tree-move[aria-current]'))) >= 4.5, 'current move in a variation is readable');
   await page.keyboard.press('ArrowUp');
   assert.equal(await current(page), 'H8+7', '↑ goes to the variation before');
   await page.keyboard.press('ArrowDown');
@@ -88,8 +108,10 @@ test('no Analyse button while a game is played; a finished game opens, walks, br
   await page.selectOption('select[name=lines]', '2');
   await page.click('[data-act=engine]');
   await page.waitForFunction(() => document.querySelectorAll('.engine-lines li').length === 2, null, { timeout: 20000 });
-  assert.match(await page.locator('.engine-lines li').first().innerText(), /^[+-]?\d+\.\d\d|#/);
-  assert.match(await page.locator('.eval-bar').getAttribute('aria-label'), /Red/);
+  // Evaluations from one point of view: the side ahead and by how much, whoever is to move.
+  assert.match(await page.locator('.engine-lines li').first().innerText(), /^((Red|Black) \+\d+\.\d\d|Even|(Red|Black) mates in \d+) /);
+  assert.match(await page.locator('.eval-bar').getAttribute('aria-label'), /^Evaluation bar: (Red|Black|Even)/);
+  assert.match(await page.locator('.engine-explain').innerText(), /ahead/);
   await page.click('[data-act=engine]');
   assert.equal(await page.locator('[data-act=engine]').getAttribute('aria-pressed'), 'false');
 

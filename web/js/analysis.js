@@ -366,12 +366,16 @@ export function analysisPage(main, variantParam) {
     renderEngine();
   }
 
-  /** Red's (Sente's) score as a fraction of the bar, and the number shown. */
-  function scoreText(score) {
-    if (score.mate != null) return score.mate > 0 ? `#${score.mate}` : `#-${-score.mate}`;
-    const pawns = score.cp / 100;
-    return (pawns > 0 ? '+' : '') + pawns.toFixed(2);
+  /** An evaluation from one point of view, whoever is to move: Red's (Sente's) score
+   * `first` told as the side ahead and by how much ("Red +0.26", "Black +1.30", "Black mates
+   * in 3", "Even"), never as a sign to interpret. */
+  function evalText(first) {
+    const [one, two] = sidesOf(variant);
+    if (first.mate != null) return t('engine.mates', { side: sn(first.mate > 0 ? one : two), n: Math.abs(first.mate) });
+    if (first.cp === 0) return t('engine.even');
+    return t('engine.ahead', { side: sn(first.cp > 0 ? one : two), pawns: (Math.abs(first.cp) / 100).toFixed(2) });
   }
+  /** Red's (Sente's) score as a fraction of the bar. */
   function barShare(score) {
     if (score.mate != null) return score.mate > 0 ? 1 : 0;
     return 1 / (1 + Math.exp(-score.cp / 250));
@@ -384,17 +388,15 @@ export function analysisPage(main, variantParam) {
       showError(m);
       $('.engine-status').textContent = '';
     } else if (m.type === 'info' && m.search === search) {
-      const sides = sidesOf(variant);
-      const toMove = nodes.get(engineFor)?.pos?.to_move;
       const best = m.lines[0];
       if (best) {
         const share = barShare(best.score_first);
         $('.eval-fill').style.width = `${(share * 100).toFixed(1)}%`;
-        $('.eval-bar').setAttribute('aria-label', t('engine.barValue', { side: sn(sides[0]), score: scoreText(best.score_first) }));
+        $('.eval-bar').setAttribute('aria-label', `${t('engine.bar')}: ${evalText(best.score_first)}`);
       }
       $('.engine-status').textContent = t('engine.depth', { depth: m.depth, nodes: m.nodes.toLocaleString() });
       $('.engine-lines').innerHTML = m.lines
-        .map((l) => `<li><span class="score" title="${sn(toMove)}">${scoreText(l.score)}</span> <span class="score-first" title="${sn(sides[0])}">(${sn(sides[0])} ${scoreText(l.score_first)})</span> <span class="pv">${(l.pv_notation.length ? l.pv_notation : l.pv).join(' ')}</span></li>`)
+        .map((l) => `<li><span class="score">${evalText(l.score_first)}</span> <span class="pv">${(l.pv_notation.length ? l.pv_notation : l.pv).join(' ')}</span></li>`)
         .join('');
     } else if (m.type === 'done' && m.search === search) {
       const el = $('.engine-status');
@@ -503,6 +505,7 @@ export function analysisPage(main, variantParam) {
         <label>${t('engine.lines')} <select name="lines">${[1, 2, 3].map((n) => `<option value="${n}">${n}</option>`).join('')}</select></label>
       </div>
       <div class="eval-bar" role="img" aria-label="${t('engine.bar')}"><div class="eval-fill"></div></div>
+      <p class="hint engine-explain">${t('engine.explain')}</p>
       <p class="engine-status" aria-live="polite"></p>
       <ol class="engine-lines"></ol>
     </section>
