@@ -268,3 +268,22 @@ test('a computer review draws the evaluation graph, marks the blunder with the b
   await page.screenshot({ path: path.join(artifacts, 'analysis-review.png') });
   await ctx.close();
 });
+
+test('an import the server refuses is said in the reader\'s language, with its line', async () => {
+  for (const [lang, expected] of [
+    ['ja', '1行目：PGN・KIF・KI2・CSA の棋譜でも、FEN・SFEN・局面の行でもありません。'],
+    ['es', 'Línea 1: El texto no es una partida PGN, KIF, KI2 ni CSA, ni una línea FEN, SFEN o de posición.'],
+    ['en', 'Line 3: Move 3 a0a5 is not legal there.'],
+  ]) {
+    const ctx = await newContext(env.browser);
+    await ctx.addCookies([{ name: 'lang', value: lang, url: env.server.url }]);
+    const page = await ctx.newPage();
+    await page.goto(`${env.server.url}/analysis/xiangqi`);
+    await ready(page);
+    await page.fill('#import-text', lang === 'en' ? '[Game "Chinese Chess"]\n\n1. h2e2 h9g7 2. a0a5 *\n' : 'hello there');
+    await page.click('.import button[type=submit]');
+    await page.waitForSelector('.analysis-error:not([hidden])');
+    assert.equal(await page.locator('.analysis-error').innerText(), expected);
+    await ctx.close();
+  }
+});

@@ -193,6 +193,35 @@ impl ImportError {
         }
     }
 
+    /// The values a message for this error is written from, for a client to say it in its
+    /// reader's language: `line` (when the error is on one), `ply` and `move` (the move's
+    /// text as the record writes it) for a move, `wanted` and `found` (variant names) for a
+    /// record of another variant.
+    pub fn params(&self) -> Vec<(&'static str, String)> {
+        use shogi_notation::RecordError as S;
+        use xiangqi_notation::RecordError as X;
+        let mut out = Vec::new();
+        if let Some(line) = self.line() {
+            out.push(("line", line.to_string()));
+        }
+        match self {
+            ImportError::Xiangqi(X::Move { ply, token, .. }) => {
+                out.push(("ply", ply.to_string()));
+                out.push(("move", token.clone()));
+            }
+            ImportError::Shogi(S::Move { ply, source, .. }) => {
+                out.push(("ply", ply.to_string()));
+                out.push(("move", source.text().to_owned()));
+            }
+            ImportError::WrongVariant { wanted, found } => {
+                out.push(("wanted", wanted.name().to_owned()));
+                out.push(("found", found.name().to_owned()));
+            }
+            _ => {}
+        }
+        out
+    }
+
     /// A stable snake_case code for APIs (`bad_move`, `bad_position`, …).
     pub fn code(&self) -> &'static str {
         use shogi_notation::RecordError as S;

@@ -137,6 +137,13 @@ fn run(
                 detail: None,
                 line: e.line().map(|l| l as u64),
                 reason: None,
+                params: Some(
+                    e.params()
+                        .into_iter()
+                        .map(|(k, v)| (k.to_owned(), v))
+                        .collect(),
+                )
+                .filter(|p: &std::collections::BTreeMap<String, String>| !p.is_empty()),
             },
         };
         (

@@ -780,3 +780,35 @@ on_both!(
         assert_eq!(first.accuracy, second.accuracy, "{v1}\n{v2}");
     }
 );
+
+on_both!(
+    import_errors_carry_the_values_their_message_is_written_from,
+    |server: TestServer| async move {
+        let refused_import = |body: Value| {
+            let server = &server;
+            async move {
+                let (status, v) = server.post("/api/import", None, body).await;
+                assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+                typed::<jiang_protocol::ErrorBody>(&v);
+                v["error"].clone()
+            }
+        };
+        let e = refused_import(json!({"text": "hello there"})).await;
+        assert_eq!(e["code"], "unknown_format");
+        assert_eq!(e["params"], json!({"line": "1"}));
+        let e =
+            refused_import(json!({"text": "[Game \"Chinese Chess\"]\n\n1. h2e2 h9g7 2. a0a5 *\n"}))
+                .await;
+        assert_eq!(e["code"], "bad_move");
+        assert_eq!(
+            e["params"],
+            json!({"line": "3", "ply": "3", "move": "a0a5"})
+        );
+        let e = refused_import(json!({"text": "1. h2e2 *", "variant": "shogi"})).await;
+        assert_eq!(e["code"], "wrong_variant", "{e}");
+        assert_eq!(e["params"], json!({"wanted": "shogi", "found": "xiangqi"}));
+        let e = refused_import(json!({"text": "   "})).await;
+        assert_eq!(e["code"], "empty_record");
+        assert!(e.get("params").is_none(), "{e}");
+    }
+);
