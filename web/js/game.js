@@ -287,7 +287,7 @@ export function gamePage(main, id) {
     settings.querySelector('[name=turnSound]').checked = turnSoundOn();
     settings.querySelector('[name=turnNotify]').checked = turnNotifyOn();
     settings.querySelector('[name=chat]').checked = chatSettingOn();
-    chat = chatPanel($('.chat'), { send: wsSend, sideName: sn });
+    chat = chatPanel($('.chat'), { send: wsSend, sideName: sn, moveStyle: () => serverStyle(notationStyle(), currentLang()) });
     settings.addEventListener('change', async (e) => {
       const el = e.target;
       if (el.name === 'turnSound') {
@@ -572,7 +572,7 @@ export function gamePage(main, id) {
     // The computer declines every draw offer (docs/api.md): no button for it.
     if (you && playing && fam() === 'xiangqi' && !view.draw_offer && !view.computer) btn('draw-offer', t('action.offerDraw'));
     if (you && playing && !view.takeback) btn('takeback-request', t('takeback.request'));
-    if (you && playing && view.premove) btn('premove-cancel', t('premove.cancel', { move: view.premove }));
+    if (you && playing && view.premove) btn('premove-cancel', t('premove.cancel'));
     const myMoves = you ? view.moves.filter((_, i) => (i % 2 === 0) === (seatOf(you) === parse(view.variant, view.initial_fen).toMove)).length : 0;
     if (you && (view.status === 'waiting' || (playing && myMoves === 0))) btn('abort', t('action.abort'));
     if (view.variant === 'shogi') {
@@ -788,7 +788,7 @@ export function gamePage(main, id) {
       if (type === 'takeback') view.takeback = rest.takeback;
       if (type === 'premove') {
         view.premove = rest.premove;
-        if (rest.dropped) showError(t('premove.dropped', { move: rest.dropped }));
+        if (rest.dropped) showError(t('premove.dropped'));
       }
       if (type === 'presence') {
         view.away = rest.away || {};
