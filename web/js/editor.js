@@ -201,7 +201,9 @@ export function editorPage(main, variant) {
   /** Keeps the position in the URL (`?fen=` / `?sfen=`): Back from a game or the analysis
    * board, and a reload, come back to it. */
   function remember() {
-    const url = `/editor/${variant}?${fam === 'shogi' ? 'sfen' : 'fen'}=${encodeURIComponent(text)}`;
+    // The start position keeps the plain address.
+    const plain = text === START[variant] || text === write(parse(variant, START[variant]), null);
+    const url = plain ? `/editor/${variant}` : `/editor/${variant}?${fam === 'shogi' ? 'sfen' : 'fen'}=${encodeURIComponent(text)}`;
     if (location.pathname + location.search !== url) history.replaceState(history.state, '', url);
   }
 
