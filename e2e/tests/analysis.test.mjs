@@ -39,6 +39,23 @@ async function playedGame(page, variant, moves, end = true) {
   return id;
 }
 
+/** The contrast ratio (WCAG) of `locator`'s text colour against its background colour. */
+async function contrast(locator) {
+  const [fg, bg] = await locator.evaluate((el) => {
+    const s = getComputedStyle(el);
+    return [s.color, s.backgroundColor];
+  });
+  const lum = (css) => {
+    const [r, g, b] = css.match(/[\d.]+/g).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
 const current = (page) => page.locator('.tree [aria-current]').innerText();
 const ready = (page) => page.waitForSelector('.analysis[data-ready]');
 
@@ -76,6 +93,9 @@ test('no Analyse button while a game is played; a finished game opens, walks, br
   await page.click('[data-square="c7"]');
   await page.waitForSelector('.tree .variation');
   assert.equal(await current(page), '1…H2+3');
+  // The current move inside a variation is readable: its text against its background has
+  // at least the WCAG AA contrast of 4.5.
+  assert.ok((await contrast(page.locator('.tree .variation .tree-move[aria-current]'))) >= 4.5, 'current move in a variation is readable');
   await page.keyboard.press('ArrowUp');
   assert.equal(await current(page), 'H8+7', '↑ goes to the variation before');
   await page.keyboard.press('ArrowDown');
@@ -88,8 +108,10 @@ test('no Analyse button while a game is played; a finished game opens, walks, br
   await page.selectOption('select[name=lines]', '2');
   await page.click('[data-act=engine]');
   await page.waitForFunction(() => document.querySelectorAll('.engine-lines li').length === 2, null, { timeout: 20000 });
-  assert.match(await page.locator('.engine-lines li').first().innerText(), /^[+-]?\d+\.\d\d|#/);
-  assert.match(await page.locator('.eval-bar').getAttribute('aria-label'), /Red/);
+  // Evaluations from one point of view: the side ahead and by how much, whoever is to move.
+  assert.match(await page.locator('.engine-lines li').first().innerText(), /^((Red|Black) \+\d+\.\d\d|Even|(Red|Black) mates in \d+) /);
+  assert.match(await page.locator('.eval-bar').getAttribute('aria-label'), /^Evaluation bar: (Red|Black|Even)/);
+  assert.match(await page.locator('.engine-explain').innerText(), /ahead/);
   await page.click('[data-act=engine]');
   assert.equal(await page.locator('[data-act=engine]').getAttribute('aria-pressed'), 'false');
 
@@ -154,6 +176,57 @@ test('a record imported on the analysis page opens as its main line', async () =
   await ctx.close();
 });
 
+test('imported records show and export their result and players: a KIF resignation, a PGN checkmate, a CSA disconnection', async () => {
+  const ctx = await newContext(env.browser);
+  const page = await ctx.newPage();
+  const records = [
+    {
+      variant: 'shogi',
+      text: '先手：Alice\n後手：Bob\n手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 ８八角成(22)\n   5 投了\nまで4手で後手の勝ち\n',
+      players: 'Sente: Alice · Gote: Bob',
+      result: /^Gote wins: .*resign/i,
+      export: 'kif',
+      written: [/先手：Alice/, /投了/, /まで4手で後手の勝ち/],
+    },
+    {
+      variant: 'xiangqi',
+      text: '[Game "Chinese Chess"]\n[Red "Alice"]\n[Black "Bob"]\n[FEN "4k4/R8/1R7/9/9/9/9/9/9/3K5 w - - 0 1"]\n[Result "1-0"]\n\n1. b7b9 1-0\n',
+      players: 'Red: Alice · Black: Bob',
+      result: /^Red wins: .*checkmate/i,
+      export: 'pgn',
+      written: [/\[Red "Alice"\]/, /\[Result "1-0"\]/, /\[Termination "checkmate"\]/],
+    },
+    {
+      variant: 'shogi',
+      text: "V2.2\nN+Alice\nN-Bob\nPI\n+\n+7776FU\n-3334FU\n'切断\n%-ILLEGAL_ACTION\n'jiang-result: 1-0 disconnection\n",
+      players: 'Sente: Alice · Gote: Bob',
+      result: /^Sente wins: .*(left|disconnect)/i,
+      export: 'kif',
+      written: [/後手：Bob/, /切断/, /まで2手で先手の勝ち/],
+    },
+  ];
+  for (const r of records) {
+    await page.goto(`${env.server.url}/analysis/${r.variant}`);
+    await ready(page);
+    await page.fill('#import-text', r.text);
+    await page.click('.import button[type=submit]');
+    await page.waitForSelector('.game-result .record-result');
+    await ready(page);
+    assert.equal(await page.locator('.game-result .record-players').innerText(), r.players);
+    assert.match(await page.locator('.game-result .record-result').innerText(), r.result);
+    if (r.variant === 'xiangqi') await page.screenshot({ path: path.join(artifacts, 'analysis-imported-record.png') });
+    // A reload keeps them; the export writes them.
+    await page.reload();
+    await ready(page);
+    assert.equal(await page.locator('.game-result .record-players').innerText(), r.players);
+    await page.click(`[data-export=${r.export}]`);
+    await page.waitForSelector('.export-text:not([hidden])');
+    const text = await page.locator('.export-text').inputValue();
+    for (const w of r.written) assert.match(text, w, text);
+  }
+  await ctx.close();
+});
+
 test('the analysis board in Japanese: shogi moves in Japanese notation after a finished game', async () => {
   const ctx = await newContext(env.browser, { locale: 'ja-JP' });
   const page = await ctx.newPage();
@@ -194,4 +267,23 @@ test('a computer review draws the evaluation graph, marks the blunder with the b
   assert.equal(await page.locator('.eval-graph .mark.blunder').count(), 1);
   await page.screenshot({ path: path.join(artifacts, 'analysis-review.png') });
   await ctx.close();
+});
+
+test('an import the server refuses is said in the reader\'s language, with its line', async () => {
+  for (const [lang, expected] of [
+    ['ja', '1行目：PGN・KIF・KI2・CSA の棋譜でも、FEN・SFEN・局面の行でもありません。'],
+    ['es', 'Línea 1: El texto no es una partida PGN, KIF, KI2 ni CSA, ni una línea FEN, SFEN o de posición.'],
+    ['en', 'Line 3: Move 3 a0a5 is not legal there.'],
+  ]) {
+    const ctx = await newContext(env.browser);
+    await ctx.addCookies([{ name: 'lang', value: lang, url: env.server.url }]);
+    const page = await ctx.newPage();
+    await page.goto(`${env.server.url}/analysis/xiangqi`);
+    await ready(page);
+    await page.fill('#import-text', lang === 'en' ? '[Game "Chinese Chess"]\n\n1. h2e2 h9g7 2. a0a5 *\n' : 'hello there');
+    await page.click('.import button[type=submit]');
+    await page.waitForSelector('.analysis-error:not([hidden])');
+    assert.equal(await page.locator('.analysis-error').innerText(), expected);
+    await ctx.close();
+  }
 });

@@ -28,6 +28,9 @@ const KINGS = {
   minishogi: ['sente', ['5e4d', '1a2b', '4d5e', '2b1a']],
 };
 
+/** The third move of KINGS, taken back, as the English page's notation writes it. */
+const TAKEN_BACK = { xiangqi: 'K5-1', jieqi: 'K5-1', shogi: 'K-59', minishogi: 'K-55' };
+
 async function api(path, body, token) {
   const headers = { 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
@@ -102,6 +105,9 @@ for (const variant of Object.keys(KINGS)) {
     await waitPlies(a.page, 2);
     await waitPlies(b.page, 2);
     await a.page.locator('.chat-log li.note').waitFor();
+    // The note names the move in the page's notation (WXF, Western), never in machine text.
+    const note = await a.page.locator('.chat-log li.note').textContent();
+    assert.equal(note, `${first === 'red' ? 'Red' : 'Sente'} took back: ${TAKEN_BACK[variant]}`);
 
     // Premove: the second player queues its move while the first is to move; a click on the
     // board takes it back; queued again, it is played at once after the first's move.
@@ -114,6 +120,7 @@ for (const variant of Object.keys(KINGS)) {
     await square(b.page, moves[3].slice(0, 2)).click();
     await square(b.page, moves[3].slice(2, 4)).click();
     await b.page.locator('[data-action=premove-cancel]').waitFor();
+    assert.equal(await b.page.locator('[data-action=premove-cancel]').textContent(), 'Cancel the premove (marked on the board)');
     await play(a.page, moves[2]);
     await waitPlies(a.page, 4);
     await waitPlies(b.page, 4);

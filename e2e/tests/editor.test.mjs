@@ -201,3 +201,51 @@ test('the editor is linked from the home page and the rules', async () => {
   await page.waitForURL(/\/editor\/minishogi$/);
   await ctx.close();
 });
+
+test('editor → game: the side to move is the default side, a clock can be chosen; the position lives in the URL through Analyse, Back and reload', async () => {
+  // Sente to move, mate in one (G*5b).
+  const mateIn1 = '4k4/9/4P4/9/9/9/9/9/4K4 b G 1';
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  await page.goto(`${server.url}/editor/shogi?sfen=${encodeURIComponent(mateIn1)}`);
+  await verdict(page, 'valid');
+  assert.equal(await page.locator('select[name=side]').inputValue(), 'sente', 'the side to move by default');
+  // Gote to move: the default follows; back to sente.
+  await page.click('.editor-turn label:has(input[value=second])');
+  await verdict(page, 'valid');
+  assert.equal(await page.locator('select[name=side]').inputValue(), 'gote');
+  assert.match(decodeURIComponent(page.url()), /\?sfen=4k4\/9\/4P4\/9\/9\/9\/9\/9\/4K4 w G 1$/);
+  await page.click('.editor-turn label:has(input[value=first])');
+  await verdict(page, 'valid');
+  // The clock choices are the one clock label's.
+  assert.deepEqual(await page.locator('select[name=clock] option').allInnerTexts(), ['10 min + 30 s byo-yomi', '3 min + 10 s byo-yomi', '30 min + 1 min byo-yomi', 'No clock']);
+  await page.selectOption('select[name=clock]', '1');
+  await page.screenshot({ path: path.join(artifacts, 'editor-game-choices.png') });
+
+  // Analyse, then Back: the editor shows the edited position, not the start.
+  await page.click('[data-action=analyse]');
+  await page.waitForURL(/\/analysis\/shogi\?sfen=/);
+  await page.goBack();
+  await page.locator('.editor svg.board').waitFor();
+  await verdict(page, 'valid');
+  assert.equal(await fen(page), mateIn1);
+  // A reload keeps it too.
+  await page.reload();
+  await verdict(page, 'valid');
+  assert.equal(await fen(page), mateIn1);
+
+  // Play the computer: the player is sente (to move), with the chosen clock.
+  await page.selectOption('select[name=clock]', '1');
+  await page.selectOption('select[name=level]', '1');
+  await page.click('[data-action=computer]');
+  await page.waitForURL(/\/g\/[A-Za-z0-9]+$/);
+  const id = new URL(page.url()).pathname.split('/').pop();
+  const view = await (await fetch(`${server.url}/api/games/${id}`)).json();
+  assert.equal(view.initial_fen, mateIn1);
+  assert.equal(view.to_move, 'sente');
+  assert.equal(view.computer?.side, 'gote', JSON.stringify(view.computer));
+  assert.deepEqual(view.clock_settings, { main: 180, increment: 0, byoyomi: 10, periods: 1 });
+  await page.locator('.time-control').waitFor();
+  assert.equal(await page.locator('.time-control').innerText(), 'Clock: 3 min + 10 s byo-yomi');
+  await ctx.close();
+});

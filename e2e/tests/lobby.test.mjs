@@ -19,11 +19,12 @@ after(async () => {
   await server?.close();
 });
 
+// Each variant with a quick-pairing clock, as the one clock label writes it.
 const VARIANTS = [
-  ['xiangqi', '10+5'],
-  ['jieqi', '5+3'],
-  ['shogi', '10|30'],
-  ['minishogi', '3+2'],
+  ['xiangqi', '10 min + 5 s'],
+  ['jieqi', '5 min + 3 s'],
+  ['shogi', '10 min + 30 s byo-yomi'],
+  ['minishogi', '3 min + 2 s'],
 ];
 
 /** The home page with the lobby connected. */

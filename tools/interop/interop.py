@@ -127,6 +127,17 @@ GAMES = [
     ("xiangqi draw agreement", "xiangqi", {}, ["h2e2", "h9g7", ("draw",)]),
     ("xiangqi timeout", "xiangqi", {"clock": {"main": 1}}, ["h2e2", "h9g7", ("wait", 1.6)]),
     ("jieqi resignation", "jieqi", {}, [("legal", 4), ("resign", "first")]),
+    # Tandem pieces (like pieces on one file), for the WXF check with pyffish: R--1, C++1,
+    # R+.8, C-.8; H++5, P-.6; three soldiers P7.8 (the middle keeps its file), then P+.8.
+    ("xiangqi tandem chariots and cannons", "xiangqi",
+     {"fen": "3k5/9/6c2/9/6c2/R8/9/R8/9/4K4 w - - 0 1"},
+     ["a2a1", "g5g4", "a4b4", "g7h7", ("resign", "first")]),
+    ("xiangqi tandem horses and soldiers", "xiangqi",
+     {"fen": "3k5/2P6/2P6/9/9/9/2N6/9/2N6/4K4 w - - 0 1"},
+     ["c3e4", "d9e9", "c7d7", "e9d9", ("resign", "first")]),
+    ("xiangqi three soldiers on a file", "xiangqi",
+     {"fen": "3k5/2P6/2P6/2P6/9/9/9/9/9/5K3 w - - 0 1"},
+     ["c7b7", "d9e9", "c8b8", ("resign", "second")]),
 ]
 for name, sfen in [
     ("lance", "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"),
@@ -216,7 +227,7 @@ def iccs_to_fsf(move):
 
 
 def pgn_moves(pgn):
-    """The ICCS movetext tokens of a PGN (tags, numbers and the result left out)."""
+    """The movetext tokens (ICCS or WXF) of a PGN (tags, numbers and the result left out)."""
     out = []
     body = pgn.split("\n\n", 1)[1]
     for token in body.split():
@@ -239,6 +250,7 @@ class Tally:
         self.failures = []
         self.games = set()
         self.timed_games = 0
+        self.wxf_tandems = 0
 
     def check(self, game, fmt, reader, problems):
         self.tried += 1
@@ -465,6 +477,55 @@ def check_xiangqi(tally, server, gid, name, view):
     except Exception as e:  # noqa: BLE001
         p.append(f"raised {type(e).__name__}: {e}")
     tally.check(name, "pgn", "pyffish", p)
+    check_xiangqi_wxf(tally, server, gid, name, view)
+
+
+def wxf_tandem(token):
+    """Whether a WXF move names a piece among like pieces on its file: a marker after the
+    letter (`R+.3`, `C--1`), `++`/`--`, or a file digit in place of the letter (`7+.8`)."""
+    return token[1] in "+-" or token[0].isdigit()
+
+
+def check_xiangqi_wxf(tally, server, gid, name, view):
+    """pyffish reads Jiang's WXF movetext: each move's text is pyffish's WXF spelling
+    (`=` read as `.`) of that move and of no other legal move. Where pyffish's spelling
+    follows another convention (its numbered tandem soldiers, `27=8` for the second of a
+    file's soldiers, where the official form is `P7.8`; a marker left out when only one of
+    two like pieces can make a move of that shape, `H7-8` for `H+-8`), Jiang's text must
+    still name no other move for pyffish: never a misreading."""
+    moves = view["moves"]
+    p = []
+    try:
+        tokens = pgn_moves(server.text(f"/api/games/{gid}/record?format=pgn&moves=wxf"))
+        compare(p, "number of moves", len(tokens), len(moves))
+        start = view["initial_fen"]
+        played = []
+        for token, m in zip(tokens, moves):
+            fm = iccs_to_fsf(m)
+            fen = pyffish.get_fen("xiangqi", start, played)
+            spelled = {c: pyffish.get_san("xiangqi", fen, c, False,
+                                          pyffish.NOTATION_XIANGQI_WXF).replace("=", ".")
+                       for c in pyffish.legal_moves("xiangqi", fen, [])}
+            named = [c for c, text in spelled.items() if text == token]
+            if named == [fm]:
+                if wxf_tandem(token):
+                    tally.wxf_tandems += 1
+            elif named:
+                p.append(f"move {len(played) + 1} {token} ({m}) reads as {named} for pyffish")
+                break
+            elif fm in spelled and (spelled[fm][:2].isdigit() or (
+                    wxf_tandem(token) and not wxf_tandem(spelled[fm]))):
+                tally.reader_bug(name, "pgn wxf", "pyffish",
+                                 f"{token} is {spelled[fm]} in pyffish's convention "
+                                 f"(numbered tandem soldiers, or the marker left out)")
+            else:
+                p.append(f"move {len(played) + 1} {token} ({m}) is not read by pyffish "
+                         f"(which writes {spelled.get(fm)})")
+                break
+            played.append(fm)
+    except Exception as e:  # noqa: BLE001
+        p.append(f"raised {type(e).__name__}: {e}")
+    tally.check(name, "pgn wxf", "pyffish", p)
 
 
 def main():
@@ -498,6 +559,10 @@ def main():
         reasons[(reader, fmt, why)] += 1
     for (reader, fmt, why), n in sorted(reasons.items()):
         print(f"  skipped {n:3} × {reader} {fmt}: {why}")
+    print(f"  {tally.wxf_tandems} WXF tandem move(s) read by pyffish as Jiang wrote them")
+    if tally.wxf_tandems < 5:
+        print("FAIL fewer than 5 WXF tandem moves were read by pyffish: tandems were not checked")
+        return 1
     if tally.timed_games == 0:
         print("FAIL no game has a move time of a second or more: times were not checked")
         return 1

@@ -35,6 +35,9 @@ export function analysisPage(main, variantParam) {
   let nextId = 1;
   let current = 0;
   let game = null; // {id, moves, result} of a game opened by id
+  // What an imported record says besides its moves, as POST /api/import answered it:
+  // {players, moves, result, winner, other_end}.
+  let record = null;
   let board = null;
   let flipped = false;
   let busy = false;
@@ -70,7 +73,7 @@ export function analysisPage(main, variantParam) {
   function save() {
     const list = [...nodes.values()].map((n) => ({ id: n.id, parent: n.parent, move: n.move, text: n.text, children: n.children, pos: n.pos ? { ...n.pos, legal_moves: undefined, legal_notation: undefined } : null }));
     try {
-      localStorage.setItem('jiang.' + storageKey, JSON.stringify({ style: style(), current, nextId, nodes: list, game }));
+      localStorage.setItem('jiang.' + storageKey, JSON.stringify({ style: style(), current, nextId, nodes: list, game, record }));
     } catch {
       /* storage full: the tree lives on in this tab */
     }
@@ -79,6 +82,7 @@ export function analysisPage(main, variantParam) {
   function restore() {
     try {
       const saved = JSON.parse(localStorage.getItem('jiang.' + storageKey) || 'null');
+      record = gameId ? null : saved?.record || null;
       if (!saved?.nodes?.length) return false;
       nodes = new Map(saved.nodes.map((n) => [n.id, n]));
       nextId = saved.nextId;
@@ -259,7 +263,10 @@ export function analysisPage(main, variantParam) {
 
   async function exportTree(format, moves) {
     try {
-      const res = await api('/api/analysis/export', { method: 'POST', body: { ...source(), format, ...(moves ? { moves } : {}), tree: tree() } });
+      // An imported record's names and ending go into the export (the server writes the
+      // result when the main line is still the recorded one).
+      const facts = !gameId && record ? { record: { players: record.players || {}, moves: record.moves || [], ...(record.result ? { result: record.result } : {}) } } : {};
+      const res = await api('/api/analysis/export', { method: 'POST', body: { ...source(), format, ...(moves ? { moves } : {}), tree: tree(), ...facts } });
       const url = URL.createObjectURL(new Blob([res.text], { type: 'text/plain;charset=utf-8' }));
       const a = Object.assign(document.createElement('a'), { href: url, download: res.file_name });
       document.body.append(a);
@@ -359,12 +366,16 @@ export function analysisPage(main, variantParam) {
     renderEngine();
   }
 
-  /** Red's (Sente's) score as a fraction of the bar, and the number shown. */
-  function scoreText(score) {
-    if (score.mate != null) return score.mate > 0 ? `#${score.mate}` : `#-${-score.mate}`;
-    const pawns = score.cp / 100;
-    return (pawns > 0 ? '+' : '') + pawns.toFixed(2);
+  /** An evaluation from one point of view, whoever is to move: Red's (Sente's) score
+   * `first` told as the side ahead and by how much ("Red +0.26", "Black +1.30", "Black mates
+   * in 3", "Even"), never as a sign to interpret. */
+  function evalText(first) {
+    const [one, two] = sidesOf(variant);
+    if (first.mate != null) return t('engine.mates', { side: sn(first.mate > 0 ? one : two), n: Math.abs(first.mate) });
+    if (first.cp === 0) return t('engine.even');
+    return t('engine.ahead', { side: sn(first.cp > 0 ? one : two), pawns: (Math.abs(first.cp) / 100).toFixed(2) });
   }
+  /** Red's (Sente's) score as a fraction of the bar. */
   function barShare(score) {
     if (score.mate != null) return score.mate > 0 ? 1 : 0;
     return 1 / (1 + Math.exp(-score.cp / 250));
@@ -377,17 +388,15 @@ export function analysisPage(main, variantParam) {
       showError(m);
       $('.engine-status').textContent = '';
     } else if (m.type === 'info' && m.search === search) {
-      const sides = sidesOf(variant);
-      const toMove = nodes.get(engineFor)?.pos?.to_move;
       const best = m.lines[0];
       if (best) {
         const share = barShare(best.score_first);
         $('.eval-fill').style.width = `${(share * 100).toFixed(1)}%`;
-        $('.eval-bar').setAttribute('aria-label', t('engine.barValue', { side: sn(sides[0]), score: scoreText(best.score_first) }));
+        $('.eval-bar').setAttribute('aria-label', `${t('engine.bar')}: ${evalText(best.score_first)}`);
       }
       $('.engine-status').textContent = t('engine.depth', { depth: m.depth, nodes: m.nodes.toLocaleString() });
       $('.engine-lines').innerHTML = m.lines
-        .map((l) => `<li><span class="score" title="${sn(toMove)}">${scoreText(l.score)}</span> <span class="score-first" title="${sn(sides[0])}">(${sn(sides[0])} ${scoreText(l.score_first)})</span> <span class="pv">${(l.pv_notation.length ? l.pv_notation : l.pv).join(' ')}</span></li>`)
+        .map((l) => `<li><span class="score">${evalText(l.score_first)}</span> <span class="pv">${(l.pv_notation.length ? l.pv_notation : l.pv).join(' ')}</span></li>`)
         .join('');
     } else if (m.type === 'done' && m.search === search) {
       const el = $('.engine-status');
@@ -496,6 +505,7 @@ export function analysisPage(main, variantParam) {
         <label>${t('engine.lines')} <select name="lines">${[1, 2, 3].map((n) => `<option value="${n}">${n}</option>`).join('')}</select></label>
       </div>
       <div class="eval-bar" role="img" aria-label="${t('engine.bar')}"><div class="eval-fill"></div></div>
+      <p class="hint engine-explain">${t('engine.explain')}</p>
       <p class="engine-status" aria-live="polite"></p>
       <ol class="engine-lines"></ol>
     </section>
@@ -596,8 +606,10 @@ export function analysisPage(main, variantParam) {
       } else res = await api('/api/import', { method: 'POST', body: { text: form.text.value } });
       const url = new URL(`/analysis/${res.variant}`, location.href);
       url.searchParams.set(familyOf(res.variant) === 'shogi' ? 'sfen' : 'fen', res.start);
-      // A new import starts a new tree for its start.
-      localStorage.removeItem(`jiang.analysis.${res.variant}|f:${res.start}`);
+      // A new import starts a new tree for its start, keeping what the record says besides
+      // its moves (names, result) for the board to show and its exports to write.
+      const facts = { players: res.players || {}, moves: res.moves, result: res.result, winner: res.winner, other_end: res.other_end };
+      localStorage.setItem(`jiang.analysis.${res.variant}|f:${res.start}`, JSON.stringify({ record: facts }));
       if (res.moves.length) url.searchParams.set('line', res.moves.join(','));
       navigate(url.pathname + url.search);
     } catch (ex) {
@@ -649,6 +661,27 @@ export function analysisPage(main, variantParam) {
     return line(nodes.get(root.children[0]), root.children.slice(1).map((c) => nodes.get(c)));
   }
 
+  /** An imported record's players and ending, as the record says them. */
+  function showRecord(el) {
+    const players = sidesOf(variant)
+      .filter((s) => record.players?.[s])
+      .map((s) => t('analysis.player', { side: sn(s), name: record.players[s] }))
+      .join(' · ');
+    let ending = '';
+    if (record.result) ending = describeResult(variant, record.result, 'ended').text;
+    else if (record.other_end) ending = record.winner ? t('analysis.recordEndWinner', { side: sn(record.winner), words: record.other_end }) : t('analysis.recordEnd', { words: record.other_end });
+    const lines = [players, ending].filter(Boolean);
+    el.hidden = !lines.length;
+    el.replaceChildren(
+      ...lines.map((text, i) => {
+        const span = document.createElement('span');
+        span.className = i === 0 && players ? 'record-players' : 'record-result';
+        span.textContent = text;
+        return span;
+      }),
+    );
+  }
+
   function render() {
     if (destroyed || !nodes.has(current)) return;
     const node = nodes.get(current);
@@ -684,7 +717,7 @@ export function analysisPage(main, variantParam) {
     if (game) {
       gr.hidden = false;
       gr.textContent = game.result ? describeResult(variant, game.result, 'ended').text : t('result.aborted');
-    }
+    } else if (record) showRecord(gr);
     const treeEl = $('.tree');
     const html = treeHtml();
     if (treeEl.innerHTML !== html) treeEl.innerHTML = html;

@@ -1,12 +1,14 @@
 // HTTP API client: JSON in and out, the seat token kept per game in local storage.
 
-/** An error answer from the server: its code, sentence, status and (rules refusals) reason. */
+/** An error answer from the server: its code, sentence, status, (rules refusals) reason and
+ * (imports) the values its sentence is written from. */
 export class ApiError extends Error {
-  constructor(status, code, message, reason) {
+  constructor(status, code, message, reason, params) {
     super(message);
     this.status = status;
     this.code = code;
     this.reason = reason;
+    this.params = params;
   }
 }
 
@@ -54,6 +56,7 @@ export async function api(path, { method = 'GET', body, token } = {}) {
       data?.error?.code || 'http_' + res.status,
       data?.error?.message || res.statusText,
       data?.error?.reason,
+      data?.error?.params,
     );
   return data;
 }

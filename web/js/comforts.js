@@ -12,7 +12,7 @@ export const setChatSetting = (on) => localStorage.setItem('jiang.chat', on ? '1
  * The chat panel in `box`. `send(message)` sends a WebSocket message; `sideName(side)` names a
  * side. Returns {history(msg), line(msg), render(view)}.
  */
-export function chatPanel(box, { send, sideName }) {
+export function chatPanel(box, { send, sideName, moveStyle = () => null }) {
   let lines = [];
   let takebacks = [];
   let muted = null; // a player's own settings; null for a spectator
@@ -47,7 +47,9 @@ export function chatPanel(box, { send, sideName }) {
     send({ type: 'chat_mute', channel, muted: !el.checked });
   });
 
+  let drawnStyle = null; // the notation style the notes were written in
   function draw() {
+    drawnStyle = moveStyle();
     const items = [...lines.map((l) => ({ ...l, kind: 'chat' })), ...takebacks.map((n) => ({ ...n, kind: 'takeback' }))].sort((a, b) => a.seq - b.seq);
     const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
     log.replaceChildren(
@@ -55,7 +57,10 @@ export function chatPanel(box, { send, sideName }) {
         const li = document.createElement('li');
         if (item.kind === 'takeback') {
           li.className = 'note';
-          li.textContent = t('chat.tookBack', { side: sideName(item.by), moves: item.moves.join(' ') });
+          // The moves in the reader's notation, as the server named them (the recorded
+          // moves only for a takeback stored before it did).
+          const moves = item.names?.[drawnStyle] || item.moves;
+          li.textContent = t('chat.tookBack', { side: sideName(item.by), moves: moves.join(' ') });
           return li;
         }
         li.className = item.channel;
@@ -103,7 +108,7 @@ export function chatPanel(box, { send, sideName }) {
     },
     /** The view changed (who the viewer is). */
     render(view) {
-      if (you !== (view.you || null)) {
+      if (you !== (view.you || null) || drawnStyle !== moveStyle()) {
         you = view.you || null;
         draw();
       }

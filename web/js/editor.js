@@ -1,13 +1,16 @@
 // The board editor, `/editor/<variant>[?fen=…|?sfen=…]`: place and remove pieces, hands,
 // side to move, the FEN/SFEN live. The server judges the position (POST
 // /api/positions/validate) and the page says its problems in the reader's language; from a
-// valid position: analyse it, or start a game from it.
+// valid position: analyse it, or start a game from it (the side and clock chosen: the side
+// to move by default). The position lives in the URL, so Back and reload keep it.
 import { t } from './i18n.js';
 import { api, createGame, ApiError } from './api.js';
 import { errorText } from './errors.js';
 import { createBoard, pieceSvg } from './board.js';
 import { START, familyOf, sidesOf, parse, write, isFirst } from './position.js';
 import { navigate } from './navigation.js';
+import { clockLabel } from './clock.js';
+import { PRESETS } from './home.js';
 
 const VARIANTS = ['xiangqi', 'jieqi', 'shogi', 'minishogi'];
 
@@ -66,6 +69,12 @@ export function editorPage(main, variant) {
   let text = ''; // the FEN/SFEN shown and judged
   let dropped = false; // a palette piece was just dropped on the board: ignore its click
   let level = Number(localStorage.getItem('jiang.home.level')) || 3; // the home page's choice
+  // The game's side and clock: the side to move until the player picks one; no clock until
+  // one is picked (a set-up position is studied, not raced).
+  let sideChoice = null; // a side name, `random`, or null: the side to move
+  let clockChoice = 'none'; // a preset's index or `none`
+  const presets = PRESETS[fam];
+  const sideToMove = () => sides[pos?.toMove === 'second' ? 1 : 0];
 
   const pieceName = (letter) => {
     const key = letter.startsWith('+') ? '+' + letter[1].toUpperCase() : letter.toUpperCase();
@@ -130,6 +139,10 @@ export function editorPage(main, variant) {
       <div class="editor-actions">
         <a class="button" data-action="analyse" href="#">${t('editor.analyse')}</a>
         <button type="button" class="primary" data-action="friend">${t('editor.playFriend')}</button>
+        <label class="editor-side">${t('home.side')}
+          <select name="side">${[...sides, 'random'].map((s) => `<option value="${s}">${esc(t('side.' + s))}</option>`).join('')}</select></label>
+        <label class="editor-clock">${t('home.clock')}
+          <select name="clock">${presets.map(([, c], i) => `<option value="${i}"${clockChoice === String(i) ? ' selected' : ''}>${esc(clockLabel(c))}</option>`).join('')}<option value="none"${clockChoice === 'none' ? ' selected' : ''}>${esc(clockLabel(null))}</option></select></label>
         <label class="editor-level">${t('home.level')}
           <select name="level">${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<option value="${n}"${n === level ? ' selected' : ''}>${n}</option>`).join('')}</select></label>
         <button type="button" data-action="computer">${t('home.playComputer')}</button>
@@ -185,6 +198,15 @@ export function editorPage(main, variant) {
     validate();
   }
 
+  /** Keeps the position in the URL (`?fen=` / `?sfen=`): Back from a game or the analysis
+   * board, and a reload, come back to it. */
+  function remember() {
+    // The start position keeps the plain address.
+    const plain = text === START[variant] || text === write(parse(variant, START[variant]), null);
+    const url = plain ? `/editor/${variant}` : `/editor/${variant}?${fam === 'shogi' ? 'sfen' : 'fen'}=${encodeURIComponent(text)}`;
+    if (location.pathname + location.search !== url) history.replaceState(history.state, '', url);
+  }
+
   function show() {
     board.update({ pos, orientation, style: 'traditional', noAnimation: true });
     main.querySelectorAll('.palette-piece').forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.piece === chosen)));
@@ -195,6 +217,9 @@ export function editorPage(main, variant) {
     });
     const radio = main.querySelector(`input[name=to-move][value=${pos.toMove}]`);
     if (radio) radio.checked = true;
+    const side = main.querySelector('select[name=side]');
+    if (side) side.value = sideChoice || sideToMove();
+    remember();
     const auto = main.querySelector('input[name=pool-auto]');
     if (auto) {
       auto.checked = pool === null;
@@ -323,11 +348,14 @@ export function editorPage(main, variant) {
     textarea.addEventListener('input', () => {
       text = textarea.value;
       if (load(text)) show();
+      remember();
       validate();
     });
     main.querySelector('[data-action=analyse]').addEventListener('click', (e) => {
       if (!verdict?.valid) e.preventDefault();
     });
+    main.querySelector('select[name=side]').addEventListener('change', (e) => (sideChoice = e.target.value));
+    main.querySelector('select[name=clock]').addEventListener('change', (e) => (clockChoice = e.target.value));
     main.querySelector('select[name=level]').addEventListener('change', (e) => {
       level = Number(e.target.value);
       localStorage.setItem('jiang.home.level', String(level));
@@ -339,7 +367,8 @@ export function editorPage(main, variant) {
       const err = main.querySelector('.editor-actions .error');
       err.hidden = true;
       button.disabled = true;
-      createGame({ variant, fen: verdict.fen, ...opponent }).then(
+      const clock = clockChoice === 'none' ? {} : { clock: presets[Number(clockChoice)][1] };
+      createGame({ variant, fen: verdict.fen, side: sideChoice || sideToMove(), ...clock, ...opponent }).then(
         (id) => navigate(`/g/${id}`),
         (ex) => {
           button.disabled = false;

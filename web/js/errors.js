@@ -15,6 +15,9 @@ export const TRANSLATED_CODES = [
   'claim_too_early',
   'too_many_seeks', 'seek_rate_limited',
   'game_in_progress',
+  // POST /api/import (the analysis page): said from the error's `params` (line, move, variants).
+  'empty_record', 'bad_encoding', 'unknown_format', 'wrong_variant', 'bad_move', 'bad_position',
+  'bad_record',
 ];
 
 /** Every `reason` of docs/api.md (Reasons), each with an `error.reason.<reason>` string. */
@@ -26,13 +29,20 @@ export const TRANSLATED_REASONS = [
 ];
 
 /**
- * The sentence to show for an error answer `{code, reason, message}` (an HTTP `error` object,
- * a WebSocket `error` message or an ApiError): the reason's string, else the code's, else the
+ * The sentence to show for an error answer `{code, reason, message, params}` (an HTTP `error`
+ * object, a WebSocket `error` message or an ApiError): the reason's string, else the code's
+ * (written with the error's `params`, and its line first when it is on one), else the
  * server's own message, else the code itself.
  */
-export function errorText({ code, reason, message } = {}) {
+export function errorText({ code, reason, message, params } = {}) {
   if (code === 'network') return t('error.network');
   if (reason && has(`error.reason.${reason}`)) return t(`error.reason.${reason}`);
-  if (code && has(`error.code.${code}`)) return t(`error.code.${code}`);
+  if (code && has(`error.code.${code}`)) {
+    const p = { ...(params || {}) };
+    // Variant names are said in the reader's language.
+    for (const k of ['wanted', 'found']) if (p[k]) p[k] = t(`variant.${p[k]}`);
+    const text = t(`error.code.${code}`, p);
+    return p.line ? t('error.atLine', { line: p.line, text }) : text;
+  }
   return message || code || '';
 }

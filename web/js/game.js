@@ -5,6 +5,7 @@ import { errorText } from './errors.js';
 import { createBoard, aspect, pieceSvg } from './board.js';
 import { familyOf, sidesOf, parse, moveSquares } from './position.js';
 import { findTyped } from './typed.js';
+import { clockLabel, clockDuration } from './clock.js';
 import { navigate } from './navigation.js';
 import { turnAlerts, turnSoundOn, setTurnSound, turnNotifyOn, setTurnNotify, chime } from './alerts.js';
 import { chatPanel, chatSettingOn, setChatSetting, takebackBox, claimBox } from './comforts.js';
@@ -138,6 +139,7 @@ export function gamePage(main, id) {
   </div>
   <aside class="panel">
     <p class="status" role="status" aria-live="polite"></p>
+    <p class="time-control hint"></p>
     <p class="first-move" hidden></p>
     <div class="banner" role="alert" hidden></div>
     <div class="invite" hidden>
@@ -285,7 +287,7 @@ export function gamePage(main, id) {
     settings.querySelector('[name=turnSound]').checked = turnSoundOn();
     settings.querySelector('[name=turnNotify]').checked = turnNotifyOn();
     settings.querySelector('[name=chat]').checked = chatSettingOn();
-    chat = chatPanel($('.chat'), { send: wsSend, sideName: sn });
+    chat = chatPanel($('.chat'), { send: wsSend, sideName: sn, moveStyle: () => serverStyle(notationStyle(), currentLang()) });
     settings.addEventListener('change', async (e) => {
       const el = e.target;
       if (el.name === 'turnSound') {
@@ -447,10 +449,9 @@ export function gamePage(main, id) {
     updateClocks();
   }
 
-  /** The byo-yomi countdown in ms, read from the view's time control text (`10|30(3x)`). */
+  /** The byo-yomi countdown in ms, from the view's time control. */
   function byoyomiMs() {
-    const m = /\|(\d+(?:\.\d+)?)/.exec(view.time_control || '');
-    return m ? Number(m[1]) * 1000 : 0;
+    return (view.clock_settings?.byoyomi || 0) * 1000;
   }
 
   /** A side's clock as it should read now: the server's figures counted down locally. */
@@ -490,7 +491,7 @@ export function gamePage(main, id) {
       if (!f) continue;
       const running = view.clock.running === side && view.status === 'playing';
       el.querySelector('.time').textContent = fmtMs(f.ms);
-      el.querySelector('.periods').textContent = f.periods > 0 ? t(f.inByoyomi ? 'clock.inByoyomi' : 'clock.periodsLeft', { n: f.periods }) : '';
+      el.querySelector('.periods').textContent = f.periods > 0 ? t(f.inByoyomi ? 'clock.inByoyomi' : 'clock.periodsLeft', { n: f.periods, period: clockDuration(view.clock_settings?.byoyomi || 0) }) : '';
       el.classList.toggle('running', running);
       el.classList.toggle('low', running && f.ms < 10000);
       el.classList.toggle('byoyomi', f.inByoyomi);
@@ -527,6 +528,7 @@ export function gamePage(main, id) {
   function renderPanel(myTurn) {
     const you = view.you;
     const status = $('.status');
+    $('.time-control').textContent = t('game.timeControl', { clock: clockLabel(view.clock_settings) });
     const playing = view.status === 'playing';
     // A visitor to a waiting game reads the same sentence in the join box below.
     if (view.status === 'waiting') status.textContent = you ? t('game.waiting') : '';
@@ -570,7 +572,7 @@ export function gamePage(main, id) {
     // The computer declines every draw offer (docs/api.md): no button for it.
     if (you && playing && fam() === 'xiangqi' && !view.draw_offer && !view.computer) btn('draw-offer', t('action.offerDraw'));
     if (you && playing && !view.takeback) btn('takeback-request', t('takeback.request'));
-    if (you && playing && view.premove) btn('premove-cancel', t('premove.cancel', { move: view.premove }));
+    if (you && playing && view.premove) btn('premove-cancel', t('premove.cancel'));
     const myMoves = you ? view.moves.filter((_, i) => (i % 2 === 0) === (seatOf(you) === parse(view.variant, view.initial_fen).toMove)).length : 0;
     if (you && (view.status === 'waiting' || (playing && myMoves === 0))) btn('abort', t('action.abort'));
     if (view.variant === 'shogi') {
@@ -786,7 +788,7 @@ export function gamePage(main, id) {
       if (type === 'takeback') view.takeback = rest.takeback;
       if (type === 'premove') {
         view.premove = rest.premove;
-        if (rest.dropped) showError(t('premove.dropped', { move: rest.dropped }));
+        if (rest.dropped) showError(t('premove.dropped'));
       }
       if (type === 'presence') {
         view.away = rest.away || {};

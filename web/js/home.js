@@ -7,6 +7,7 @@ import { pieceSvg } from './board.js';
 import { familyOf, sidesOf } from './position.js';
 import { navigate } from './navigation.js';
 import { mountLobby } from './lobby.js';
+import { clockLabel } from './clock.js';
 
 const VARIANTS = ['xiangqi', 'jieqi', 'shogi', 'minishogi'];
 /** Clock presets per family: label and API clock (seconds). */
@@ -38,13 +39,6 @@ function picture(variant) {
   }[variant];
   return `<svg class="variant-pic ${familyOf(variant)}" viewBox="0 0 200 160" aria-hidden="true"><rect class="pic-wood" width="200" height="160" rx="14"/>${body}</svg>`;
 }
-
-const fmtClock = (c) => {
-  if (!c) return '∞';
-  const m = c.main / 60;
-  if (c.byoyomi) return `${m}|${c.byoyomi}` + (c.periods > 1 ? `(${c.periods}x)` : '');
-  return `${m}+${c.increment || 0}`;
-};
 
 export function homePage(main) {
   let variant = localStorage.getItem('jiang.home.variant') || 'xiangqi';
@@ -88,7 +82,7 @@ export function homePage(main) {
     <fieldset class="clock-choice">
       <legend>${t('home.clock')}</legend>
       <div class="chips">
-        ${presets.map(([label], i) => `<label class="chip"><input type="radio" name="clock" value="${i}"${clockChoice === String(i) ? ' checked' : ''}><span>${label}</span></label>`).join('')}
+        ${presets.map(([, clock], i) => `<label class="chip"><input type="radio" name="clock" value="${i}"${clockChoice === String(i) ? ' checked' : ''}><span>${clockLabel(clock)}</span></label>`).join('')}
         <label class="chip"><input type="radio" name="clock" value="custom"${clockChoice === 'custom' ? ' checked' : ''}><span>${t('home.custom')}</span></label>
         <label class="chip"><input type="radio" name="clock" value="none"${clockChoice === 'none' ? ' checked' : ''}><span>${t('home.noClock')}</span></label>
       </div>
@@ -206,4 +200,5 @@ export function homePage(main) {
   return { rerender: render, destroy: lobby.destroy };
 }
 
-export { fmtClock };
+// The one clock label (web/js/clock.js), under the name this page used to give it.
+export { clockLabel as fmtClock };

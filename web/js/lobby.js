@@ -6,6 +6,9 @@ import { t } from './i18n.js';
 import { api, saveToken, tokenFor, myGames, sideFor, ApiError } from './api.js';
 import { errorText } from './errors.js';
 import { navigate } from './navigation.js';
+import { clockLabel } from './clock.js';
+
+export { clockLabel };
 
 /** Quick pairing: the common clocks per variant (API clocks, seconds). */
 export const QUICK = [
@@ -17,14 +20,6 @@ export const QUICK = [
 ];
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** A clock as players write it: `10+5`, `10|30`, `∞`. */
-export function clockLabel(c) {
-  if (!c) return '∞';
-  const m = Math.round((c.main / 60) * 100) / 100;
-  if (c.byoyomi) return `${m}|${c.byoyomi}` + ((c.periods || 1) > 1 ? ` (${c.periods}×)` : '');
-  return `${m}+${c.increment || 0}`;
-}
 
 const sameClock = (a, b) =>
   !!a && !!b && a.main === b.main && (a.increment || 0) === (b.increment || 0) && (a.byoyomi || 0) === (b.byoyomi || 0);

@@ -198,13 +198,15 @@ impl Engine {
         self.rng = Rng::new(seed);
     }
 
-    /// Forgets what earlier games taught the table (a new game).
+    /// Forgets what earlier searches taught the engine (a new game): the table and the move
+    /// ordering's history, so that a node-limited search of an input gives the same answer
+    /// whatever the engine searched before (a review is repeatable).
     pub fn new_game(&mut self) {
         if let Some(s) = &mut self.xiangqi {
-            s.table.clear();
+            s.forget();
         }
         if let Some(s) = &mut self.shogi {
-            s.table.clear();
+            s.forget();
         }
     }
 

@@ -141,6 +141,15 @@ impl<T: GameTree> Searcher<T> {
         }
     }
 
+    /// Forgets everything earlier searches learnt (the table, the killer moves and the
+    /// history heuristic's scores), so that the next search is exactly a fresh searcher's:
+    /// the same input and limits then give the same answer whatever was searched before.
+    pub fn forget(&mut self) {
+        self.table.clear();
+        self.killers.fill([0; 2]);
+        self.history_scores.fill(0);
+    }
+
     /// Searches `root`, reached by `history_moves` from `history` (same lengths; the rules'
     /// repetition verdicts look back into it), within `limits`, calling `report` after each
     /// completed iteration.

@@ -410,3 +410,44 @@ fn the_random_mover_plays_varied_legal_moves_without_searching() {
         assert!(seen.len() >= 8, "{variant}: {seen:?}");
     }
 }
+
+#[test]
+fn a_new_game_forgets_earlier_searches() {
+    // A node-limited search after `new_game` is exactly a fresh engine's, whatever the engine
+    // searched before (the table and the move ordering's history are both forgotten): a
+    // computer review gives the same verdicts whatever the pool's engines did in between.
+    let go = |nodes| jiang_engine::Go {
+        nodes: Some(nodes),
+        ..jiang_engine::Go::default()
+    };
+    for (variant, moves, other) in [
+        (
+            Variant::Xiangqi,
+            &["h2e2", "h9g7", "h0g2", "i9h9"][..],
+            &["b2e2", "b9c7", "b0c2"][..],
+        ),
+        (
+            Variant::Shogi,
+            &["7g7f", "3c3d", "2g2f"][..],
+            &["5g5f", "8c8d"][..],
+        ),
+    ] {
+        let start = match variant {
+            Variant::Shogi => shogi::Position::start(variant).fen(),
+            _ => xiangqi::Position::start(variant).fen(),
+        };
+        let input = Input::from_text(variant, &start, moves).unwrap();
+        let before = Input::from_text(variant, &start, other).unwrap();
+        let fresh = engine().think(&input, &go(30_000), &mut |_| {});
+        let mut used = engine();
+        used.think(&before, &go(60_000), &mut |_| {});
+        used.think(&input, &go(45_000), &mut |_| {});
+        used.new_game();
+        let again = used.think(&input, &go(30_000), &mut |_| {});
+        assert_eq!(
+            (again.decision, again.score, again.nodes, again.depth),
+            (fresh.decision, fresh.score, fresh.nodes, fresh.depth),
+            "{variant}"
+        );
+    }
+}

@@ -166,7 +166,28 @@ board_request! {
         pub moves: Option<String>,
         /// The tree's main line, each move with its variations.
         pub tree: Vec<TreeMove>,
+        /// Without `game`: what the record the tree came from says besides its moves (an
+        /// imported record's names and ending). With `game` the game's own are used.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub record: Option<RecordFacts>,
     }
+}
+
+/// What a record says besides its moves, as `POST /api/import` answered it: written into an
+/// export of the tree (the names always; the result when the tree's main line is `moves`,
+/// else the rules' verdict at the main line's end, or none).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordFacts {
+    /// Per side name, the player's name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub players: BTreeMap<String, String>,
+    /// The recorded moves from the start, in machine notation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<String>,
+    /// How the recorded line ended (`null`: unfinished, or an end Jiang has no reason for).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<crate::ImportedResult>,
 }
 
 /// The answer to `POST /api/analysis/export`.

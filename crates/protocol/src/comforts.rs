@@ -69,6 +69,12 @@ pub struct TakebackNote {
     pub ply: u64,
     /// The moves taken back, as they were recorded.
     pub moves: Vec<String>,
+    /// The same moves in each notation style of the variant's family, by style name (`wxf`,
+    /// `chinese`, `chinese-traditional`, `iccs`; `japanese`, `western`, `western-letters`,
+    /// `usi`), so that a page shows them in its reader's notation (empty for a takeback stored
+    /// before the server wrote them).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub names: std::collections::BTreeMap<String, Vec<String>>,
     /// When it was accepted, milliseconds since the Unix epoch.
     pub at_ms: i64,
 }

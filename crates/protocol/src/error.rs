@@ -268,6 +268,11 @@ pub struct ErrorDetail {
     /// [`ErrorReason`]); absent when the rules give no finer reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<ErrorReason>,
+    /// `POST /api/import` only: the values `message` is written from (`line`, `ply`, `move`,
+    /// `wanted`, `found`), so that a client can say the error in its reader's language
+    /// instead of passing the English `message` on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<std::collections::BTreeMap<String, String>>,
 }
 
 #[cfg(test)]
@@ -316,6 +321,7 @@ mod tests {
             detail: None,
             line: None,
             reason: None,
+            params: None,
         };
         assert_eq!(
             serde_json::to_string(&detail).unwrap(),

@@ -23,7 +23,8 @@ mod view;
 pub use analysis::{
     AnalysedGame, AnalysisAnswer, AnalysisPosition, AnalysisRequest, EngineClientMessage,
     EngineInfo, EngineLine, EngineScore, EngineServerMessage, EngineStart, ExportRequest,
-    ExportedRecord, Judgement, Knowledge, MoveVerdict, ReviewAnswer, ReviewRequest, TreeMove,
+    ExportedRecord, Judgement, Knowledge, MoveVerdict, RecordFacts, ReviewAnswer, ReviewRequest,
+    TreeMove,
 };
 pub use cluster::{LobbyShare, NodeAlive, NodeReply, NodeRequest};
 pub use comforts::{

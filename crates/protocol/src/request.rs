@@ -192,6 +192,8 @@ pub struct ImportedGame {
     pub winner: Option<String>,
     /// The record's own words for an end Jiang has no reason for (`反則負け`, `%ILLEGAL_MOVE`).
     pub other_end: Option<String>,
+    /// Per side name, the player's name the record gives (sides it names only).
+    pub players: std::collections::BTreeMap<String, String>,
     /// The PGN tags in order, or the KIF/CSA fields, as `[name, value]` pairs.
     pub headers: Vec<(String, String)>,
     /// Per-move times in seconds, when the record has them (empty otherwise).

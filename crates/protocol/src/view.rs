@@ -87,6 +87,10 @@ pub struct GameState {
     pub clock: Option<ClockView>,
     /// The time control's display string (`10+5`, `∞`).
     pub time_control: String,
+    /// The time control in seconds (as the game was created), `null` without a clock: what
+    /// the browser's clock label is written from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_settings: Option<crate::TimeControlSpec>,
     /// `null` until the end.
     pub result: Option<GameResult>,
     /// The side whose draw offer stands.

@@ -193,6 +193,35 @@ impl ImportError {
         }
     }
 
+    /// The values a message for this error is written from, for a client to say it in its
+    /// reader's language: `line` (when the error is on one), `ply` and `move` (the move's
+    /// text as the record writes it) for a move, `wanted` and `found` (variant names) for a
+    /// record of another variant.
+    pub fn params(&self) -> Vec<(&'static str, String)> {
+        use shogi_notation::RecordError as S;
+        use xiangqi_notation::RecordError as X;
+        let mut out = Vec::new();
+        if let Some(line) = self.line() {
+            out.push(("line", line.to_string()));
+        }
+        match self {
+            ImportError::Xiangqi(X::Move { ply, token, .. }) => {
+                out.push(("ply", ply.to_string()));
+                out.push(("move", token.clone()));
+            }
+            ImportError::Shogi(S::Move { ply, source, .. }) => {
+                out.push(("ply", ply.to_string()));
+                out.push(("move", source.text().to_owned()));
+            }
+            ImportError::WrongVariant { wanted, found } => {
+                out.push(("wanted", wanted.name().to_owned()));
+                out.push(("found", found.name().to_owned()));
+            }
+            _ => {}
+        }
+        out
+    }
+
     /// A stable snake_case code for APIs (`bad_move`, `bad_position`, …).
     pub fn code(&self) -> &'static str {
         use shogi_notation::RecordError as S;
@@ -289,6 +318,23 @@ impl Imported {
         }
     }
 
+    /// The players' names as the record gives them: the first side's (Red, Sente; 下手 in a
+    /// handicap game) and the second's. PGN's `?` (unknown) is no name.
+    pub fn players(&self) -> [Option<String>; 2] {
+        let named = |name: Option<&str>| {
+            name.map(str::trim)
+                .filter(|n| !n.is_empty() && *n != "?")
+                .map(str::to_owned)
+        };
+        match &self.record {
+            ImportedRecord::Xiangqi(r) => [named(r.tag("Red")), named(r.tag("Black"))],
+            ImportedRecord::Shogi(r) => [
+                named(r.sente_name.as_deref()),
+                named(r.gote_name.as_deref()),
+            ],
+        }
+    }
+
     /// The record's headers as `(name, value)` pairs: PGN tags, or the KIF/CSA fields
     /// (`sente`, `gote`, `start_time`, `time_control`, `handicap`).
     pub fn headers(&self) -> Vec<(String, String)> {
@@ -341,9 +387,13 @@ fn pgn_outcome(record: &Record) -> Option<Outcome> {
             "time forfeit" | "time-up" | "time up" | "timeout" | "time" | "flag" => Reason::Timeout,
             "resign" | "resigned" | "resigns" => Reason::Resignation,
             "mate" | "checkmated" => Reason::Checkmate,
-            // A decisive result without a known termination: resignation, as PGN writers
+            // A decisive result without a known termination: the rules' verdict when the
+            // moves end the game that way (a checkmate), else resignation, as PGN writers
             // that leave it out mean (the `Termination` is kept in the headers).
-            "" | "normal" | "unterminated" if winner.is_some() => Reason::Resignation,
+            "" | "normal" | "unterminated" if winner.is_some() => match record.game().outcome() {
+                Some(ended) if ended.winner == winner => return Some(ended),
+                _ => Reason::Resignation,
+            },
             "" | "normal" | "unterminated" => Reason::Agreement,
             _ => return None,
         },

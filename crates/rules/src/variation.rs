@@ -5,7 +5,7 @@
 //! `variations` are the other lines that could have been played *instead of* its move, from
 //! the same position (PGN's convention: a variation follows the move it replaces).
 
-use crate::Position;
+use crate::{Game, Outcome, Position};
 
 /// One move of a line and the alternatives to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,10 +77,84 @@ pub fn main_line<M: Copy>(line: &[Node<M>]) -> Vec<M> {
     line.iter().map(|n| n.mv).collect()
 }
 
+/// What a record says besides its moves, for writing an analysis tree that came from a
+/// record (an imported one, or a finished game's): the players' names and how the recorded
+/// line ended.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordFacts {
+    /// The players' names: the first side's (Red, Sente) and the second's.
+    pub names: [Option<String>; 2],
+    /// How the recorded line ended.
+    pub ending: Option<RecordedEnding>,
+}
+
+/// A recorded line and how it ended (resignation, time, checkmate, …).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedEnding {
+    /// The recorded moves from the start, in machine notation (ICCS, Jieqi with reveals; USI).
+    pub moves: Vec<String>,
+    /// How the game ended after them.
+    pub outcome: Outcome,
+}
+
+/// How the main line of `tree` (played from `start`) ended, for a record of the tree: the
+/// recorded ending of `facts` when the main line is the recorded line (a resignation or a
+/// time loss belongs to that line only); otherwise the rules' verdict at the end of the main
+/// line (checkmate, repetition, …); `None` while it goes on (or when a move of the main line
+/// cannot be played, which [`parse_tree`] reports first).
+pub fn main_line_outcome<G: Game>(
+    start: &G::Position,
+    tree: &[Node<String>],
+    facts: &RecordFacts,
+) -> Option<Outcome> {
+    if let Some(ending) = &facts.ending
+        && tree.len() == ending.moves.len()
+        && tree.iter().zip(&ending.moves).all(|(n, m)| n.mv == *m)
+    {
+        return Some(ending.outcome);
+    }
+    let mut game = G::new(start.clone());
+    for node in tree {
+        game.play_text(&node.mv).ok()?;
+    }
+    game.outcome()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Variant, xiangqi};
+    use crate::{Reason, Side, Variant, xiangqi};
+
+    #[test]
+    fn the_recorded_ending_belongs_to_the_recorded_line_only() {
+        let start = xiangqi::Position::start(Variant::Xiangqi);
+        let line = |moves: &[&str]| -> Vec<Node<String>> {
+            moves.iter().map(|m| Node::new((*m).to_owned())).collect()
+        };
+        let resigned = Outcome::win(Side::Second, Reason::Resignation);
+        let facts = RecordFacts {
+            names: [None, None],
+            ending: Some(RecordedEnding {
+                moves: vec!["h2e2".to_owned(), "h9g7".to_owned()],
+                outcome: resigned,
+            }),
+        };
+        let outcome = |moves: &[&str], facts: &RecordFacts| {
+            main_line_outcome::<xiangqi::Game>(&start, &line(moves), facts)
+        };
+        assert_eq!(outcome(&["h2e2", "h9g7"], &facts), Some(resigned));
+        assert_eq!(outcome(&["h2e2"], &facts), None);
+        assert_eq!(outcome(&["h2e2", "b9c7"], &facts), None);
+        // The rules' own ending is written whatever was recorded: a checkmate.
+        let mate =
+            xiangqi::Position::parse_fen(Variant::Xiangqi, "4k4/R8/1R7/9/9/9/9/9/9/3K5 w").unwrap();
+        let mated =
+            main_line_outcome::<xiangqi::Game>(&mate, &line(&["b7b9"]), &RecordFacts::default());
+        assert_eq!(
+            mated.map(|o| (o.winner, o.reason)),
+            Some((Some(Side::First), Reason::Checkmate))
+        );
+    }
 
     #[test]
     fn trees_are_checked_move_by_move_variations_included() {

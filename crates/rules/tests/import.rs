@@ -2,7 +2,7 @@
 //! written text is detected and read back as the same game.
 
 use jiang_rules::import::{ExportFormat, ImportError, SourceFormat, export, import};
-use jiang_rules::{Game, Position, Variant, shogi, xiangqi};
+use jiang_rules::{Game, Outcome, Position, Reason, Side, Variant, shogi, xiangqi};
 
 /// Up to 60 random legal moves of a `G` game of `variant` from its start, `next(n)` choosing
 /// among `n` legal moves.
@@ -252,4 +252,28 @@ fn every_xiangqi_ending_reads_back_from_pgn() {
             assert_eq!(game.winner(), outcome.winner);
         }
     }
+}
+
+/// The records of issue 22: each keeps its result, reason and players' names.
+#[test]
+fn imported_records_keep_result_reason_and_names() {
+    let kif = "先手：Alice\n後手：Bob\n手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 ８八角成(22)\n   5 投了\nまで4手で後手の勝ち\n";
+    let pgn = "[Game \"Chinese Chess\"]\n[Red \"Alice\"]\n[Black \"Bob\"]\n[FEN \"4k4/R8/1R7/9/9/9/9/9/9/3K5 w - - 0 1\"]\n[Result \"1-0\"]\n\n1. b7b9 1-0\n";
+    let csa = "V2.2\nN+Alice\nN-Bob\nPI\n+\n+7776FU\n-3334FU\n'切断\n%-ILLEGAL_ACTION\n'jiang-result: 1-0 disconnection\n";
+    for (text, winner, reason) in [
+        (kif, Side::Second, Reason::Resignation),
+        (pgn, Side::First, Reason::Checkmate),
+        (csa, Side::First, Reason::Disconnection),
+    ] {
+        let game = import(text.as_bytes(), None).unwrap();
+        assert_eq!(game.result(), Some(Outcome::win(winner, reason)), "{text}");
+        assert_eq!(
+            game.players(),
+            [Some("Alice".to_owned()), Some("Bob".to_owned())],
+            "{text}"
+        );
+    }
+    // PGN's `?` is no name.
+    let unnamed = import(b"[Red \"?\"]\n\n1. h2e2 *\n", None).unwrap();
+    assert_eq!(unnamed.players(), [None, None]);
 }

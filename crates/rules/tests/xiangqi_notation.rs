@@ -33,6 +33,14 @@ fn check(position: &Position, mv: &str, expected: [&str; 3]) {
     ];
     assert_eq!(got, expected.map(str::to_owned), "{mv}");
     assert_eq!(parse_wxf(position, &got[0]), Ok(mv), "{}", got[0]);
+    // The official WXF order puts a tandem marker after the letter (`C+.5`); the order Jiang
+    // wrote before (`+C.5`) is still read.
+    if let [letter, sign @ ('+' | '-'), rest @ ..] = got[0].chars().collect::<Vec<_>>().as_slice()
+        && letter.is_ascii_alphabetic()
+    {
+        let older = format!("{sign}{letter}{}", rest.iter().collect::<String>());
+        assert_eq!(parse_wxf(position, &older), Ok(mv), "{older}");
+    }
     assert_eq!(parse_chinese(position, &got[1]), Ok(mv), "{}", got[1]);
     assert_eq!(parse_chinese(position, &got[2]), Ok(mv), "{}", got[2]);
 }
@@ -75,18 +83,18 @@ fn backward_and_sideways_moves() {
 fn two_like_pieces_on_one_file() {
     // Red cannons on h2 and h5; Black horses on c7 and c5.
     let p = position("3k5/9/2n6/9/2n4C1/9/9/7C1/9/4K4 w");
-    check(&p, "h5e5", ["+C.5", "前炮平五", "前炮平五"]);
-    check(&p, "h2h1", ["-C-1", "后炮退一", "後炮退一"]);
+    check(&p, "h5e5", ["C+.5", "前炮平五", "前炮平五"]);
+    check(&p, "h2h1", ["C--1", "后炮退一", "後炮退一"]);
     assert_eq!(
-        parse_wxf(&p, "C+.5"),
+        parse_wxf(&p, "+C.5"),
         Ok(iccs(&p, "h5e5")),
-        "official WXF order"
+        "the order Jiang wrote before the official one"
     );
     assert_eq!(parse_wxf(&p, "c-=5"), Ok(iccs(&p, "h2e2")));
     let p = position("3k5/9/2n6/9/2n4C1/9/9/7C1/9/4K4 b");
     // Black's front horse is the one nearer Red: c5.
-    check(&p, "c5d3", ["+H+4", "前马进４", "前馬進４"]);
-    check(&p, "c7a8", ["-H-1", "后马退１", "後馬退１"]);
+    check(&p, "c5d3", ["H++4", "前马进４", "前馬進４"]);
+    check(&p, "c7a8", ["H--1", "后马退１", "後馬退１"]);
 }
 
 #[test]
@@ -100,21 +108,21 @@ fn three_soldiers_on_a_file_and_tandems_on_two_files() {
     check(&p, "g5f5", ["3-.4", "后三平四", "後三平四"]);
     // Only one tandem file: three soldiers on file 7.
     let p = position("3k5/9/2P6/2P6/2P6/9/9/9/9/4K4 w");
-    check(&p, "c7b7", ["+P.8", "前兵平八", "前兵平八"]);
+    check(&p, "c7b7", ["P+.8", "前兵平八", "前兵平八"]);
     check(&p, "c6b6", ["P7.8", "中兵平八", "中兵平八"]);
-    check(&p, "c5d5", ["-P.6", "后兵平六", "後兵平六"]);
+    check(&p, "c5d5", ["P-.6", "后兵平六", "後兵平六"]);
     // Black: four soldiers on file 5 (e4 e3 e2 e1 from Black's front).
     let p = position("3k5/9/9/9/9/4p4/4p4/4p4/4p4/5K3 b");
     check(&p, "e1f1", ["++.6", "一卒平６", "一卒平６"]);
-    check(&p, "e2f2", ["+P.6", "二卒平６", "二卒平６"]);
-    check(&p, "e3d3", ["-P.4", "三卒平４", "三卒平４"]);
+    check(&p, "e2f2", ["P+.6", "二卒平６", "二卒平６"]);
+    check(&p, "e3d3", ["P-.4", "三卒平４", "三卒平４"]);
     check(&p, "e4d4", ["--.4", "四卒平４", "四卒平４"]);
     // Five in a file: the middle one keeps its file in WXF.
     let p = position("3k5/9/9/9/4p4/4p4/4p4/4p4/4p4/5K3 b");
     check(&p, "e1d1", ["++.4", "一卒平４", "一卒平４"]);
-    check(&p, "e2d2", ["+P.4", "二卒平４", "二卒平４"]);
+    check(&p, "e2d2", ["P+.4", "二卒平４", "二卒平４"]);
     check(&p, "e3f3", ["P5.6", "三卒平６", "三卒平６"]);
-    check(&p, "e4f4", ["-P.6", "四卒平６", "四卒平６"]);
+    check(&p, "e4f4", ["P-.6", "四卒平６", "四卒平６"]);
     assert_eq!(parse_chinese(&p, "中卒平６"), Ok(iccs(&p, "e3f3")));
     assert_eq!(parse_chinese(&p, "前卒平４"), Ok(iccs(&p, "e1d1")));
 }
@@ -371,9 +379,9 @@ fn jieqi_covered_pieces_count_as_their_points_kind() {
     // Red: a covered piece on a0 (a chariot point) and face-up chariots on a5 and a7: three
     // chariot-movers on file 9.
     let p = Position::parse_fen(Variant::Jieqi, "3k5/9/R8/9/R8/9/9/9/9/X3K4 w").unwrap();
-    check(&p, "a7b7", ["+R.8", "前车平八", "前俥平八"]);
+    check(&p, "a7b7", ["R+.8", "前车平八", "前俥平八"]);
     check(&p, "a5b5", ["R9.8", "中车平八", "中俥平八"]);
-    check(&p, "a0a1", ["-R+1", "后车进一", "後俥進一"]);
+    check(&p, "a0a1", ["R-+1", "后车进一", "後俥進一"]);
     // Covered a0 and i0 with face-up chariots on a5 and i4: tandems on two files name the file.
     let p = Position::parse_fen(Variant::Jieqi, "3k5/9/9/9/R8/8R/9/9/9/X3K3X w").unwrap();
     check(&p, "a5b5", ["9+.8", "前九平八", "前九平八"]);

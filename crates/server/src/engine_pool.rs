@@ -33,8 +33,9 @@
 //! threads that serve HTTP and the games: a computer thinks in the time people leave over.
 //!
 //! Each worker keeps one [`Engine`] (its transposition table allocated once) and clears it
-//! before every job, so nothing one job learnt (another game, another side's view) reaches
-//! the next.
+//! before every job (the table and the move ordering's history: [`Engine::new_game`]), so
+//! nothing one job learnt (another game, another side's view, a live analysis) reaches the
+//! next, and a node-limited job (a review's) gives the same answer on any worker.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -129,6 +129,7 @@ impl ApiError {
                 detail,
                 line: None,
                 reason: self.reason,
+                params: None,
             },
         }
     }

@@ -657,3 +657,158 @@ on_both!(
         assert_eq!(review.verdicts.len(), 2);
     }
 );
+
+on_both!(
+    records_keep_their_result_and_names_through_import_and_export,
+    |server: TestServer| async move {
+        // A KIF that ends 投了 / まで4手で後手の勝ち, with the players' names.
+        let kif = "先手：Alice\n後手：Bob\n手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 ８八角成(22)\n   5 投了\nまで4手で後手の勝ち\n";
+        let (status, read) = server.post("/api/import", None, json!({"text": kif})).await;
+        assert_eq!(status, StatusCode::OK, "{read}");
+        assert_eq!(read["players"], json!({"sente": "Alice", "gote": "Bob"}));
+        assert_eq!(
+            read["result"],
+            json!({"winner": "gote", "reason": "resignation"})
+        );
+        let line = |moves: &Value| -> Value {
+            Value::Array(
+                moves
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| json!({"move": m}))
+                    .collect(),
+            )
+        };
+        let record =
+            json!({"players": read["players"], "moves": read["moves"], "result": read["result"]});
+        let export = |body: Value| {
+            let server = &server;
+            async move {
+                let (status, v) = server.post("/api/analysis/export", None, body).await;
+                assert_eq!(status, StatusCode::OK, "{v}");
+                typed::<ExportedRecord>(&v).text
+            }
+        };
+        let text = export(json!({"variant": "shogi", "format": "kif", "tree": line(&read["moves"]), "record": record})).await;
+        for expected in ["先手：Alice", "後手：Bob", "投了", "まで4手で後手の勝ち"]
+        {
+            assert!(text.contains(expected), "{expected} in {text}");
+        }
+        // Read back, the export keeps them.
+        let (_, again) = server
+            .post("/api/import", None, json!({"text": text}))
+            .await;
+        assert_eq!(again["result"], read["result"]);
+        assert_eq!(again["players"], read["players"]);
+        // Another main line is not the recorded game: no result, still the names.
+        let other = export(json!({"variant": "shogi", "format": "kif", "tree": line(&json!(["7g7f", "3c3d"])), "record": record})).await;
+        assert!(
+            !other.contains("投了") && other.contains("先手：Alice"),
+            "{other}"
+        );
+
+        // A PGN checkmate without a Termination: the rules' verdict, and it is written back.
+        let pgn = "[Game \"Chinese Chess\"]\n[Red \"Alice\"]\n[Black \"Bob\"]\n[FEN \"4k4/R8/1R7/9/9/9/9/9/9/3K5 w - - 0 1\"]\n[Result \"1-0\"]\n\n1. b7b9 1-0\n";
+        let (_, read) = server.post("/api/import", None, json!({"text": pgn})).await;
+        assert_eq!(
+            read["result"],
+            json!({"winner": "red", "reason": "checkmate"})
+        );
+        assert_eq!(read["players"], json!({"red": "Alice", "black": "Bob"}));
+        let text = export(json!({"variant": "xiangqi", "fen": read["start"], "format": "pgn", "tree": line(&read["moves"])})).await;
+        assert!(
+            text.contains("[Result \"1-0\"]") && text.contains("[Termination \"checkmate\"]"),
+            "{text}"
+        );
+
+        // A finished game opened by id: its own result (a resignation) on its own line.
+        let (id, red, _black) = server.untimed_game("xiangqi", &["h2e2", "h9g7"]).await;
+        server.resign(&id, &red).await;
+        let text = export(json!({"game": id, "format": "pgn", "moves": "wxf", "tree": line(&json!(["h2e2", "h9g7"]))})).await;
+        assert!(
+            text.contains("[Result \"0-1\"]") && text.contains("[Termination \"resignation\"]"),
+            "{text}"
+        );
+        let text =
+            export(json!({"game": id, "format": "pgn", "tree": line(&json!(["h2e2"]))})).await;
+        assert!(text.contains("[Result \"*\"]"), "{text}");
+        let (_, code, _) = refused(
+            &server,
+            "/api/analysis/export",
+            json!({"game": id, "format": "pgn", "tree": [], "record": {}}),
+        )
+        .await;
+        assert_eq!(code, "unsupported");
+    }
+);
+
+on_both!(
+    a_review_is_repeatable_whatever_the_engine_did_in_between,
+    |server: TestServer| async move {
+        let body = json!({"variant": "xiangqi", "style": "wxf",
+            "moves": ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "h0h4", "h7i7", "h4c4", "c6c5"]});
+        let (first, v1) = reviewed(&server, body.clone()).await;
+        // The live engine searches other positions on the same pool in between.
+        let mut socket = engine_socket(&server).await;
+        for moves in [
+            json!(["b2e2", "h9g7"]),
+            json!(["h2e2", "b9c7", "h0g2", "a9b9"]),
+        ] {
+            send(
+                &mut socket,
+                json!({"type": "start", "variant": "xiangqi", "moves": moves, "style": "wxf", "lines": 3}),
+            )
+            .await;
+            let mut infos = 0;
+            loop {
+                let v = next_engine(&mut socket).await;
+                if v["type"] == "info" {
+                    infos += 1;
+                }
+                if infos == 6 {
+                    send(&mut socket, json!({"type": "stop"})).await;
+                }
+                if v["type"] == "done" {
+                    break;
+                }
+            }
+        }
+        let (second, v2) = reviewed(&server, body).await;
+        assert_eq!(first.evals, second.evals, "{v1}\n{v2}");
+        assert_eq!(first.verdicts, second.verdicts, "{v1}\n{v2}");
+        assert_eq!(first.accuracy, second.accuracy, "{v1}\n{v2}");
+    }
+);
+
+on_both!(
+    import_errors_carry_the_values_their_message_is_written_from,
+    |server: TestServer| async move {
+        let refused_import = |body: Value| {
+            let server = &server;
+            async move {
+                let (status, v) = server.post("/api/import", None, body).await;
+                assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+                typed::<jiang_protocol::ErrorBody>(&v);
+                v["error"].clone()
+            }
+        };
+        let e = refused_import(json!({"text": "hello there"})).await;
+        assert_eq!(e["code"], "unknown_format");
+        assert_eq!(e["params"], json!({"line": "1"}));
+        let e =
+            refused_import(json!({"text": "[Game \"Chinese Chess\"]\n\n1. h2e2 h9g7 2. a0a5 *\n"}))
+                .await;
+        assert_eq!(e["code"], "bad_move");
+        assert_eq!(
+            e["params"],
+            json!({"line": "3", "ply": "3", "move": "a0a5"})
+        );
+        let e = refused_import(json!({"text": "1. h2e2 *", "variant": "shogi"})).await;
+        assert_eq!(e["code"], "wrong_variant", "{e}");
+        assert_eq!(e["params"], json!({"wanted": "shogi", "found": "xiangqi"}));
+        let e = refused_import(json!({"text": "   "})).await;
+        assert_eq!(e["code"], "empty_record");
+        assert!(e.get("params").is_none(), "{e}");
+    }
+);

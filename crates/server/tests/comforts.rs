@@ -260,6 +260,17 @@ async fn takeback_case(server: TestServer, variant: &str) -> TestServer {
     let history = next_of(&mut a, "chat_history").await;
     assert_eq!(history["takebacks"][0]["moves"], json!([moves[2]]));
     assert_eq!(history["takebacks"][0]["by"], first_side);
+    // The move taken back in every notation of the family, for the pages to show.
+    let names = &history["takebacks"][0]["names"];
+    let expected = match variant {
+        "xiangqi" | "jieqi" => json!({"wxf": ["K5-1"], "chinese": ["帅五退一"],
+            "chinese-traditional": ["帥五退一"], "iccs": [moves[2]]}),
+        "shogi" => json!({"japanese": ["☗５九玉"], "western": ["K-59"],
+            "western-letters": ["K-5i"], "usi": [moves[2]]}),
+        _ => json!({"japanese": ["☗５五玉"], "western": ["K-55"],
+            "western-letters": ["K-5e"], "usi": [moves[2]]}),
+    };
+    assert_eq!(names, &expected, "{variant}");
     // The records have only the moves that stand.
     let format = if variant.ends_with("shogi") {
         "usi"

@@ -137,6 +137,13 @@ fn run(
                 detail: None,
                 line: e.line().map(|l| l as u64),
                 reason: None,
+                params: Some(
+                    e.params()
+                        .into_iter()
+                        .map(|(k, v)| (k.to_owned(), v))
+                        .collect(),
+                )
+                .filter(|p: &std::collections::BTreeMap<String, String>| !p.is_empty()),
             },
         };
         (
@@ -223,6 +230,11 @@ fn game_json(game: &Imported) -> Value {
         }),
         winner: game.winner().map(side),
         other_end: game.other_end(),
+        players: jiang_rules::Side::BOTH
+            .into_iter()
+            .zip(game.players())
+            .filter_map(|(s, name)| Some((side(s), name?)))
+            .collect(),
         headers: game.headers(),
         move_seconds: game.move_seconds().into_iter().map(u64::from).collect(),
     })

@@ -24,8 +24,8 @@ use jiang_protocol::{
     AnalysedGame, AnalysisAnswer, AnalysisPosition, AnalysisRequest, EngineStart, ExportRequest,
     ExportedRecord, GameResult, Knowledge, ReviewRequest, TreeMove, to_sorted_value,
 };
-use jiang_rules::variation::Node;
-use jiang_rules::{Outcome, Side, Variant};
+use jiang_rules::variation::{Node, RecordFacts, RecordedEnding};
+use jiang_rules::{Outcome, Reason, Side, Variant};
 use serde_json::Value;
 
 use crate::error::{ApiError, ErrorCode};
@@ -312,12 +312,67 @@ fn tree_of(line: &[TreeMove]) -> Vec<Node<String>> {
         .collect()
 }
 
+/// What the export writes besides the tree: a finished game's own moves and result, or what
+/// the request says of the record the tree came from (refused with `game`).
+fn record_facts(
+    variant: Variant,
+    game: Option<&AnalysedGame>,
+    record: Option<&jiang_protocol::RecordFacts>,
+) -> Result<RecordFacts, ApiError> {
+    let side = |name: &str| {
+        variant.side_from_name(name).ok_or_else(|| {
+            ApiError::invalid_request(format_args!("`{name}` is not a side of {variant}"))
+        })
+    };
+    let outcome = |winner: Option<&str>, reason: &str| -> Result<Outcome, ApiError> {
+        let reason = reason
+            .parse::<Reason>()
+            .map_err(|e| ApiError::invalid_request(format_args!("{e}")))?;
+        Ok(Outcome {
+            winner: winner.map(side).transpose()?,
+            reason,
+        })
+    };
+    match (game, record) {
+        (Some(_), Some(_)) => Err(ApiError::new(
+            ErrorCode::Unsupported,
+            "Give either a game or a record's facts, not both.",
+        )),
+        (Some(game), None) => Ok(RecordFacts {
+            names: [None, None],
+            ending: match &game.result {
+                Some(r) => Some(RecordedEnding {
+                    moves: game.moves.clone(),
+                    outcome: outcome(r.winner.as_deref(), &r.reason)?,
+                }),
+                None => None,
+            },
+        }),
+        (None, Some(record)) => {
+            let mut names = [None, None];
+            for (name, player) in &record.players {
+                names[side(name)?.index()] = Some(player.clone());
+            }
+            let ending = match &record.result {
+                Some(r) => Some(RecordedEnding {
+                    moves: record.moves.clone(),
+                    outcome: outcome(r.winner.as_deref(), &r.reason)?,
+                }),
+                None => None,
+            };
+            Ok(RecordFacts { names, ending })
+        }
+        (None, None) => Ok(RecordFacts::default()),
+    }
+}
+
 /// `POST /api/analysis/export`.
 pub(crate) async fn export(
     State(state): State<AppState>,
     JsonBody(request): JsonBody<ExportRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let (table, _, _) = start_board(&state, Source::from(&request)).await?;
+    let (table, game, _) = start_board(&state, Source::from(&request)).await?;
+    let facts = record_facts(table.variant(), game.as_ref(), request.record.as_ref())?;
     let format = match (request.format.as_str(), request.moves.as_deref()) {
         ("pgn", moves) => {
             RecordFormat::pgn_with_moves(moves.unwrap_or("iccs")).ok_or_else(|| {
@@ -342,7 +397,7 @@ pub(crate) async fn export(
         }
     };
     let text = table
-        .write_tree(&tree_of(&request.tree), format)
+        .write_tree(&tree_of(&request.tree), format, &facts)
         .map_err(|e| match e {
             TreeExportError::WrongFormat { .. } => {
                 ApiError::new(ErrorCode::UnsupportedFormat, e.to_string())

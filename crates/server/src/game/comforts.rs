@@ -106,6 +106,10 @@ fn chat_line(variant: Variant, row: &LogRow) -> Option<ChatLine> {
 struct TakebackBody {
     ply: u64,
     moves: Vec<String>,
+    /// The moves in each notation style of the family, by style name (absent in takebacks
+    /// stored before they were written).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    names: BTreeMap<String, Vec<String>>,
 }
 
 /// Whether `text` could be a move in machine notation (ICCS or USI): premoves are checked only
@@ -156,6 +160,7 @@ impl Live {
                         .to_owned(),
                     ply: body.ply,
                     moves: body.moves,
+                    names: body.names,
                     at_ms: row.at_ms,
                 })
             })
@@ -452,6 +457,15 @@ impl Live {
             body: serde_json::to_string(&TakebackBody {
                 ply: keep as u64,
                 moves: moves[keep..].to_vec(),
+                // Named now, while the table still holds them: the moves in every notation
+                // of the family (public names only: Jieqi's public game).
+                names: table::NotationStyle::ALL
+                    .into_iter()
+                    .filter_map(|style| {
+                        let all = self.state.table.notation(style).ok()?;
+                        Some((style.name().to_owned(), all.get(keep..)?.to_vec()))
+                    })
+                    .collect(),
             })
             .expect("takeback body serialises"),
             at_ms: now_ms(),

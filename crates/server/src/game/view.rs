@@ -91,6 +91,7 @@ impl Live {
             legal_moves,
             clock: self.clock_view(now),
             time_control: TimeControl::display_optional(self.state.meta.control.as_ref()),
+            clock_settings: self.state.meta.control.map(Into::into),
             result: self.result_view(),
             draw_offer: self.draw_offer_view(),
             spectators: self.spectator_count() as u64,

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use jiang_protocol::{Capture, VariantFields};
 use jiang_rules::jieqi::{JieqiGame, JieqiView, Observer};
-use jiang_rules::variation::Node;
+use jiang_rules::variation::{Node, RecordFacts};
 use jiang_rules::{Outcome, Side, Variant};
 
 use crate::hints::{Hints, ShownPosition};
@@ -92,7 +92,7 @@ impl Table for KnownTable {
         fn to_move(&self) -> Side;
         fn variant(&self) -> Variant;
         fn variant_fields(&self, viewer: Option<Side>) -> VariantFields;
-        fn write_tree(&self, tree: &[Node<String>], format: RecordFormat)
+        fn write_tree(&self, tree: &[Node<String>], format: RecordFormat, facts: &RecordFacts)
             -> Result<String, TreeExportError>;
     }
     fn play(&mut self, text: &str) -> Result<String, PlayError> {

@@ -15,7 +15,9 @@ use jiang_rules::shogi::notation::{
     write_kif_with_variations,
 };
 use jiang_rules::shogi::notation::{WesternStyle, japanese_line, western};
-use jiang_rules::variation::{Node, TreeError, main_line, parse_tree};
+use jiang_rules::variation::{
+    Node, RecordFacts, TreeError, main_line, main_line_outcome, parse_tree,
+};
 use jiang_rules::xiangqi::notation::{
     MoveFormat, Record, Script, Style as XiangqiStyle, move_list,
 };
@@ -562,11 +564,14 @@ pub trait Table: Send + Sync {
         None
     }
     /// The move tree `tree` played from this table's start, written as a record with its
-    /// variations (PGN `(…)` for the xiangqi family, KIF `変化` blocks for shogi).
+    /// variations (PGN `(…)` for the xiangqi family, KIF `変化` blocks for shogi), with the
+    /// players' names and the ending `facts` give (the recorded ending when the main line is
+    /// the recorded line, else the rules' verdict at the main line's end).
     fn write_tree(
         &self,
         tree: &[Node<String>],
         format: RecordFormat,
+        facts: &RecordFacts,
     ) -> Result<String, TreeExportError>;
     /// What an engine playing `seat` may know of the game, as the engine's input: the public
     /// game, and in Jieqi that seat's view (built from [`JieqiGame::view`], never the deal).
@@ -681,15 +686,24 @@ fn xiangqi_tree_record(
     start: &xiangqi::Position,
     tree: &[Node<String>],
     format: RecordFormat,
+    facts: &RecordFacts,
 ) -> Result<String, TreeExportError> {
     let moves = format.move_format().ok_or(TreeExportError::WrongFormat {
         variant: start.variant(),
         format,
     })?;
-    let tree = parse_tree(start, tree)?;
+    let parsed = parse_tree(start, tree)?;
     let mut record = Record::new(start.clone());
     record.set_tag("Event", "Jiang analysis");
-    Ok(record.to_text_with_variations(moves, &tree))
+    for (tag, name) in ["Red", "Black"].into_iter().zip(&facts.names) {
+        if let Some(name) = name {
+            record.set_tag(tag, name);
+        }
+    }
+    if let Some(outcome) = main_line_outcome::<xiangqi::Game>(start, tree, facts) {
+        record.set_outcome(outcome);
+    }
+    Ok(record.to_text_with_variations(moves, &parsed))
 }
 
 /// Creates a new game's set-up: the start from `fen`, a `handicap` name or the variant's
@@ -939,8 +953,9 @@ impl Table for JieqiTable {
         &self,
         tree: &[Node<String>],
         format: RecordFormat,
+        facts: &RecordFacts,
     ) -> Result<String, TreeExportError> {
-        xiangqi_tree_record(self.game.public_game().start(), tree, format)
+        xiangqi_tree_record(self.game.public_game().start(), tree, format, facts)
     }
 }
 
@@ -1010,6 +1025,7 @@ trait OpenGame: jiang_rules::Game + Clone {
         &self,
         tree: &[Node<String>],
         format: RecordFormat,
+        facts: &RecordFacts,
     ) -> Result<String, TreeExportError>;
 }
 
@@ -1066,7 +1082,7 @@ impl<G: OpenGame> Table for OpenTable<G> {
     forward! { game =>
         fn can_ever_check(&self, side: Side) -> bool;
         fn pool(&self) -> Option<BTreeMap<String, String>>;
-        fn write_tree(&self, tree: &[Node<String>], format: RecordFormat)
+        fn write_tree(&self, tree: &[Node<String>], format: RecordFormat, facts: &RecordFacts)
             -> Result<String, TreeExportError>;
     }
     fn declare_impasse(&mut self) -> Result<Outcome, PlayError> {
@@ -1187,8 +1203,9 @@ impl OpenGame for xiangqi::Game {
         &self,
         tree: &[Node<String>],
         format: RecordFormat,
+        facts: &RecordFacts,
     ) -> Result<String, TreeExportError> {
-        xiangqi_tree_record(self.start(), tree, format)
+        xiangqi_tree_record(self.start(), tree, format, facts)
     }
 }
 
@@ -1325,6 +1342,7 @@ impl OpenGame for shogi::Game {
         &self,
         tree: &[Node<String>],
         format: RecordFormat,
+        facts: &RecordFacts,
     ) -> Result<String, TreeExportError> {
         let variant = self.position().variant();
         if format != RecordFormat::Kif {
@@ -1335,6 +1353,8 @@ impl OpenGame for shogi::Game {
         record.start_sfen = self.start().fen();
         record.handicap = self.handicap();
         record.moves = main_line(&parsed).iter().map(|m| m.to_string()).collect();
+        record.result = main_line_outcome::<shogi::Game>(self.start(), tree, facts);
+        [record.sente_name, record.gote_name] = facts.names.clone();
         Ok(write_kif_with_variations(&record, &parsed)?)
     }
 }

@@ -32,6 +32,18 @@ pub enum NotationError {
     },
 }
 
+impl NotationError {
+    /// The move text as given.
+    pub fn text(&self) -> &str {
+        match self {
+            NotationError::Syntax { text, .. } | NotationError::Ambiguous { text, .. } => text,
+            NotationError::NoPreviousMove(text)
+            | NotationError::WrongSide(text)
+            | NotationError::NoSuchMove(text) => text,
+        }
+    }
+}
+
 /// Why a KIF or CSA record could not be read. Line numbers are 1-based.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {

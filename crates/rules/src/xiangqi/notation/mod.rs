@@ -1,4 +1,4 @@
-//! Human notations and records for the xiangqi family: WXF (`C2.5`, `H8+7`, `+C.5`),
+//! Human notations and records for the xiangqi family: WXF (`C2.5`, `H8+7`, `C+.5`),
 //! Chinese (`炮二平五`, `马８进７`, simplified and traditional characters) and the PGN-style
 //! record.
 //!
@@ -24,10 +24,11 @@
 //! - Advisors and elephants are always named by their file (`A4+5`, `象７退５`): the direction
 //!   tells two on one file apart (WXF convention); only when it does not (revealed Jieqi
 //!   pieces) are they written front/rear.
-//! - Like pieces on one file (WXF tandem rules, Asian/World Xiangqi Federation): two are
-//!   `+C`/`-C` (the front and rear; the official order `C+`/`C-` is accepted on input); three
-//!   soldiers `+P`, `P3` (the middle one keeps its file), `-P`; four `++`, `+P`, `-P`, `--`;
-//!   five `++`, `+P`, `P3`, `-P`, `--`; tandems on two files name the file first: `3+`, `33`,
+//! - Like pieces on one file (WXF tandem rules, Asian/World Xiangqi Federation): the
+//!   marker stands in place of the file digit, after the letter (the official order): two are
+//!   `C+`/`C-` (the front and rear; the order `+C`/`-C` Jiang used to write is accepted on
+//!   input); three soldiers `P+`, `P3` (the middle one keeps its file), `P-`; four `++`, `P+`,
+//!   `P-`, `--`; five `++`, `P+`, `P3`, `P-`, `--`; tandems on two files name the file first: `3+`, `33`,
 //!   `3-`. In Chinese: `前炮`/`后炮`; three `前兵 中兵 后兵`; four or five `一兵 二兵 三兵 四兵
 //!   五兵` from the front (ordinals in Chinese numerals for both sides); on two files `前七 中七 后七` (the file in place of the piece).
 //! - Chinese numerals: Red's files and distances in Chinese numerals (一…九), Black's in
@@ -71,7 +72,7 @@ fn candidates(position: &Position) -> Vec<(Move, super::Square, super::Square)> 
         .collect()
 }
 
-/// The WXF text of `mv`, a legal move in `position` (`C2.5`, `H8+7`, `+C.5`, `A4+5`).
+/// The WXF text of `mv`, a legal move in `position` (`C2.5`, `H8+7`, `C+.5`, `A4+5`).
 pub fn wxf(position: &Position, mv: Move) -> String {
     spelled(position, mv, spell::wxf, |text| parse_wxf(position, text))
 }

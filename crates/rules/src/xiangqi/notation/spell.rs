@@ -5,7 +5,7 @@
 //! Chinese maps every accepted character to one token (both scripts, both sides' piece
 //! characters, Chinese, ASCII and full-width numerals). A move matches in two tiers: first
 //! its canonical spelling; only if no move matches that way, the accepted alternatives
-//! (official WXF `C+` for `+C`, a plain file for a tandem piece, 前/后/ordinals for any
+//! (the older `+C` for the official `C+`, a plain file for a tandem piece, 前/后/ordinals for any
 //! tandem). More than one match in a tier is an ambiguity error, never a guess.
 
 use super::NotationError;
@@ -54,8 +54,9 @@ fn names_file(d: &Description) -> bool {
     d.origin.other_tandem_file && d.origin.count <= 3
 }
 
-/// The canonical WXF spelling: `C2.5`, `H8+7`, `+C.5`, `P3.4` (middle of three),
-/// `++.4`, `3+.4`, and for six or more like pieces on a file (Jieqi) `4P3+1`.
+/// The canonical WXF spelling (the official WXF order, the tandem marker in place of the
+/// file digit): `C2.5`, `H8+7`, `C+.5`, `P3.4` (middle of three), `++.4`, `3+.4`, and for six
+/// or more like pieces on a file (Jieqi) `4P3+1`.
 pub(crate) fn wxf(d: &Description) -> String {
     let letter = wxf_letter(d.kind);
     let file = digit(d.origin.file);
@@ -73,13 +74,15 @@ pub(crate) fn wxf(d: &Description) -> String {
                 text.push(letter);
                 text.push(file);
             }
+            // The official WXF order: the marker in place of the file digit, after the
+            // letter (`R+.3`, `C--1`).
             Place::Front => {
-                text.push('+');
                 text.push(letter);
+                text.push('+');
             }
             Place::Rear => {
-                text.push('-');
                 text.push(letter);
+                text.push('-');
             }
             Place::Foremost => text.push_str("++"),
             Place::Rearmost => text.push_str("--"),
@@ -94,18 +97,18 @@ pub(crate) fn wxf(d: &Description) -> String {
     text
 }
 
-/// Other accepted WXF spellings: the official sign-after-letter order (`C+` for `+C`), `+`/`-`
-/// (either order) for the first and last of two or three on a file (also when two files hold
-/// tandems), and the plain file.
+/// Other accepted WXF spellings: the sign-before-letter order Jiang used to write (`+C` for
+/// `C+`), `+`/`-` (either order) for the first and last of two or three on a file (also when
+/// two files hold tandems), and the plain file.
 fn wxf_alternatives(d: &Description) -> Vec<String> {
     let letter = wxf_letter(d.kind);
     let tail = format!("{}{}", direction_sign(d.direction), digit(d.number));
     let mut out = vec![format!("{letter}{}{tail}", digit(d.origin.file))];
     let canonical = wxf(d);
-    if let [sign @ ('+' | '-'), l, rest @ ..] = canonical.chars().collect::<Vec<_>>().as_slice()
+    if let [l, sign @ ('+' | '-'), rest @ ..] = canonical.chars().collect::<Vec<_>>().as_slice()
         && *l == letter
     {
-        out.push(format!("{l}{sign}{}", rest.iter().collect::<String>()));
+        out.push(format!("{sign}{l}{}", rest.iter().collect::<String>()));
     }
     // With four or more, `+`/`-` name the second from each end (`++`/`--` the ends).
     let last = d.origin.count - 1;
@@ -516,11 +519,11 @@ mod tests {
     #[test]
     fn two_like_pieces_on_a_file() {
         let b = board(R, &[("h2", R, Cannon), ("h5", R, Cannon), ("b0", R, Horse)]);
-        check(&b, "h5", "e5", ("+C.5", "前炮平五", "前炮平五"));
-        check(&b, "h2", "h1", ("-C-1", "后炮退一", "後炮退一"));
+        check(&b, "h5", "e5", ("C+.5", "前炮平五", "前炮平五"));
+        check(&b, "h2", "h1", ("C--1", "后炮退一", "後炮退一"));
         let b = board(B, &[("a9", B, Chariot), ("a5", B, Chariot)]);
-        check(&b, "a5", "a3", ("+R+2", "前车进２", "前車進２"));
-        check(&b, "a9", "b9", ("-R.2", "后车平２", "後車平２"));
+        check(&b, "a5", "a3", ("R++2", "前车进２", "前車進２"));
+        check(&b, "a9", "b9", ("R-.2", "后车平２", "後車平２"));
     }
 
     #[test]
@@ -528,21 +531,21 @@ mod tests {
         let files = ["c5", "c6", "c7", "c8", "c9"];
         let expected: [&[(&str, &str)]; 3] = [
             &[
-                ("+P.8", "前兵平八"),
+                ("P+.8", "前兵平八"),
                 ("P7.8", "中兵平八"),
-                ("-P.8", "后兵平八"),
+                ("P-.8", "后兵平八"),
             ],
             &[
                 ("++.8", "一兵平八"),
-                ("+P.8", "二兵平八"),
-                ("-P.8", "三兵平八"),
+                ("P+.8", "二兵平八"),
+                ("P-.8", "三兵平八"),
                 ("--.8", "四兵平八"),
             ],
             &[
                 ("++.8", "一兵平八"),
-                ("+P.8", "二兵平八"),
+                ("P+.8", "二兵平八"),
                 ("P7.8", "三兵平八"),
-                ("-P.8", "四兵平八"),
+                ("P-.8", "四兵平八"),
                 ("--.8", "五兵平八"),
             ],
         ];
@@ -607,6 +610,7 @@ mod tests {
         ];
         let read = |text: &str, n| resolve(&b, &candidates, n, text);
         assert_eq!(read("C+.5", Notation::Wxf), Ok(0));
+        assert_eq!(read("+C.5", Notation::Wxf), Ok(0));
         assert_eq!(read("c-=5", Notation::Wxf), Ok(1));
         assert_eq!(read("C2+1", Notation::Wxf), Ok(2));
         assert!(matches!(
