@@ -28,6 +28,28 @@ const UNTIMED_THINK: Duration = Duration::from_secs(3);
 /// The longest the computer thinks about its first move (the clock does not run yet).
 const FIRST_MOVE_THINK: Duration = Duration::from_secs(3);
 
+/// The longest the computer thinks about one move, per level (index 0: level 1), whatever
+/// its clock allows: a person playing it waits at most this long. Level 8 at 10 min + 30 s
+/// byo-yomi would otherwise plan some 30 s a move (and up to 100 s); a few seconds keep the
+/// game lively and leave the computer's clock well inside its limits. The weaker levels stop
+/// sooner on their own depth and node caps; their share of this time (the level table's
+/// `time_percent`) applies on top.
+const PACE: [Duration; 8] = [
+    Duration::from_millis(1000),
+    Duration::from_millis(1000),
+    Duration::from_millis(1200),
+    Duration::from_millis(1500),
+    Duration::from_millis(2000),
+    Duration::from_millis(2000),
+    Duration::from_millis(2500),
+    Duration::from_millis(3000),
+];
+
+/// The pace of `level` (see [`PACE`]).
+pub(crate) fn pace(level: u8) -> Duration {
+    PACE[usize::from(level.clamp(1, 8) - 1)]
+}
+
 /// After a move the computer chose could not be stored, how long before it thinks again.
 const RETRY: Duration = Duration::from_secs(1);
 
@@ -110,12 +132,30 @@ impl Live {
         })
     }
 
-    /// The first-move countdown, which a computer to move is not held to: it never walks
-    /// away, but may wait for an engine thread.
+    /// The first-move countdown (clocks-and-games.md: the side to move has 30 s for its
+    /// first move, or the game is aborted). It exists to free a person from a no-show, so
+    /// against the computer it never runs while the person is at the board: the computer
+    /// never walks away (it may wait for an engine thread), and the person is the only one
+    /// who can be slow, studying the position as long as they like. A person who left the
+    /// game's page before their first move is a no-show all the same: the game is aborted
+    /// once they have been away for the claim grace (and not before the usual countdown).
     pub(super) fn first_move_countdown(&self) -> Option<Instant> {
-        self.state
-            .first_move_deadline
-            .filter(|_| self.computer_to_move().is_none())
+        let deadline = self.state.first_move_deadline?;
+        let Some(computer) = self.computer else {
+            return Some(deadline);
+        };
+        if self.computer_to_move().is_some() {
+            return None;
+        }
+        let away_since = self.comforts.away_since[(!computer.side).index()]?;
+        Some(deadline.max(away_since + self.grace))
+    }
+
+    /// A game against the computer that its person left (no page of theirs open on it): the
+    /// Watch list leaves it out, nobody is playing it.
+    pub(super) fn abandoned_by_person(&self) -> bool {
+        self.computer
+            .is_some_and(|c| self.comforts.away_since[(!c.side).index()].is_some())
     }
 
     /// Whether the actor has work for the computer now or soon (it must stay in memory).
@@ -153,7 +193,7 @@ impl Live {
             client: ClientKey::game(&self.id),
             input,
             go: Go {
-                clock: self.engine_clock(computer.side, now),
+                clock: self.engine_clock(computer.side, computer.level, now),
                 ..Go::default()
             },
             multi_pv: 1,
@@ -168,13 +208,13 @@ impl Live {
     }
 
     /// The computer's clock as the engine's time management reads it.
-    fn engine_clock(&self, side: Side, now: Instant) -> jiang_engine::Clock {
+    fn engine_clock(&self, side: Side, level: u8, now: Instant) -> jiang_engine::Clock {
         let fixed = |d: Duration| jiang_engine::Clock {
             movetime: Some(d),
             ..jiang_engine::Clock::default()
         };
         let Some(clock) = self.state.clock.as_ref() else {
-            return fixed(UNTIMED_THINK);
+            return fixed(UNTIMED_THINK.min(pace(level)));
         };
         let control = *clock.control();
         let snap = clock.snapshot(now);
@@ -214,6 +254,14 @@ impl Live {
             // The clocks start after each side's first move: think briefly anyway.
             let planned = engine.budget().map_or(FIRST_MOVE_THINK, |b| b.hard);
             engine = fixed(planned.min(FIRST_MOVE_THINK));
+        }
+        // A pace a person enjoys: the usual share of the clock (the budget's soft limit, what
+        // the time management means to spend), never more than the level's pace.
+        if let Some(budget) = engine.budget() {
+            let pace = pace(level);
+            if budget.hard > pace {
+                engine = fixed(budget.soft.clamp(Duration::from_millis(1), pace));
+            }
         }
         engine
     }
