@@ -79,7 +79,7 @@ function showNotice(game) {
   box.className = 'seek-notice';
   box.dataset.id = game.id;
   box.setAttribute('role', 'alert');
-  box.innerHTML = `<span>${esc(t('seek.taken', { game: t('variant.' + game.variant) }))}</span>
+  box.innerHTML = `<span>${esc(t('seek.taken'))}</span>
     <a class="button primary" href="/g/${esc(game.id)}">${esc(t('seek.toGame'))}</a>
     <button type="button" class="link" aria-label="${esc(t('seek.dismiss'))}">×</button>`;
   box.querySelector('a').addEventListener('click', () => box.remove());
