@@ -134,7 +134,8 @@ for (const [size, viewport] of SIZES) {
       await creator.locator('.player.bottom em').waitFor();
       await creator.locator('.banner').waitFor({ state: 'hidden' });
       assert.equal(await creator.evaluate(async (gid) => (await (await fetch(`/api/games/${gid}`)).json()).status, id), 'playing');
-      await creator.evaluate(async (gid) => fetch(`/api/games/${gid}/abort`, { method: 'POST', headers: { authorization: `Bearer ${localStorage.getItem(`jiang.token.${gid}`)}` } }), id);
+      const aborted = await creator.evaluate(async (gid) => (await fetch(`/api/games/${gid}/abort`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${localStorage.getItem(`jiang.token.${gid}`)}` }, body: '{}' })).status, id);
+      assert.equal(aborted, 200);
     }
     await creator.context().close();
     await stranger.context().close();

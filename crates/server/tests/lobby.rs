@@ -512,10 +512,10 @@ on_both!(
     }
 );
 
-/// Issue 22: a seek's creator who went elsewhere on the site (any page keeps a lobby socket
-/// holding the seeks the browser created) learns within 2 s that a stranger took it: the seek
-/// leaves (`seeks_gone`) and the summaries say the game is being played; the creator then
-/// reaches the game and plays in it, and the game is not aborted for their absence.
+// Issue 22: a seek's creator who went elsewhere on the site (any page keeps a lobby socket
+// holding the seeks the browser created) learns within 2 s that a stranger took it: the seek
+// leaves (`seeks_gone`) and the summaries say the game is being played; the creator then
+// reaches the game and plays in it, and the game is not aborted for their absence.
 on_both!(
     a_seek_creator_elsewhere_learns_within_two_seconds_that_it_was_taken,
     |server: TestServer| async move {
