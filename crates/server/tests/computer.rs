@@ -479,7 +479,10 @@ async fn computer_pace() {
                     max < 3.0 + 1.5,
                     "{variant} {clock_name} level {level}: {max:.2} s"
                 );
-                s.resign(&created.id, &created.token).await;
+                // Over already (a quick mate), or resigned now.
+                if s.game_view(&created.id, None).await.state.status == GameStatus::Playing {
+                    s.resign(&created.id, &created.token).await;
+                }
             }
         }
     }
