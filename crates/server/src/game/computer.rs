@@ -45,6 +45,12 @@ const PACE: [Duration; 8] = [
     Duration::from_millis(3000),
 ];
 
+/// The shortest time before the answer of a level below 8: their searches take a few
+/// hundredths of a second, and a reply that lands before the person has seen their own move
+/// made feels abrupt (and the "thinking" mark could not be seen). Never more than a quarter of
+/// what the clock's usual share would give (a fast clock stays fast).
+const MIN_ANSWER: Duration = Duration::from_millis(600);
+
 /// The pace of `level` (see [`PACE`]).
 pub(crate) fn pace(level: u8) -> Duration {
     PACE[usize::from(level.clamp(1, 8) - 1)]
@@ -105,14 +111,23 @@ pub(super) fn from_row(
 pub(super) struct Thinking {
     ply: usize,
     handle: JobHandle,
+    /// Not answered before this instant (see [`MIN_ANSWER`]).
+    not_before: Instant,
+    /// The engine's answer once it came, held until `not_before`.
+    answer: Option<Result<Thought, PoolError>>,
 }
 
-/// Waits for the computer's answer (never resolves without a search under way).
+/// Waits for the computer's answer, not before its `not_before` (never resolves without a
+/// search under way). Cancel-safe: an answer that came is kept while the wait is dropped.
 pub(super) async fn answer(thinking: &mut Option<Thinking>) -> Result<Thought, PoolError> {
-    match thinking {
-        Some(t) => t.handle.wait().await,
-        None => std::future::pending().await,
+    let Some(t) = thinking else {
+        return std::future::pending().await;
+    };
+    if t.answer.is_none() {
+        t.answer = Some(t.handle.wait().await);
     }
+    tokio::time::sleep_until(t.not_before.into()).await;
+    t.answer.take().unwrap_or(Err(PoolError::Closed))
 }
 
 /// A seed for the level's choices from the game and the ply: the same game replays the same.
@@ -189,11 +204,12 @@ impl Live {
                 return;
             }
         };
+        let (clock, min_answer) = self.engine_clock(computer.side, computer.level, now);
         let job = Job {
             client: ClientKey::game(&self.id),
             input,
             go: Go {
-                clock: self.engine_clock(computer.side, computer.level, now),
+                clock,
                 ..Go::default()
             },
             multi_pv: 1,
@@ -204,17 +220,36 @@ impl Live {
         *thinking = Some(Thinking {
             ply: self.ply(),
             handle: games.engines().submit(job),
+            not_before: now + min_answer,
+            answer: None,
         });
     }
 
-    /// The computer's clock as the engine's time management reads it.
-    fn engine_clock(&self, side: Side, level: u8, now: Instant) -> jiang_engine::Clock {
+    /// The computer's clock as the engine's time management reads it, and the shortest time
+    /// before its answer (see [`MIN_ANSWER`]).
+    fn engine_clock(&self, side: Side, level: u8, now: Instant) -> (jiang_engine::Clock, Duration) {
+        let min_answer = |clock: &jiang_engine::Clock| {
+            if level >= 8 {
+                return Duration::ZERO;
+            }
+            clock
+                .budget()
+                .map_or(MIN_ANSWER, |b| MIN_ANSWER.min(b.soft / 4))
+        };
         let fixed = |d: Duration| jiang_engine::Clock {
             movetime: Some(d),
             ..jiang_engine::Clock::default()
         };
         let Some(clock) = self.state.clock.as_ref() else {
-            return fixed(UNTIMED_THINK.min(pace(level)));
+            let untimed = fixed(UNTIMED_THINK.min(pace(level)));
+            return (
+                untimed,
+                if level >= 8 {
+                    Duration::ZERO
+                } else {
+                    MIN_ANSWER
+                },
+            );
         };
         let control = *clock.control();
         let snap = clock.snapshot(now);
@@ -255,6 +290,7 @@ impl Live {
             let planned = engine.budget().map_or(FIRST_MOVE_THINK, |b| b.hard);
             engine = fixed(planned.min(FIRST_MOVE_THINK));
         }
+        let min_answer = min_answer(&engine);
         // A pace a person enjoys: the usual share of the clock (the budget's soft limit, what
         // the time management means to spend), never more than the level's pace.
         if let Some(budget) = engine.budget() {
@@ -263,7 +299,7 @@ impl Live {
                 engine = fixed(budget.soft.clamp(Duration::from_millis(1), pace));
             }
         }
-        engine
+        (engine, min_answer)
     }
 
     /// Plays the computer's answer for the search `thinking` ran.
