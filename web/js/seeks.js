@@ -61,6 +61,8 @@ export async function seekLeft(id) {
     /* the server is unreachable: asked again on the next snapshot */
   } finally {
     asking.delete(id);
+    // Nothing left to follow: the site-wide socket closes.
+    follow();
   }
 }
 
