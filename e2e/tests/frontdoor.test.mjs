@@ -243,3 +243,36 @@ for (const [size, viewport] of SIZES) {
     await page.context().close();
   });
 }
+
+for (const [size, viewport] of SIZES) {
+  test(`${size}: a move made while this browser is offline is visibly taken back when the game changed meanwhile`, async () => {
+    const a = await pageAt(viewport);
+    const b = await pageAt(viewport);
+    const res = await apiGame(a, { variant: 'xiangqi', side: 'red', clock: { main: 300, increment: 3 } });
+    await a.goto(`${env.server.url}/g/${res.id}`);
+    await b.goto(`${env.server.url}/g/${res.id}`);
+    await b.locator('button.take-seat').click();
+    await b.locator('.join').waitFor({ state: 'hidden' });
+    await a.locator('.player.bottom.to-move').waitFor();
+    await a.context().setOffline(true);
+    try {
+      await a.fill('#type-move-input', 'h2e2');
+      await a.press('#type-move-input', 'Enter');
+      await a.locator('.pending-note[data-state=pending]').waitFor();
+      await a.locator('.clock.stale').first().waitFor();
+      // Meanwhile the opponent aborts the game (before its first move).
+      const status = await b.evaluate(async (gid) => (await fetch(`/api/games/${gid}/abort`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${localStorage.getItem(`jiang.token.${gid}`)}` }, body: '{}' })).status, res.id);
+      assert.equal(status, 200);
+    } finally {
+      await a.context().setOffline(false);
+    }
+    // Back online: the move is shown taken back, the board shows the server's position.
+    await a.locator('.pending-note[data-state=taken-back]').waitFor({ timeout: 20000 });
+    await a.locator('.banner').waitFor();
+    await a.locator('svg.board [data-at="h2"][data-piece="C"]').waitFor();
+    assert.equal(await a.locator('.moves button').count(), 0);
+    await a.screenshot({ path: path.join(artifacts, `frontdoor-taken-back-${size}.png`) });
+    await a.context().close();
+    await b.context().close();
+  });
+}

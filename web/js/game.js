@@ -778,15 +778,27 @@ export function gamePage(main, id) {
       onEvent(msg);
     };
     sock.onclose = () => {
-      if (ws !== sock) return;
-      if (connected || lostAt === null) lostAt = performance.now();
-      connected = false;
-      if (view) render();
-      if (destroyed) return;
-      clearTimeout(reconnectTimer);
-      reconnectTimer = setTimeout(connect, backoff);
-      backoff = Math.min(backoff * 2, 8000);
+      if (ws === sock) connectionLost();
     };
+  }
+
+  /** The connection is gone (the socket closed, or a request could not reach the server): the
+   * clocks pause, and the socket is opened again (after a growing delay). */
+  function connectionLost() {
+    if (connected || lostAt === null) lostAt = performance.now();
+    connected = false;
+    if (ws) {
+      // A socket that still looks open may take long to notice: drop it now.
+      const old = ws;
+      ws = null;
+      old.onclose = null;
+      old.close();
+    }
+    if (view) render();
+    if (destroyed) return;
+    clearTimeout(reconnectTimer);
+    reconnectTimer = setTimeout(connect, backoff);
+    backoff = Math.min(backoff * 2, 8000);
   }
 
   function onEvent(msg) {
@@ -800,8 +812,11 @@ export function gamePage(main, id) {
       if (pending) {
         // The connection is back: send the pending move again if the position is the same,
         // otherwise say that it was taken back.
-        const same = rest.status === 'playing' && (rest.moves || []).length === pending.ply && rest.you && rest.to_move === rest.you && (rest.legal_moves || []).includes(pending.move);
-        if (same) sendMove(pending.move);
+        const moves = rest.moves || [];
+        const same = rest.status === 'playing' && moves.length === pending.ply && rest.you && rest.to_move === rest.you && (rest.legal_moves || []).includes(pending.move);
+        // The server had it already (only its answer was lost): confirmed.
+        if (moves[pending.ply] === pending.move) render();
+        else if (same) sendMove(pending.move);
         else {
           takenBack = pending.move;
           render();
@@ -896,8 +911,7 @@ export function gamePage(main, id) {
         // The server could not be reached: the move stays drawn (Jieqi: the reveal is the
         // server's, so only the note), marked as pending.
         unsent = { move: body.move, ply: view.moves.length - (view.pendingMove === body.move ? 1 : 0) };
-        if (ws && ws.readyState === WebSocket.OPEN) ws.close();
-        render();
+        connectionLost();
         return null;
       }
       showError(errorText(e));
