@@ -146,7 +146,7 @@ export function homePage(main) {
     <h2 id="games-title">${t('home.gamesTitle')}</h2>
     <div class="variant-grid">
     ${VARIANTS.map((v) => `
-      <div class="variant-card${v === variant ? ' checked' : ''}">
+      <div class="variant-card">
         ${picture(v)}
         <span class="variant-name">${t('variant.' + v)}</span>
         <span class="variant-line">${t('variant.' + v + '.line')}</span>
