@@ -76,6 +76,8 @@ export async function startServer(args = []) {
     port,
     dir,
     stop,
+    /** Start the stopped server again (same port and database). */
+    start,
     async restart(signal = 'SIGKILL') {
       await stop(signal);
       await start();

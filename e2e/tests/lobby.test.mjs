@@ -68,9 +68,13 @@ test('two strangers meet through the lobby with one click each, in every variant
     await home(c);
     await c.locator(`.watch-table a[href="/g/${id}"]`).waitFor();
     await c.context().close();
-    // The creator resigns: a result for My games.
-    a.once('dialog', (d) => d.accept());
-    await a.locator('[data-action=resign]').click();
+    // The creator resigns: a result for My games. Before one's first move the page offers
+    // Abort alone (issue 22), so the resignation goes through the API, with the seat's token.
+    await a.evaluate(async (gid) => {
+      const token = localStorage.getItem(`jiang.token.${gid}`);
+      const r = await fetch(`/api/games/${gid}/resign`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{}' });
+      if (!r.ok) throw new Error(`resign: ${r.status}`);
+    }, id);
     await a.locator('.banner[data-reason]').waitFor();
     resigned.push(id);
 

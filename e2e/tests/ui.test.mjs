@@ -63,11 +63,13 @@ async function seated(a, b, body) {
 }
 
 /** Every page in `pages` shows the end banner, saying `label` to screen readers. */
-async function bannerSays(pages, label) {
-  for (const page of pages) {
+/** Each page's banner says its label (`labels`: one for all, or one per page: a seated
+ * player reads "You won" / "You lost"). */
+async function bannerSays(pages, labels) {
+  for (const [i, page] of pages.entries()) {
     const banner = page.locator('.banner');
     await banner.waitFor();
-    assert.equal(await banner.getAttribute('aria-label'), label);
+    assert.equal(await banner.getAttribute('aria-label'), Array.isArray(labels) ? labels[i] : labels);
   }
 }
 
@@ -119,7 +121,7 @@ test('xiangqi: create, copy the link, join, click, drag and type moves, resign; 
   await a.screenshot({ path: path.join(artifacts, 'xiangqi.png') });
   await myTurn(b);
   await resign(b);
-  await bannerSays([a, b], 'Red wins: Black resigned');
+  await bannerSays([a, b], ['You won: Black resigned', 'You lost: Black resigned']);
   // Rematch: both ask, both get a link to the next game, with the sides swapped.
   await a.locator('[data-action=rematch]').click();
   await b.locator('[data-action=rematch]', { hasText: 'Accept rematch' }).click();
@@ -227,7 +229,7 @@ test('shogi: a promotion choice, a drop by click and a drop by drag', async () =
   await a.screenshot({ path: path.join(artifacts, 'shogi.png') });
   await myTurn(a);
   await resign(a);
-  await bannerSays([a, b], 'Gote wins: Sente resigned');
+  await bannerSays([a, b], ['You lost: Sente resigned', 'You won: Sente resigned']);
   await leave(a, b);
 });
 
@@ -254,7 +256,7 @@ test('shogi impasse: the point counts show, and the declaration wins when it hol
   assert.equal(await declare.isEnabled(), true);
   assert.equal(await b.locator('[data-action=impasse]').isEnabled(), false, 'not offered to the side not to move');
   await declare.click();
-  await bannerSays([a, b], 'Sente wins: Sente declared impasse with enough points (entering king)');
+  await bannerSays([a, b], ['You won: Sente declared impasse with enough points (entering king)', 'You lost: Sente declared impasse with enough points (entering king)']);
   await leave(a, b);
 });
 

@@ -122,8 +122,12 @@ test('jieqi: pieces turned over only because the game ended look apart, explaine
   await b.waitForFunction(() => /^[KABNRCP]$/.test(document.querySelector('svg.board [data-at="e2"]')?.dataset.piece || ''));
   assert.equal(await a.locator('svg.board [data-end-revealed]').count(), 0, 'nothing marked during play');
   await b.locator('.player.bottom.to-move').waitFor();
-  b.once('dialog', (d) => d.accept());
-  await b.locator('[data-action=resign]').click();
+  // Black resigns before its first move (the page offers Abort alone then: through the API).
+  await b.evaluate(async (gid) => {
+    const token = localStorage.getItem(`jiang.token.${gid}`);
+    const r = await fetch(`/api/games/${gid}/resign`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{}' });
+    if (!r.ok) throw new Error(`resign: ${r.status}`);
+  }, game.id);
   const view = await (await fetch(`${env.server.url}/api/games/${game.id}`)).json();
   const ended = Object.keys(view.covered_pieces || {}).sort();
   assert.equal(ended.length, 29, 'the server names the 29 pieces still face down');

@@ -37,7 +37,7 @@ export function sideName(side, handicap) {
 }
 
 /** Words for one result: {headline, reason, text}. Exported for tests and the dev preview. */
-export function describeResult(variant, result, status, handicap = null) {
+export function describeResult(variant, result, status, handicap = null, you = null) {
   if (status === 'aborted' || result?.reason === 'aborted') {
     const reason = t('reason.aborted');
     return { headline: t('result.aborted'), reason, text: t('result.line', { headline: t('result.aborted'), reason }) };
@@ -55,7 +55,8 @@ export function describeResult(variant, result, status, handicap = null) {
   const sides = sidesOf(variant);
   const winner = result.winner;
   const loser = winner ? sides.find((s) => s !== winner) : null;
-  const headline = winner ? t('result.wins', { side: sideName(winner, handicap) }) : t('result.draw');
+  // A seated player reads about themselves: "You won", "You lost".
+  const headline = winner ? (you ? t(winner === you ? 'result.youWon' : 'result.youLost') : t('result.wins', { side: sideName(winner, handicap) })) : t('result.draw');
   const fam = familyOf(variant);
   const keys = [`reason.${result.reason}.${variant}`, `reason.${result.reason}.${fam}`, `reason.${result.reason}`];
   const key = keys.find((k) => t(k) !== k) || keys[2];
@@ -114,6 +115,12 @@ export function gamePage(main, id) {
   let tick = null;
   let lastBeep = null;
   let connected = false;
+  let lostAt = null; // performance.now() when the connection was lost (clocks pause)
+  // A move sent while the server could not be reached: {move, ply} (ply: the moves before it).
+  // It stays drawn as pending; when the connection returns it is sent again if the position is
+  // the same (then confirmed by the server), otherwise shown as taken back.
+  let unsent = null;
+  let takenBack = null; // the text of a pending move the returning connection took back
   let keepAlive = null;
   let viewBase = 0; // performance.now() when the last full view arrived
   let awayBase = 0; // performance.now() when the `away` figures arrived
@@ -141,6 +148,7 @@ export function gamePage(main, id) {
     <p class="status" role="status" aria-live="polite"></p>
     <p class="time-control hint"></p>
     <p class="first-move" hidden></p>
+    <p class="pending-note" role="alert" hidden></p>
     <div class="banner" role="alert" hidden></div>
     <div class="invite" hidden>
       <label for="invite-link">${t('game.invite')}</label>
@@ -443,7 +451,9 @@ export function gamePage(main, id) {
       // An absent player: the mark beside its clock (the server says within a moment).
       const away = view.status === 'playing' && view.away?.[side] ? `<span class="away-mark" title="${t('presence.awayOf', { side: sn(side) })}">${t('presence.away')}</span>` : '';
       const computer = view.computer?.side === side ? ` <span class="computer-name">${t('game.computer', { level: view.computer.level })}</span>` : '';
-      el.innerHTML = `<span class="who"><span class="dot ${side}" aria-hidden="true"></span>${sn(side)}${you ? ` <em>(${t('game.you')})</em>` : ''}${computer}${away}</span>` +
+      // The computer to move: say that it is thinking (its answer comes as a move event).
+      const thinking = view.computer?.side === side && toMove && !view.pendingMove ? ` <span class="thinking" role="status">${t('game.thinking')}</span>` : '';
+      el.innerHTML = `<span class="who"><span class="dot ${side}" aria-hidden="true"></span>${sn(side)}${you ? ` <em>(${t('game.you')})</em>` : ''}${computer}${thinking}${away}</span>` +
         (clock ? `<span class="clock" data-side="${side}" role="timer" aria-label="${t('game.clockOf', { side: sn(side) })}"><span class="time"></span><span class="periods"></span></span>` : '');
     }
     updateClocks();
@@ -462,7 +472,8 @@ export function gamePage(main, id) {
     let periods = c.periods ?? 0;
     let inByoyomi = !!c.byoyomi;
     if (view.clock.running === side && view.status === 'playing') {
-      ms -= performance.now() - clockBase;
+      // While disconnected the clocks are not counted on: what the server says is unknown.
+      ms -= (lostAt ?? performance.now()) - clockBase;
       const byo = byoyomiMs();
       if (ms < 0 && periods > 0 && byo > 0) {
         // Main time (or a countdown) ran out locally: the next countdown starts.
@@ -495,6 +506,11 @@ export function gamePage(main, id) {
       el.classList.toggle('running', running);
       el.classList.toggle('low', running && f.ms < 10000);
       el.classList.toggle('byoyomi', f.inByoyomi);
+      el.classList.toggle('stale', lostAt !== null);
+      el.title = lostAt !== null ? t('clock.paused') : '';
+      const mark = el.querySelector('.stale-mark');
+      if (lostAt !== null && !mark) el.insertAdjacentHTML('beforeend', `<span class="stale-mark">${t('clock.paused')}</span>`);
+      else if (lostAt === null && mark) mark.remove();
       if (running && f.ms < 10000 && view.you === side && store.get('sound', '0') === '1') {
         const s = Math.ceil(f.ms / 1000);
         if (s !== lastBeep && s >= 0) {
@@ -536,13 +552,18 @@ export function gamePage(main, id) {
     else status.textContent = '';
     if (shownPly !== null) status.textContent = t('game.viewing', { ply: shownPly, total: view.moves.length });
     if (!connected) status.textContent += (status.textContent ? ' · ' : '') + t('game.reconnecting');
+    const note = $('.pending-note');
+    note.hidden = !unsent && !takenBack;
+    note.dataset.state = unsent ? 'pending' : takenBack ? 'taken-back' : '';
+    note.textContent = unsent ? t('game.movePending') : takenBack ? t('game.moveTakenBack') : '';
 
     const banner = $('.banner');
     if (view.status === 'ended' || view.status === 'aborted') {
-      const r = describeResult(view.variant, view.result || { winner: null, reason: 'aborted' }, view.status, view.handicap);
+      const r = describeResult(view.variant, view.result || { winner: null, reason: 'aborted' }, view.status, view.handicap, you);
       banner.innerHTML = `<strong>${r.headline}</strong><span>${r.reason}</span>`;
       banner.setAttribute('aria-label', r.text);
       banner.dataset.reason = view.result?.reason || 'aborted';
+      banner.dataset.outcome = !view.result?.winner || view.status === 'aborted' ? 'none' : !you ? 'other' : view.result.winner === you ? 'won' : 'lost';
       banner.hidden = false;
     } else banner.hidden = true;
 
@@ -568,12 +589,14 @@ export function gamePage(main, id) {
     // Actions.
     const acts = [];
     const btn = (action, text, enabled = true, cls = '') => acts.push(`<button type="button" data-action="${action}" class="${cls}"${enabled ? '' : ' disabled'}>${text}</button>`);
-    if (you && playing) btn('resign', t('action.resign'), true, 'danger');
-    // The computer declines every draw offer (docs/api.md): no button for it.
-    if (you && playing && fam() === 'xiangqi' && !view.draw_offer && !view.computer) btn('draw-offer', t('action.offerDraw'));
-    if (you && playing && !view.takeback) btn('takeback-request', t('takeback.request'));
-    if (you && playing && view.premove) btn('premove-cancel', t('premove.cancel'));
+    // Only what applies: before a player's first move, Abort alone (rules: abort before each
+    // side's first move; the first move of each side is never taken back).
     const myMoves = you ? view.moves.filter((_, i) => (i % 2 === 0) === (seatOf(you) === parse(view.variant, view.initial_fen).toMove)).length : 0;
+    if (you && playing && myMoves > 0) btn('resign', t('action.resign'), true, 'danger');
+    // The computer declines every draw offer (docs/api.md): no button for it.
+    if (you && playing && myMoves > 0 && fam() === 'xiangqi' && !view.draw_offer && !view.computer) btn('draw-offer', t('action.offerDraw'));
+    if (you && playing && myMoves > 1 && !view.takeback) btn('takeback-request', t('takeback.request'));
+    if (you && playing && view.premove) btn('premove-cancel', t('premove.cancel'));
     if (you && (view.status === 'waiting' || (playing && myMoves === 0))) btn('abort', t('action.abort'));
     if (view.variant === 'shogi') {
       // The server counts the points (with any handicap credit) and says whether the viewer
@@ -584,8 +607,11 @@ export function gamePage(main, id) {
         info.hidden = false;
         info.innerHTML = `<h2>${t('impasse.title')}</h2><ul>` + figs.map((f) => `<li>${t('impasse.line', { side: sn(f.side), points: f.declaration, needed: f.needed, pieces: f.pieces_in_zone, total: f.total })}${f.king_in_zone ? '' : ' · ' + t('impasse.notEntered')}</li>`).join('') + '</ul>';
       } else info.hidden = true;
+      // Declaring impasse applies once the player's king has entered the zone: the button is
+      // shown from then on (enabled when the server says the declaration holds).
       const canDeclare = myTurn && view.hints?.can_declare_impasse === true;
-      if (you && playing) btn('impasse', t('action.impasse'), canDeclare);
+      const mine = figs.find((f) => f.side === you);
+      if (you && playing && (canDeclare || mine?.king_in_zone)) btn('impasse', t('action.impasse'), canDeclare);
     }
     const rm = view.rematch || {};
     const asked = rm.requested || [];
@@ -754,21 +780,50 @@ export function gamePage(main, id) {
       onEvent(msg);
     };
     sock.onclose = () => {
-      if (ws !== sock) return;
-      connected = false;
-      if (view) render();
-      if (destroyed) return;
-      clearTimeout(reconnectTimer);
-      reconnectTimer = setTimeout(connect, backoff);
-      backoff = Math.min(backoff * 2, 8000);
+      if (ws === sock) connectionLost();
     };
+  }
+
+  /** The connection is gone (the socket closed, or a request could not reach the server): the
+   * clocks pause, and the socket is opened again (after a growing delay). */
+  function connectionLost() {
+    if (connected || lostAt === null) lostAt = performance.now();
+    connected = false;
+    if (ws) {
+      // A socket that still looks open may take long to notice: drop it now.
+      const old = ws;
+      ws = null;
+      old.onclose = null;
+      old.close();
+    }
+    if (view) render();
+    if (destroyed) return;
+    clearTimeout(reconnectTimer);
+    reconnectTimer = setTimeout(connect, backoff);
+    backoff = Math.min(backoff * 2, 8000);
   }
 
   function onEvent(msg) {
     const { type, ...rest } = msg;
     if (type === 'state') {
       connected = true;
+      lostAt = null;
+      const pending = unsent;
+      unsent = null;
       setView(rest, true);
+      if (pending) {
+        // The connection is back: send the pending move again if the position is the same,
+        // otherwise say that it was taken back.
+        const moves = rest.moves || [];
+        const same = rest.status === 'playing' && moves.length === pending.ply && rest.you && rest.to_move === rest.you && (rest.legal_moves || []).includes(pending.move);
+        // The server had it already (only its answer was lost): confirmed.
+        if (moves[pending.ply] === pending.move) render();
+        else if (same) sendMove(pending.move);
+        else {
+          takenBack = pending.move;
+          render();
+        }
+      }
       return;
     }
     if (type === 'error') {
@@ -854,6 +909,13 @@ export function gamePage(main, id) {
       } else refresh();
       return res;
     } catch (e) {
+      if (action === 'move' && e.status === 0 && view) {
+        // The server could not be reached: the move stays drawn (Jieqi: the reveal is the
+        // server's, so only the note), marked as pending.
+        unsent = { move: body.move, ply: view.moves.length - (view.pendingMove === body.move ? 1 : 0) };
+        connectionLost();
+        return null;
+      }
       showError(errorText(e));
       board?.deselect();
       refresh();
@@ -863,6 +925,7 @@ export function gamePage(main, id) {
 
   function sendMove(mv) {
     $('.type-move .error').hidden = true;
+    takenBack = null;
     // Show the move at once (the piece on its destination, no input until the answer); the
     // server's answer (or the socket) brings the position. Jieqi waits: the reveal is the
     // server's to tell.

@@ -8,6 +8,7 @@ import { familyOf, sidesOf } from './position.js';
 import { navigate } from './navigation.js';
 import { mountLobby } from './lobby.js';
 import { clockLabel } from './clock.js';
+import { rememberSeek } from './seeks.js';
 
 const VARIANTS = ['xiangqi', 'jieqi', 'shogi', 'minishogi'];
 /** Clock presets per family: label and API clock (seconds). */
@@ -46,91 +47,111 @@ export function homePage(main) {
   let clockChoice = localStorage.getItem('jiang.home.clock') || '1';
   // The lobby keeps its socket and lists across the form's redraws.
   const lobbyRoot = document.createElement('div');
-  const lobby = mountLobby(lobbyRoot);
+  const quickRoot = document.createElement('div');
+  const lobby = mountLobby(lobbyRoot, quickRoot);
   let level = Number(localStorage.getItem('jiang.home.level')) || 3;
+  // The side: the first player's by default (against the computer the newcomer moves first).
+  let role = localStorage.getItem('jiang.home.side') || 'first';
+  if (!['first', 'second', 'random'].includes(role)) role = 'first';
 
   function render() {
     const fam = familyOf(variant);
     const sides = sidesOf(variant);
     const presets = PRESETS[fam];
     const handicaps = HANDICAPS[variant] || [];
+    const side = role === 'random' ? 'random' : sides[role === 'first' ? 0 : 1];
     if (!['none', 'custom', '0', '1', '2'].includes(clockChoice)) clockChoice = '1';
     main.innerHTML = `
 <section class="home">
   <div class="hero">
     <h1>${t('home.title')}</h1>
-    <p class="lead">${t('tagline')}</p>
+    <p class="lead">${t('home.lead')}</p>
   </div>
-  <div class="lobby-slot"></div>
-  <form class="create" novalidate>
-    <fieldset class="variants">
-      <legend>${t('home.game')}</legend>
-      <div class="variant-grid">
-      ${VARIANTS.map((v) => `
-        <div class="variant-card${v === variant ? ' checked' : ''}">
-          <label>
-            <input type="radio" name="variant" value="${v}"${v === variant ? ' checked' : ''}>
-            ${picture(v)}
-            <span class="variant-name">${t('variant.' + v)}</span>
-            <span class="variant-line">${t('variant.' + v + '.line')}</span>
-          </label>
-          <a class="rules-link" href="/rules/${v}">${t('rules.title.' + v)}</a>
-          <a class="editor-link" href="/editor/${v}">${t('editor.link')}</a>
-        </div>`).join('')}
-      </div>
-    </fieldset>
-    <fieldset class="clock-choice">
-      <legend>${t('home.clock')}</legend>
-      <div class="chips">
-        ${presets.map(([, clock], i) => `<label class="chip"><input type="radio" name="clock" value="${i}"${clockChoice === String(i) ? ' checked' : ''}><span>${clockLabel(clock)}</span></label>`).join('')}
-        <label class="chip"><input type="radio" name="clock" value="custom"${clockChoice === 'custom' ? ' checked' : ''}><span>${t('home.custom')}</span></label>
-        <label class="chip"><input type="radio" name="clock" value="none"${clockChoice === 'none' ? ' checked' : ''}><span>${t('home.noClock')}</span></label>
-      </div>
-      <p class="hint">${t(fam === 'shogi' ? 'home.clockHint.shogi' : 'home.clockHint.xiangqi')}</p>
-      <div class="custom-clock"${clockChoice === 'custom' ? '' : ' hidden'}>
-        <label>${t('clock.main')} <input name="main" type="number" min="0" max="600" step="1" value="${fam === 'shogi' ? 10 : 10}"> <span>${t('unit.min')}</span></label>
-        <label>${t('clock.increment')} <input name="increment" type="number" min="0" max="600" value="${fam === 'shogi' ? 0 : 5}"> <span>${t('unit.s')}</span></label>
-        <label>${t('clock.byoyomi')} <input name="byoyomi" type="number" min="0" max="600" value="${fam === 'shogi' ? 30 : 0}"> <span>${t('unit.s')}</span></label>
-        <label>${t('clock.periods')} <input name="periods" type="number" min="0" max="10" value="${fam === 'shogi' ? 1 : 0}"></label>
-        <label>${t('clock.moveLimit')} <input name="move_limit" type="number" min="0" max="3600" value="0"> <span>${t('unit.s')}</span></label>
-      </div>
-    </fieldset>
-    <fieldset class="side-choice">
-      <legend>${t('home.side')}</legend>
-      <div class="chips">
-        ${[...sides, 'random'].map((s, i) => `<label class="chip"><input type="radio" name="side" value="${s}"${i === 2 ? ' checked' : ''}><span>${t('side.' + s)}</span></label>`).join('')}
-      </div>
-    </fieldset>
-    ${handicaps.length ? `
-    <fieldset class="handicap-choice">
-      <legend>${t('home.handicap')}</legend>
-      <label><span class="visually-hidden">${t('home.handicap')}</span>
-      <select name="handicap">
-        <option value="">${t('handicap.none')}</option>
-        ${handicaps.map((h) => `<option value="${h}">${t('handicap.' + h)}</option>`).join('')}
-      </select></label>
-      <p class="hint">${t('home.handicapHint')}</p>
-    </fieldset>` : ''}
-    <fieldset class="listing-choice">
-      <legend>${t('home.listing')}</legend>
-      <label class="check"><input type="checkbox" name="open"> ${t('home.open')}</label>
-      <label class="check"><input type="checkbox" name="unlisted"> ${t('home.unlisted')}</label>
-    </fieldset>
-    <div class="create-row">
-      <button class="primary big" type="submit">${t('home.create')}</button>
+  <form class="create play-now" novalidate>
+    <section class="play-card computer-card" aria-labelledby="computer-title">
+      <h2 id="computer-title">${t('home.computerTitle')}</h2>
+      <fieldset class="variants">
+        <legend>${t('home.game')}</legend>
+        <div class="chips">
+          ${VARIANTS.map((v) => `<label class="chip"><input type="radio" name="variant" value="${v}"${v === variant ? ' checked' : ''}><span>${t('variant.' + v)}</span></label>`).join('')}
+        </div>
+      </fieldset>
+      <fieldset class="clock-choice">
+        <legend>${t('home.clock')}</legend>
+        <div class="chips">
+          ${presets.map(([, clock], i) => `<label class="chip"><input type="radio" name="clock" value="${i}"${clockChoice === String(i) ? ' checked' : ''}><span>${clockLabel(clock)}</span></label>`).join('')}
+          <label class="chip"><input type="radio" name="clock" value="none"${clockChoice === 'none' ? ' checked' : ''}><span>${t('home.noClock')}</span></label>
+          <label class="chip"><input type="radio" name="clock" value="custom"${clockChoice === 'custom' ? ' checked' : ''}><span>${t('home.custom')}</span></label>
+        </div>
+        <p class="hint">${t(fam === 'shogi' ? 'home.clockHint.shogi' : 'home.clockHint.xiangqi')}</p>
+        <div class="custom-clock"${clockChoice === 'custom' ? '' : ' hidden'}>
+          <label>${t('clock.main')} <input name="main" type="number" min="0" max="600" step="1" value="${fam === 'shogi' ? 10 : 10}"> <span>${t('unit.min')}</span></label>
+          <label>${t('clock.increment')} <input name="increment" type="number" min="0" max="600" value="${fam === 'shogi' ? 0 : 5}"> <span>${t('unit.s')}</span></label>
+          <label>${t('clock.byoyomi')} <input name="byoyomi" type="number" min="0" max="600" value="${fam === 'shogi' ? 30 : 0}"> <span>${t('unit.s')}</span></label>
+          <label>${t('clock.periods')} <input name="periods" type="number" min="0" max="10" value="${fam === 'shogi' ? 1 : 0}"></label>
+          <label>${t('clock.moveLimit')} <input name="move_limit" type="number" min="0" max="3600" value="0"> <span>${t('unit.s')}</span></label>
+        </div>
+      </fieldset>
+      <fieldset class="side-choice">
+        <legend>${t('home.side')}</legend>
+        <div class="chips">
+          ${[...sides, 'random'].map((s) => `<label class="chip"><input type="radio" name="side" value="${s}"${s === side ? ' checked' : ''}><span>${t('side.' + s)}</span></label>`).join('')}
+        </div>
+      </fieldset>
+      ${handicaps.length ? `
+      <fieldset class="handicap-choice">
+        <legend>${t('home.handicap')}</legend>
+        <label><span class="visually-hidden">${t('home.handicap')}</span>
+        <select name="handicap">
+          <option value="">${t('handicap.none')}</option>
+          ${handicaps.map((h) => `<option value="${h}">${t('handicap.' + h)}</option>`).join('')}
+        </select></label>
+        <p class="hint">${t('home.handicapHint')}</p>
+      </fieldset>` : ''}
       <div class="computer-choice">
         <label>${t('home.level')}
         <select name="level" aria-describedby="level-hint">
           ${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<option value="${n}"${n === level ? ' selected' : ''}>${n}</option>`).join('')}
         </select></label>
-        <button class="big play-computer" type="button">${t('home.playComputer')}</button>
+        <button class="primary big play-computer" type="button">${t('home.playComputer')}</button>
         <p class="hint" id="level-hint">${t('home.levelHint')}</p>
       </div>
       <p class="error" role="alert" hidden></p>
+    </section>
+    <div class="play-others">
+      <section class="play-card stranger-card" aria-labelledby="stranger-title">
+        <h2 id="stranger-title">${t('home.strangerTitle')}</h2>
+        <div class="quick-slot"></div>
+      </section>
+      <section class="play-card friend-card" aria-labelledby="friend-title">
+        <h2 id="friend-title">${t('home.friendTitle')}</h2>
+        <p class="hint">${t('home.friendHint')}</p>
+        <button class="friend-create" type="submit">${t('home.create')}</button>
+        <fieldset class="listing-choice">
+          <legend class="visually-hidden">${t('home.listing')}</legend>
+          <label class="check"><input type="checkbox" name="open"> ${t('home.open')}</label>
+          <label class="check"><input type="checkbox" name="unlisted"> ${t('home.unlisted')}</label>
+        </fieldset>
+      </section>
     </div>
   </form>
+  <div class="lobby-slot"></div>
+  <section class="games-gallery" aria-labelledby="games-title">
+    <h2 id="games-title">${t('home.gamesTitle')}</h2>
+    <div class="variant-grid">
+    ${VARIANTS.map((v) => `
+      <div class="variant-card">
+        ${picture(v)}
+        <span class="variant-name">${t('variant.' + v)}</span>
+        <span class="variant-line">${t('variant.' + v + '.line')}</span>
+        <a class="rules-link" href="/rules/${v}">${t('rules.title.' + v)}</a>
+        <a class="editor-link" href="/editor/${v}">${t('editor.link')}</a>
+      </div>`).join('')}
+    </div>
+  </section>
 </section>`;
     main.querySelector('.lobby-slot').replaceWith(lobbyRoot);
+    main.querySelector('.quick-slot').replaceWith(quickRoot);
     lobby.rerender();
     const form = main.querySelector('form');
     // "Play with the computer" submits the same form with an opponent.
@@ -145,6 +166,10 @@ export function homePage(main) {
         localStorage.setItem('jiang.home.variant', variant);
         render();
         main.querySelector(`input[name=variant][value=${variant}]`)?.focus();
+      } else if (e.target.name === 'side') {
+        const picked = e.target.value;
+        role = picked === 'random' ? 'random' : picked === sidesOf(variant)[0] ? 'first' : 'second';
+        localStorage.setItem('jiang.home.side', role);
       } else if (e.target.name === 'level') {
         level = Number(e.target.value);
         localStorage.setItem('jiang.home.level', String(level));
@@ -184,10 +209,13 @@ export function homePage(main) {
       if (data.get('open') && !computer) body.open = true;
       if (data.get('unlisted')) body.unlisted = true;
       const button = computer ? form.querySelector('.play-computer') : form.querySelector('button[type=submit]');
+      err.hidden = true;
       if (computer) body.opponent = { computer: Number(data.get('level')) || level };
       button.disabled = true;
       try {
-        navigate(`/g/${await createGame(body)}`);
+        const id = await createGame(body);
+        if (body.open) rememberSeek(id);
+        navigate(`/g/${id}`);
       } catch (ex) {
         err.textContent = ex instanceof ApiError && ex.status ? errorText(ex) : t('error.network');
         err.hidden = false;

@@ -7,6 +7,7 @@ import { api, saveToken, tokenFor, myGames, sideFor, ApiError } from './api.js';
 import { errorText } from './errors.js';
 import { navigate } from './navigation.js';
 import { clockLabel } from './clock.js';
+import { rememberSeek, pendingSeeks, seekLeft, onSeekTaken } from './seeks.js';
 
 export { clockLabel };
 
@@ -29,8 +30,9 @@ const waited = (ms) => {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 };
 
-/** Mounts the lobby into `root`; returns { rerender(), destroy() }. */
-export function mountLobby(root) {
+/** Mounts the lobby into `root` (quick pairing into `quickRoot` when given, else inside the
+ * lobby); returns { rerender(), destroy() }. */
+export function mountLobby(root, quickRoot = null) {
   const seeks = new Map(); // id → seek, with `since` (local ms when its wait began)
   const games = new Map();
   let counts = null;
@@ -72,6 +74,9 @@ export function mountLobby(root) {
       (msg.games_gone || []).forEach((id) => games.delete(id));
       if (msg.counts) counts = msg.counts;
     } else return;
+    // This browser's seeks that left the lobby: taken (go to the game), or gone.
+    const left = msg.type === 'snapshot' ? pendingSeeks().filter((id) => !seeks.has(id)) : (msg.seeks_gone || []).filter((id) => pendingSeeks().includes(id));
+    left.forEach(seekLeft);
     hold();
     render();
   }
@@ -134,6 +139,7 @@ export function mountLobby(root) {
       const [variant, clock] = QUICK[i];
       const res = await api('/api/lobby/pair', { method: 'POST', body: { variant, clock, own: own() } });
       saveToken(res.id, res.token, res.side);
+      if (res.created) rememberSeek(res.id);
       navigate(`/g/${res.id}`);
     });
 
@@ -181,12 +187,25 @@ export function mountLobby(root) {
           ? `<span class="yours">${t('lobby.yours')}</span> <button type="button" data-key="cancel-${esc(s.id)}" data-cancel="${esc(s.id)}">${t('lobby.cancel')}</button>`
           : `<button type="button" class="primary" data-key="join-${esc(s.id)}" data-join="${esc(s.id)}">${t('lobby.join')}</button>`}</td></tr>`;
     });
-    const gameRows = [...games.values()].map((g) => `<tr>
-        <td>${t('variant.' + g.variant)}</td><td>${clockLabel(g.clock)}</td><td>${g.moves}</td><td>${g.spectators}</td>
+    const gameRows = [...games.values()].map((g) => `<tr${g.computer ? ' class="vs-computer"' : ''}>
+        <td>${t('variant.' + g.variant)}${g.computer ? ` <span class="computer-mark">${t('lobby.vsComputer', { level: g.computer })}</span>` : ''}</td><td>${clockLabel(g.clock)}</td><td>${g.moves}</td><td>${g.spectators}</td>
         <td><a href="/g/${esc(g.id)}" data-key="watch-${esc(g.id)}">${t('lobby.watchGame')}</a></td></tr>`);
     const mineRows = mine.map((g) => `<li class="my-game" data-status="${g.status}">
         <a href="/g/${esc(g.id)}" data-key="mine-${esc(g.id)}">${t('variant.' + g.variant)} · ${clockLabel(g.clock)}</a>
         <span class="my-result">${resultText(g)}</span> <span class="muted">${t('mygames.moves', { n: g.moves })}</span></li>`);
+    const quickHtml = `<div class="quick">
+    ${quickRoot ? '' : `<h3>${t('lobby.quick')}</h3>`}
+    <div class="quick-buttons">${QUICK.map(([v, c], i) => {
+      const waiting = [...seeks.values()].some((s) => s.variant === v && sameClock(s.clock, c) && !s.handicap && !tokenFor(s.id));
+      return `<button type="button" class="quick-pair${waiting ? ' has-seek' : ''}" data-key="quick-${i}" data-quick="${i}" data-variant="${v}" data-clock="${clockLabel(c)}">${t('variant.' + v)} ${clockLabel(c)}</button>`;
+    }).join('')}</div>
+    <p class="hint">${t('lobby.quickHint')}</p>
+  </div>`;
+    if (quickRoot) {
+      const focusedQuick = quickRoot.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+      quickRoot.innerHTML = quickHtml;
+      if (focusedQuick) quickRoot.querySelector(`[data-key="${CSS.escape(focusedQuick)}"]`)?.focus();
+    }
     root.innerHTML = `
 <section class="lobby" aria-labelledby="lobby-title">
   <h2 id="lobby-title">${t('lobby.title')}</h2>
@@ -194,14 +213,7 @@ export function mountLobby(root) {
     ? `<span class="players">${t('lobby.players', { n: counts.players })}</span> · <span class="in-play">${t('lobby.games', { n: counts.games })}</span>`
     : ''}${live ? '' : ` <span class="muted">${t('lobby.offline')}</span>`}</p>
   <p class="error" role="alert"${error ? '' : ' hidden'}>${esc(error)}</p>
-  <div class="quick">
-    <h3>${t('lobby.quick')}</h3>
-    <div class="quick-buttons">${QUICK.map(([v, c], i) => {
-      const waiting = [...seeks.values()].some((s) => s.variant === v && sameClock(s.clock, c) && !s.handicap && !tokenFor(s.id));
-      return `<button type="button" class="quick-pair${waiting ? ' has-seek' : ''}" data-key="quick-${i}" data-quick="${i}" data-variant="${v}" data-clock="${clockLabel(c)}">${t('variant.' + v)} ${clockLabel(c)}</button>`;
-    }).join('')}</div>
-    <p class="hint">${t('lobby.quickHint')}</p>
-  </div>
+  ${quickRoot ? '' : quickHtml}
   <div class="seeks">
     <h3>${t('lobby.seeks')}</h3>
     ${seekRows.length ? `<table class="lobby-table seek-table"><thead><tr><th>${t('lobby.col.variant')}</th><th>${t('lobby.col.clock')}</th><th>${t('lobby.col.side')}</th><th>${t('lobby.col.handicap')}</th><th>${t('lobby.col.waiting')}</th><th><span class="visually-hidden">${t('lobby.join')}</span></th></tr></thead><tbody>${seekRows.join('')}</tbody></table>` : `<p class="muted">${t('lobby.noSeeks')}</p>`}
@@ -219,6 +231,7 @@ export function mountLobby(root) {
   }
 
   root.addEventListener('pointerdown', () => (pressing = true));
+  quickRoot?.addEventListener('pointerdown', () => (pressing = true));
   const released = () => {
     if (!pressing) return;
     pressing = false;
@@ -227,13 +240,17 @@ export function mountLobby(root) {
   };
   document.addEventListener('pointerup', released);
   document.addEventListener('pointercancel', released);
-  root.addEventListener('click', (e) => {
+  const onClick = (e) => {
     const b = e.target.closest('button');
     if (!b) return;
     if (b.dataset.quick !== undefined) quick(Number(b.dataset.quick));
     else if (b.dataset.join) join(b.dataset.join);
     else if (b.dataset.cancel) cancel(b.dataset.cancel);
-  });
+  };
+  root.addEventListener('click', onClick);
+  quickRoot?.addEventListener('click', onClick);
+  // One of this browser's seeks was taken: "My games" says so at once.
+  const offTaken = onSeekTaken(() => loadMine());
   // The waiting times tick without redrawing the tables.
   const ticker = setInterval(() => {
     const now = Date.now();
@@ -248,6 +265,7 @@ export function mountLobby(root) {
     destroy() {
       closed = true;
       clearInterval(ticker);
+      offTaken();
       document.removeEventListener('pointerup', released);
       document.removeEventListener('pointercancel', released);
       sock?.close();

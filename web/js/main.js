@@ -3,6 +3,7 @@
 // `/analysis/<variant>` the analysis board, `/editor/<variant>` the board editor.
 import { LANGS, initialLang, setLang, rememberLang, currentLang, t } from './i18n.js';
 import { navigate, setRouter } from './navigation.js';
+import { follow as followSeeks } from './seeks.js';
 
 let page = null; // the current page: { destroy?(), rerender?() }
 let routeSeq = 0;
@@ -57,6 +58,9 @@ async function route() {
     if (seq !== routeSeq) return;
     page = mod.homePage(main);
   }
+  // This browser's waiting seeks are followed from every page (the home page's lobby does it
+  // there): a taken seek brings its creator to the game.
+  followSeeks();
   document.querySelectorAll('.site-nav a').forEach((a) => {
     // The same first path segment: `/rules/…`, `/editor/…`; `/` only at home.
     const here = a.getAttribute('href').split('/')[1] === path.split('/')[1];

@@ -74,6 +74,9 @@ pub struct LiveGame {
     pub moves: u64,
     /// Spectators connected.
     pub spectators: u64,
+    /// In a game against the computer: its level (1–8); absent between two people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computer: Option<u8>,
 }
 
 /// The counts at the top of the home page.

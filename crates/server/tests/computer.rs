@@ -332,3 +332,159 @@ on_both!(
         s.stop().await;
     }
 );
+
+/// Polls `GET /api/lobby` until `done` holds for the listed games' ids and computer marks
+/// (within 5 s).
+async fn watch_until(
+    s: &TestServer,
+    what: &str,
+    done: impl Fn(&[jiang_protocol::LiveGame]) -> bool,
+) -> Vec<jiang_protocol::LiveGame> {
+    for _ in 0..100 {
+        let (_, v) = s.get("/api/lobby", None).await;
+        let snapshot: jiang_protocol::LobbySnapshot = typed(&v);
+        if done(&snapshot.games) {
+            return snapshot.games;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the Watch list never showed {what}");
+}
+
+// Issue 22: the first-move countdown frees a person from a no-show; the computer is never
+// one, and the person at the board may study it as long as they like. Only a person who left
+// before their first move is a no-show (away for the claim grace: aborted). In "Watch", a
+// game against the computer says so, and leaves the list when its person has left.
+on_both!(
+    no_first_move_abort_against_the_computer_while_the_person_is_there,
+    |c: &mut jiang_server::Config| {
+        c.first_move_timeout = Duration::from_millis(300);
+        c.claim_grace_min = Duration::from_millis(500);
+    },
+    |s: TestServer| async move {
+        // 5 s of main time: the claim grace is its floor, 0.5 s.
+        let body = json!({"variant": "xiangqi", "side": "red", "clock": {"main": 5, "increment": 0},
+                          "opponent": {"computer": 1}});
+        let (status, v) = s.post("/api/games", None, body.clone()).await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        let present: Created = typed(&v);
+        let mut socket = connect(&s.ws_url(&present.id, Some(&present.token))).await;
+        next_message(&mut socket, "state").await;
+        // Listed in Watch, marked as a game against the computer at its level.
+        watch_until(&s, "the computer game", |games| {
+            games
+                .iter()
+                .any(|g| g.id == present.id && g.computer == Some(1))
+        })
+        .await;
+        // Well past the 0.3 s countdown (and the grace) the person still has all the time.
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let view = s.game_view(&present.id, Some(&present.token)).await;
+        assert_eq!(view.state.status, GameStatus::Playing);
+        assert_eq!(view.state.first_move_ms, None, "no countdown shown");
+        s.play(&present.id, &present.token, "h2e2").await;
+        move_event_at(&mut socket, 2).await;
+
+        // A person who leaves the page: the game leaves Watch.
+        drop(socket);
+        watch_until(&s, "the abandoned game gone", |games| {
+            games.iter().all(|g| g.id != present.id)
+        })
+        .await;
+
+        // A person who never comes to the board is a no-show: aborted.
+        let (_, v) = s.post("/api/games", None, body).await;
+        let absent: Created = typed(&v);
+        let started = std::time::Instant::now();
+        loop {
+            let view = s.game_view(&absent.id, Some(&absent.token)).await;
+            if view.state.status == GameStatus::Aborted {
+                break;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "the no-show's game was never aborted"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+);
+
+/// Issue 22: the computer's answer times, levels 1–8, at 5+3 and at 10 min + 30 s byo-yomi
+/// (a measurement, not a check of the engine's strength): per level and clock, the median and
+/// the longest time from a person's move to the computer's answer over a few moves of a real
+/// game (the person plays at once). Every answer must come within the level's pace plus a
+/// margin for scheduling. `JIANG_PACE_VARIANTS` (comma separated, default xiangqi,shogi) and
+/// `JIANG_PACE_MOVES` (default 8) choose what is played.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement of several minutes: cargo test -p jiang-server --test computer computer_pace -- --ignored --nocapture"]
+async fn computer_pace() {
+    let s = TestServer::start().await;
+    let variants = std::env::var("JIANG_PACE_VARIANTS").unwrap_or_else(|_| "xiangqi,shogi".into());
+    let moves: usize = std::env::var("JIANG_PACE_MOVES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(8);
+    let clocks = [
+        ("5+3", json!({"main": 300, "increment": 3})),
+        (
+            "10min+30s byo-yomi",
+            json!({"main": 600, "byoyomi": 30, "periods": 1}),
+        ),
+    ];
+    println!("| variant | clock | level | median s | max s | moves |");
+    println!("|---|---|---|---|---|---|");
+    for variant in variants.split(',') {
+        let first = common::first_mover(variant);
+        for (clock_name, clock) in &clocks {
+            for level in 1..=8u32 {
+                let (status, v) = s
+                    .post(
+                        "/api/games",
+                        None,
+                        json!({"variant": variant, "side": first, "clock": clock,
+                               "opponent": {"computer": level}}),
+                    )
+                    .await;
+                assert_eq!(status, StatusCode::CREATED, "{v}");
+                let created: Created = typed(&v);
+                let mut socket = connect(&s.ws_url(&created.id, Some(&created.token))).await;
+                let mut view = s.game_view(&created.id, Some(&created.token)).await;
+                let mut times = Vec::new();
+                for i in 0..moves {
+                    if view.state.status != GameStatus::Playing || view.state.legal_moves.is_empty()
+                    {
+                        break;
+                    }
+                    // The person plays one of their legal moves at once (varied by the ply).
+                    let legal = &view.state.legal_moves;
+                    let mv = legal[(i * 7 + 3) % legal.len()].clone();
+                    let sent = std::time::Instant::now();
+                    s.play(&created.id, &created.token, &mv).await;
+                    let answer = move_event_at(&mut socket, (2 * i + 2) as u64).await;
+                    times.push(sent.elapsed().as_secs_f64());
+                    if answer.state.status != GameStatus::Playing {
+                        break;
+                    }
+                    view = s.game_view(&created.id, Some(&created.token)).await;
+                }
+                times.sort_by(|a, b| a.total_cmp(b));
+                let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
+                let max = times.last().copied().unwrap_or(0.0);
+                println!(
+                    "| {variant} | {clock_name} | {level} | {median:.2} | {max:.2} | {} |",
+                    times.len()
+                );
+                assert!(
+                    max < 3.0 + 1.5,
+                    "{variant} {clock_name} level {level}: {max:.2} s"
+                );
+                // Over already (a quick mate), or resigned now.
+                if s.game_view(&created.id, None).await.state.status == GameStatus::Playing {
+                    s.resign(&created.id, &created.token).await;
+                }
+            }
+        }
+    }
+    s.stop().await;
+}

@@ -511,3 +511,54 @@ on_both!(
         server.stop().await;
     }
 );
+
+// Issue 22: a seek's creator who went elsewhere on the site (any page keeps a lobby socket
+// holding the seeks the browser created) learns within 2 s that a stranger took it: the seek
+// leaves (`seeks_gone`) and the summaries say the game is being played; the creator then
+// reaches the game and plays in it, and the game is not aborted for their absence.
+on_both!(
+    a_seek_creator_elsewhere_learns_within_two_seconds_that_it_was_taken,
+    |server: TestServer| async move {
+        let (id, side, token) = server
+            .create(
+                json!({"variant": "xiangqi", "clock": {"main": 300, "increment": 3},
+                           "side": "red", "open": true}),
+            )
+            .await;
+        assert_eq!(side, "red");
+        // The creator is on another page (a rules page, say): a lobby socket holds the seek.
+        let mut elsewhere = Lobby::open(&server).await;
+        elsewhere
+            .send(json!({"type": "hold", "seats": [{"id": id, "token": token}]}))
+            .await;
+        elsewhere
+            .until("the seek", |s| s.seeks.contains_key(&id))
+            .await;
+        let taken_at = std::time::Instant::now();
+        let (joined_side, _) = server.join(&id).await;
+        assert_eq!(joined_side, "black");
+        elsewhere
+            .until("the seek gone", |s| !s.seeks.contains_key(&id))
+            .await;
+        let (status, v) = server
+            .post("/api/summaries", None, json!({"ids": [id]}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let summaries: Summaries = typed(&v);
+        assert_eq!(
+            summaries.games[0].status,
+            jiang_protocol::GameStatus::Playing
+        );
+        assert!(
+            taken_at.elapsed() < Duration::from_secs(2),
+            "told in {:?}",
+            taken_at.elapsed()
+        );
+        // Taken to the game, the creator moves first: the game goes on.
+        let mut page = connect(&server.ws_url(&id, Some(&token))).await;
+        next_of(&mut page, "state").await;
+        server.play(&id, &token, "h2e2").await;
+        assert_eq!(server.view(&id, None).await["status"], "playing");
+        server.stop().await;
+    }
+);

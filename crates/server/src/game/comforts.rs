@@ -574,7 +574,16 @@ impl Live {
         }
         self.comforts.away_since[side.index()] = (!present).then_some(now);
         if self.state.status == Status::Playing {
-            self.broadcast(Event::Presence, now);
+            // Against the computer the first-move countdown runs only while its person is
+            // away (see `first_move_countdown`): a whole state tells everyone where it stands.
+            let countdown_moved =
+                self.computer.is_some() && self.state.first_move_deadline.is_some();
+            let event = if countdown_moved {
+                Event::State
+            } else {
+                Event::Presence
+            };
+            self.broadcast(event, now);
         }
     }
 

@@ -28,6 +28,34 @@ const UNTIMED_THINK: Duration = Duration::from_secs(3);
 /// The longest the computer thinks about its first move (the clock does not run yet).
 const FIRST_MOVE_THINK: Duration = Duration::from_secs(3);
 
+/// The longest the computer thinks about one move, per level (index 0: level 1), whatever
+/// its clock allows: a person playing it waits at most this long. Level 8 at 10 min + 30 s
+/// byo-yomi would otherwise plan some 30 s a move (and up to 100 s); a few seconds keep the
+/// game lively and leave the computer's clock well inside its limits. The weaker levels stop
+/// sooner on their own depth and node caps; their share of this time (the level table's
+/// `time_percent`) applies on top.
+const PACE: [Duration; 8] = [
+    Duration::from_millis(1000),
+    Duration::from_millis(1000),
+    Duration::from_millis(1200),
+    Duration::from_millis(1500),
+    Duration::from_millis(2000),
+    Duration::from_millis(2000),
+    Duration::from_millis(2500),
+    Duration::from_millis(3000),
+];
+
+/// The shortest time before the answer of a level below 8: their searches take a few
+/// hundredths of a second, and a reply that lands before the person has seen their own move
+/// made feels abrupt (and the "thinking" mark could not be seen). Never more than a quarter of
+/// what the clock's usual share would give (a fast clock stays fast).
+const MIN_ANSWER: Duration = Duration::from_millis(600);
+
+/// The pace of `level` (see [`PACE`]).
+pub(crate) fn pace(level: u8) -> Duration {
+    PACE[usize::from(level.clamp(1, 8) - 1)]
+}
+
 /// After a move the computer chose could not be stored, how long before it thinks again.
 const RETRY: Duration = Duration::from_secs(1);
 
@@ -83,14 +111,23 @@ pub(super) fn from_row(
 pub(super) struct Thinking {
     ply: usize,
     handle: JobHandle,
+    /// Not answered before this instant (see [`MIN_ANSWER`]).
+    not_before: Instant,
+    /// The engine's answer once it came, held until `not_before`.
+    answer: Option<Result<Thought, PoolError>>,
 }
 
-/// Waits for the computer's answer (never resolves without a search under way).
+/// Waits for the computer's answer, not before its `not_before` (never resolves without a
+/// search under way). Cancel-safe: an answer that came is kept while the wait is dropped.
 pub(super) async fn answer(thinking: &mut Option<Thinking>) -> Result<Thought, PoolError> {
-    match thinking {
-        Some(t) => t.handle.wait().await,
-        None => std::future::pending().await,
+    let Some(t) = thinking else {
+        return std::future::pending().await;
+    };
+    if t.answer.is_none() {
+        t.answer = Some(t.handle.wait().await);
     }
+    tokio::time::sleep_until(t.not_before.into()).await;
+    t.answer.take().unwrap_or(Err(PoolError::Closed))
 }
 
 /// A seed for the level's choices from the game and the ply: the same game replays the same.
@@ -110,12 +147,30 @@ impl Live {
         })
     }
 
-    /// The first-move countdown, which a computer to move is not held to: it never walks
-    /// away, but may wait for an engine thread.
+    /// The first-move countdown (clocks-and-games.md: the side to move has 30 s for its
+    /// first move, or the game is aborted). It exists to free a person from a no-show, so
+    /// against the computer it never runs while the person is at the board: the computer
+    /// never walks away (it may wait for an engine thread), and the person is the only one
+    /// who can be slow, studying the position as long as they like. A person who left the
+    /// game's page before their first move is a no-show all the same: the game is aborted
+    /// once they have been away for the claim grace (and not before the usual countdown).
     pub(super) fn first_move_countdown(&self) -> Option<Instant> {
-        self.state
-            .first_move_deadline
-            .filter(|_| self.computer_to_move().is_none())
+        let deadline = self.state.first_move_deadline?;
+        let Some(computer) = self.computer else {
+            return Some(deadline);
+        };
+        if self.computer_to_move().is_some() {
+            return None;
+        }
+        let away_since = self.comforts.away_since[(!computer.side).index()]?;
+        Some(deadline.max(away_since + self.grace))
+    }
+
+    /// A game against the computer that its person left (no page of theirs open on it): the
+    /// Watch list leaves it out, nobody is playing it.
+    pub(super) fn abandoned_by_person(&self) -> bool {
+        self.computer
+            .is_some_and(|c| self.comforts.away_since[(!c.side).index()].is_some())
     }
 
     /// Whether the actor has work for the computer now or soon (it must stay in memory).
@@ -149,11 +204,12 @@ impl Live {
                 return;
             }
         };
+        let (clock, min_answer) = self.engine_clock(computer.side, computer.level, now);
         let job = Job {
             client: ClientKey::game(&self.id),
             input,
             go: Go {
-                clock: self.engine_clock(computer.side, now),
+                clock,
                 ..Go::default()
             },
             multi_pv: 1,
@@ -164,17 +220,36 @@ impl Live {
         *thinking = Some(Thinking {
             ply: self.ply(),
             handle: games.engines().submit(job),
+            not_before: now + min_answer,
+            answer: None,
         });
     }
 
-    /// The computer's clock as the engine's time management reads it.
-    fn engine_clock(&self, side: Side, now: Instant) -> jiang_engine::Clock {
+    /// The computer's clock as the engine's time management reads it, and the shortest time
+    /// before its answer (see [`MIN_ANSWER`]).
+    fn engine_clock(&self, side: Side, level: u8, now: Instant) -> (jiang_engine::Clock, Duration) {
+        let min_answer = |clock: &jiang_engine::Clock| {
+            if level >= 8 {
+                return Duration::ZERO;
+            }
+            clock
+                .budget()
+                .map_or(MIN_ANSWER, |b| MIN_ANSWER.min(b.soft / 4))
+        };
         let fixed = |d: Duration| jiang_engine::Clock {
             movetime: Some(d),
             ..jiang_engine::Clock::default()
         };
         let Some(clock) = self.state.clock.as_ref() else {
-            return fixed(UNTIMED_THINK);
+            let untimed = fixed(UNTIMED_THINK.min(pace(level)));
+            return (
+                untimed,
+                if level >= 8 {
+                    Duration::ZERO
+                } else {
+                    MIN_ANSWER
+                },
+            );
         };
         let control = *clock.control();
         let snap = clock.snapshot(now);
@@ -215,7 +290,16 @@ impl Live {
             let planned = engine.budget().map_or(FIRST_MOVE_THINK, |b| b.hard);
             engine = fixed(planned.min(FIRST_MOVE_THINK));
         }
-        engine
+        let min_answer = min_answer(&engine);
+        // A pace a person enjoys: the usual share of the clock (the budget's soft limit, what
+        // the time management means to spend), never more than the level's pace.
+        if let Some(budget) = engine.budget() {
+            let pace = pace(level);
+            if budget.hard > pace {
+                engine = fixed(budget.soft.clamp(Duration::from_millis(1), pace));
+            }
+        }
+        (engine, min_answer)
     }
 
     /// Plays the computer's answer for the search `thinking` ran.

@@ -21,7 +21,8 @@ impl Live {
                 handicap: self.setup.handicap.clone(),
                 moves: self.ply() as u64,
                 spectators: self.spectator_count() as u64,
-                listed: !self.state.meta.unlisted,
+                listed: !self.state.meta.unlisted && !self.abandoned_by_person(),
+                computer: self.computer.map(|c| c.level),
             }),
             Status::Ended | Status::Aborted => Listing::Over,
         }

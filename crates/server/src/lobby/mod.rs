@@ -120,8 +120,10 @@ pub(crate) struct PlayingGame {
     pub handicap: Option<String>,
     pub moves: u64,
     pub spectators: u64,
-    /// Shown in "Watch" (not unlisted).
+    /// Shown in "Watch" (not unlisted, and not a computer game its person left).
     pub listed: bool,
+    /// Against the computer: its level.
+    pub computer: Option<u8>,
 }
 
 struct SeekEntry {
@@ -768,6 +770,7 @@ fn playing_game(game: &LiveGame) -> Option<PlayingGame> {
         moves: game.moves,
         spectators: game.spectators,
         listed: true,
+        computer: game.computer,
     })
 }
 
@@ -825,6 +828,7 @@ impl GameEntry {
             handicap: self.game.handicap.clone(),
             moves: self.game.moves,
             spectators: self.game.spectators,
+            computer: self.game.computer,
         }
     }
 }
@@ -866,6 +870,7 @@ mod tests {
             moves,
             spectators,
             listed,
+            computer: None,
         })
     }
 
