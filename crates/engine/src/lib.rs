@@ -19,6 +19,7 @@
 pub mod engine;
 pub mod eval;
 pub mod level;
+pub mod mate;
 pub mod score;
 pub mod search;
 pub mod shogi;
@@ -29,4 +30,4 @@ pub mod xiangqi;
 
 pub use engine::{Decision, Engine, Go, Input, InputError, Thought};
 pub use search::{Info, Limits};
-pub use time::Clock;
+pub use time::{Clock, Ponder};

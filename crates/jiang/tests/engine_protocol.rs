@@ -285,7 +285,14 @@ fn a_uci_xiangqi_and_jieqi_session() {
         .filter(|l| l.starts_with("info string error:"))
         .collect();
     assert_eq!(errors.len(), 5, "{complaints:?}");
-    let (mv, _) = e.go("depth 1");
+    // The refused position is not replaced by an older one: no move.
+    let (mv, lines) = e.go("depth 1");
+    assert_eq!(mv, "(none)", "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string error:")),
+        "{lines:?}"
+    );
+    let (mv, _) = e.search("startpos", "depth 1");
     assert!(legal(Variant::Xiangqi, "startpos", &[], &mv), "{mv}");
     e.quit();
 }
@@ -346,14 +353,17 @@ fn lower_levels_answer_with_legal_moves() {
 #[test]
 fn the_random_mover_answers_legal_moves_at_once() {
     // The yardstick of the level ladder: `RandomMover` plays a uniformly random legal move
-    // without searching (no `info` line), in both protocols; turning it off searches again.
+    // without searching (its one `info` line, which shows the move, counts no node), in both
+    // protocols; turning it off searches again.
     let (mut e, _) = EngineProcess::greeted("uci");
     e.send("setoption name RandomMover value true");
     let mut seen = std::collections::BTreeSet::new();
     for _ in 0..12 {
         let (mv, lines) = e.search_from_start(Variant::Xiangqi, &["h2e2"], "movetime 100");
+        let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info")).collect();
+        assert_eq!(infos.len(), 1, "{lines:?}");
         assert!(
-            !lines.iter().any(|l| l.starts_with("info depth")),
+            infos[0].contains(" nodes 0 ") && infos[0].ends_with(&format!(" pv {mv}")),
             "{lines:?}"
         );
         seen.insert(mv);
