@@ -595,4 +595,29 @@ mod tests {
             assert!(chances.is_empty());
         }
     }
+
+    #[test]
+    fn jieqibox_pool_is_what_the_searcher_has_not_seen() {
+        // Red took a covered black piece on i6 and saw a pawn (CAPTURED `p1`); Black took a
+        // covered red piece on a3 that Red never saw (still in Red's POOL).
+        let fen = "1xxxkxxxx/9/1x5x1/x1x1x1x1R/9/9/r1X1X1X1X/1X5X1/9/XXXXKXXX1 w R1r1N2n2B2b2A2a2C2c2P5p4 p1 0 1";
+        let k = Knowledge::from_public(Variant::Jieqi, fen, &[]).unwrap();
+        let pawn = PieceKind::Soldier.index();
+        // Publicly nothing was revealed of the captured pawn: the public pool keeps it.
+        assert_eq!(k.position().pool(Side::BLACK).count(PieceKind::Soldier), 5);
+        // But Red knows it: one pawn fewer among what Black's covered pieces may be.
+        assert_eq!(k.unseen[Side::BLACK.index()][pawn], 4);
+        assert_eq!(k.unseen[Side::RED.index()][pawn], 5);
+        assert_eq!(k.unseen[Side::RED.index()][PieceKind::Chariot.index()], 1);
+        // A capture suffix on a move teaches the same.
+        let start = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w R2N2B2A2C2P5r2n2b2a2c2p5 - 0 1";
+        let k =
+            Knowledge::from_public(Variant::Jieqi, start, &["h2e2C", "a6a5p", "e2e6n"]).unwrap();
+        assert_eq!(k.unseen[Side::BLACK.index()][PieceKind::Horse.index()], 1);
+        assert_eq!(k.unseen[Side::BLACK.index()][pawn], 4);
+        // Jiang's own five-field form is the searcher's unseen pool as is.
+        let own = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w A2B2N2R2C2P5a2b2n2r2c2p5 0 1";
+        let k = Knowledge::from_public(Variant::Jieqi, own, &[]).unwrap();
+        assert_eq!(k.unseen[Side::BLACK.index()][pawn], 5);
+    }
 }

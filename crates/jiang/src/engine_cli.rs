@@ -706,13 +706,9 @@ impl Session {
             .name("mate".to_owned())
             .stack_size(64 * 1024 * 1024)
             .spawn(move || {
+                // `go mate infinite` searches without a time limit and answers when it knows
+                // (USI), or `checkmate timeout` after `stop`.
                 let answer = mate::solve(game.position(), limit, &flag);
-                // `go mate infinite` answers only after `stop`, like `go infinite`.
-                if time.is_none() {
-                    while !flag.load(Ordering::Relaxed) {
-                        std::thread::sleep(Duration::from_millis(1));
-                    }
-                }
                 let text = match answer {
                     MateAnswer::Mate(moves) if moves.is_empty() => "checkmate nomate".to_owned(),
                     MateAnswer::Mate(moves) => format!("checkmate {}", moves.join(" ")),
