@@ -10,7 +10,7 @@ use jiang_rules::jieqi::JieqiView;
 use jiang_rules::{Variant, shogi, xiangqi};
 
 use crate::level::{self, Rng};
-use crate::search::{Info, Limits, Outcome, Searcher};
+use crate::search::{Info, Limits, Outcome, Searcher, search_threads};
 use crate::shogi::ShogiNode;
 use crate::time::{Clock, Ponder};
 use crate::tree::GameTree;
@@ -270,6 +270,13 @@ impl Engine {
             }
         }
         let hash = self.hash_mb;
+        // The weaker levels are a measured ladder of capped single-threaded searches: only
+        // full strength uses more threads.
+        let threads = if self.level == level::MAX {
+            self.threads
+        } else {
+            1
+        };
         match input {
             Input::Xiangqi(knowledge) => {
                 let (history, moves, root) = knowledge.nodes();
@@ -277,7 +284,15 @@ impl Engine {
                     return random_move(&root, &mut self.rng);
                 }
                 let searcher = self.xiangqi.get_or_insert_with(|| Searcher::new(hash));
-                let outcome = searcher.search(history, moves, root.clone(), limits, report);
+                let outcome = search_threads(
+                    searcher,
+                    threads,
+                    history,
+                    moves,
+                    root.clone(),
+                    limits,
+                    report,
+                );
                 decide(&root, outcome, settings.temperature, &mut self.rng)
             }
             Input::Shogi(game) => {
@@ -295,7 +310,15 @@ impl Engine {
                     return random_move(&root, &mut self.rng);
                 }
                 let searcher = self.shogi.get_or_insert_with(|| Searcher::new(hash));
-                let outcome = searcher.search(history, moves, root.clone(), limits, report);
+                let outcome = search_threads(
+                    searcher,
+                    threads,
+                    history,
+                    moves,
+                    root.clone(),
+                    limits,
+                    report,
+                );
                 decide(&root, outcome, settings.temperature, &mut self.rng)
             }
         }

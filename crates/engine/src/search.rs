@@ -38,6 +38,9 @@ pub struct Limits {
     pub searchmoves: Vec<String>,
     /// Pondering: the time limits count from the ponder hit and do not run before it.
     pub ponder: Option<Arc<Ponder>>,
+    /// Plies added to every iteration's depth (Lazy SMP helper threads search ahead of the
+    /// main thread; 0 for the main search).
+    pub depth_offset: u32,
 }
 
 /// A report after each completed iteration (and each MultiPV line).
@@ -96,8 +99,9 @@ impl<M: Copy> Outcome<M> {
 
 /// The search of one position with its history: reusable state (table, ordering tables).
 pub struct Searcher<T: GameTree> {
-    /// The transposition table, kept between searches of a game.
-    pub table: Table,
+    /// The transposition table, kept between searches of a game (and shared with the
+    /// helper threads of a multi-threaded search).
+    pub table: Arc<Table>,
     /// The positions before the root, oldest first (the last one precedes the root).
     history: Vec<T>,
     /// `history_moves[i]` leads from `history[i]` to the next position (the root after the
@@ -124,8 +128,13 @@ pub struct Searcher<T: GameTree> {
 impl<T: GameTree> Searcher<T> {
     /// A searcher with a table of `hash_mb` MB.
     pub fn new(hash_mb: usize) -> Searcher<T> {
+        Searcher::with_table(Arc::new(Table::new(hash_mb)))
+    }
+
+    /// A searcher using `table`, which other searchers may share (Lazy SMP).
+    pub fn with_table(table: Arc<Table>) -> Searcher<T> {
         Searcher {
-            table: Table::new(hash_mb),
+            table,
             history: Vec::new(),
             history_moves: Vec::new(),
             stack: Vec::with_capacity(MAX_PLY + 2),
@@ -238,7 +247,8 @@ impl<T: GameTree> Searcher<T> {
                     (-INFINITY, INFINITY)
                 };
                 loop {
-                    let score = self.search_root(&mut ranked[line..], depth as i32, alpha, beta);
+                    let searched = (depth + self.limits.depth_offset) as i32;
+                    let score = self.search_root(&mut ranked[line..], searched, alpha, beta);
                     if self.aborted {
                         break;
                     }
@@ -901,4 +911,50 @@ pub(crate) fn pv_text<T: GameTree>(root: &T, pv: &[T::Move]) -> Vec<String> {
         node = node.play(mv, None);
     }
     out
+}
+
+/// Searches like [`Searcher::search`] with `threads` threads (Lazy SMP): the helpers search
+/// the same root with the same table, every other one a ply deeper per iteration, until the
+/// main search ends; they only fill the shared table, and the main search alone reports and
+/// decides. One thread is exactly [`Searcher::search`] (deterministic at a fixed node count).
+pub fn search_threads<T: GameTree>(
+    main: &mut Searcher<T>,
+    threads: usize,
+    history: Vec<T>,
+    history_moves: Vec<T::Move>,
+    root: T,
+    limits: Limits,
+    report: &mut dyn FnMut(&Info),
+) -> Outcome<T::Move> {
+    if threads <= 1 {
+        return main.search(history, history_moves, root, limits, report);
+    }
+    let halt = Arc::new(AtomicBool::new(false));
+    std::thread::scope(|scope| {
+        for i in 1..threads {
+            let table = main.table.clone();
+            let (h, m, r) = (history.clone(), history_moves.clone(), root.clone());
+            let helper = Limits {
+                stop: Some(halt.clone()),
+                multi_pv: 1,
+                searchmoves: limits.searchmoves.clone(),
+                depth_offset: (i % 2) as u32,
+                ..Limits::default()
+            };
+            let spawned = std::thread::Builder::new()
+                .name(format!("search helper {i}"))
+                .stack_size(64 * 1024 * 1024)
+                .spawn_scoped(scope, move || {
+                    let mut searcher = Searcher::<T>::with_table(table);
+                    searcher.search(h, m, r, helper, &mut |_| {});
+                });
+            // A helper that cannot start leaves the others (and the main search) to it.
+            if spawned.is_err() {
+                break;
+            }
+        }
+        let outcome = main.search(history, history_moves, root, limits, report);
+        halt.store(true, Ordering::Relaxed);
+        outcome
+    })
 }
