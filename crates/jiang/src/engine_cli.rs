@@ -638,18 +638,18 @@ impl Session {
             .stack_size(64 * 1024 * 1024)
             .spawn(move || {
                 let started = Instant::now();
-                let mut shown: Option<String> = None;
+                let mut shown: Option<Vec<String>> = None;
                 let thought = engine.think(&input, &go, &mut |info| {
                     if info.multipv == 1 {
-                        shown = info.pv.first().cloned();
+                        shown = Some(info.pv.clone());
                     }
                     out.line(&info_line(protocol, info));
                 });
-                // `bestmove` is the first move of the last reported line: when the move
-                // played is another (a cut-short iteration's, a weaker level's choice), its
-                // line is reported first.
-                if let Decision::Move(mv) = &thought.decision {
-                    if shown.as_deref() != Some(mv.as_str()) {
+                // `bestmove` (and its `ponder` move) is the start of the last reported line:
+                // when the line played is another (a cut-short iteration's, a weaker level's
+                // choice), it is reported first.
+                if let Decision::Move(_) = &thought.decision {
+                    if shown.as_ref() != Some(&thought.pv) {
                         out.line(&info_line(
                             protocol,
                             &final_info(&thought, started.elapsed()),

@@ -398,6 +398,21 @@ fn last_pv_move(lines: &[String]) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// The `ponder` move of the `bestmove` line (the last of `lines`), when there is one, is the
+/// second move of the last line shown.
+#[track_caller]
+fn assert_ponder_follows_the_line(lines: &[String]) {
+    let words: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
+    if let [_, _, "ponder", reply] = words[..] {
+        let line = lines
+            .iter()
+            .rfind(|l| l.starts_with("info ") && l.contains(" multipv 1 ") && l.contains(" pv "))
+            .unwrap();
+        let pv: Vec<&str> = line.split(" pv ").nth(1).unwrap().split(' ').collect();
+        assert_eq!(pv.get(1), Some(&reply), "{lines:?}");
+    }
+}
+
 /// A Jieqi FEN in JieqiBox's six-field form (`board side POOL CAPTURED halfmove fullmove`)
 /// and the same public position in Jiang's own form (the public pool is POOL + CAPTURED).
 /// Red has revealed a rook, which took a covered black piece on i6 that Red saw was a pawn
@@ -779,6 +794,7 @@ fn bestmove_is_the_first_move_of_the_last_line() {
             Some(mv.as_str()),
             "{lines:?}"
         );
+        assert_ponder_follows_the_line(&lines);
     }
     e.quit();
 
@@ -799,6 +815,7 @@ fn bestmove_is_the_first_move_of_the_last_line() {
             Some(mv.as_str()),
             "{lines:?}"
         );
+        assert_ponder_follows_the_line(&lines);
     }
     e.quit();
 }
