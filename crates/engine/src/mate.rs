@@ -21,6 +21,9 @@ use jiang_rules::shogi::{Move, Position};
 /// The deepest mate searched, in plies.
 pub const MAX_PLIES: u32 = 255;
 
+/// The most table entries kept (about 100 MB).
+const TABLE_LIMIT: usize = 1 << 21;
+
 /// The answer to `go mate`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MateAnswer {
@@ -62,6 +65,10 @@ impl Solver<'_> {
 
     fn tick(&mut self) {
         self.nodes += 1;
+        // The table is a cache: past its bound it is emptied (proofs are found again).
+        if self.table.len() >= TABLE_LIMIT {
+            self.table.clear();
+        }
         if self.nodes % 1024 == 0
             && (self.stop.load(Ordering::Relaxed)
                 || self.deadline.is_some_and(|d| Instant::now() >= d))

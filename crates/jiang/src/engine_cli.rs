@@ -892,6 +892,53 @@ mod tests {
     }
 
     #[test]
+    fn go_reads_ponder_mate_and_searchmoves() {
+        let args = parse_go(&[
+            "ponder",
+            "wtime",
+            "100",
+            "searchmoves",
+            "a0a1",
+            "h2e2",
+            "movetime",
+            "50",
+        ])
+        .unwrap();
+        assert!(args.ponder && !args.infinite);
+        assert_eq!(args.searchmoves, ["a0a1", "h2e2"]);
+        assert_eq!((args.wtime, args.movetime), (Some(100), Some(50)));
+        assert_eq!(parse_go(&["mate", "infinite"]).unwrap().mate, Some(None));
+        assert_eq!(parse_go(&["mate", "3000"]).unwrap().mate, Some(Some(3000)));
+        assert!(parse_go(&["searchmoves"]).unwrap().searchmoves.is_empty());
+    }
+
+    #[test]
+    fn elo_maps_onto_the_nearest_level() {
+        assert_eq!(elo::level_for(elo::MIN), 1);
+        assert_eq!(elo::level_for(elo::MAX), 8);
+        assert_eq!(elo::level_for(0), 1);
+        assert_eq!(elo::level_for(1500), 4);
+        assert_eq!(elo::level_for(1450), 4);
+        // Halfway between 3 (1310) and 4 (1500): the weaker.
+        assert_eq!(elo::level_for(1405), 3);
+        assert!(elo::LEVELS.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn move_overhead_comes_off_every_time_given() {
+        let args = parse_go(&["movetime", "100", "wtime", "1000", "byoyomi", "300"]).unwrap();
+        let clock = args.clock(Protocol::Uci, Side::First, 40);
+        assert_eq!(clock.movetime, Some(Duration::from_millis(60)));
+        assert_eq!(clock.byoyomi, Duration::from_millis(260));
+        // With byo-yomi the main time may be spent: the overhead comes out of the period.
+        assert_eq!(clock.remaining, Some(Duration::from_millis(1000)));
+        let fischer = parse_go(&["wtime", "1000"])
+            .unwrap()
+            .clock(Protocol::Uci, Side::First, 40);
+        assert_eq!(fischer.remaining, Some(Duration::from_millis(960)));
+    }
+
+    #[test]
     fn the_mover_clock_follows_the_protocol() {
         let args = parse_go(&["wtime", "1000", "btime", "2000", "binc", "7"]).unwrap();
         // UCI: w is Red, the first side.
