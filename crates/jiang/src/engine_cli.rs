@@ -576,10 +576,15 @@ impl Session {
     }
 
     /// The answer to a `go` that cannot search: the reason and no move.
-    fn no_move(&self, message: &str) {
+    fn no_move(&self, message: &str, tsume: bool) {
         self.complain(message);
-        self.out
-            .line(&bestmove_line(self.protocol(), &Decision::Resign, None));
+        if tsume {
+            // USI `go mate`: the client waits for a `checkmate` line.
+            self.out.line("checkmate nomate");
+        } else {
+            self.out
+                .line(&bestmove_line(self.protocol(), &Decision::Resign, None));
+        }
     }
 
     fn go(&mut self, tokens: &[&str]) {
@@ -588,18 +593,23 @@ impl Session {
         self.stop();
         let args = match parse_go(tokens) {
             Ok(args) => args,
-            Err(e) => return self.no_move(&e.to_string()),
+            Err(e) => {
+                let tsume = self.protocol() == Protocol::Usi && tokens.contains(&"mate");
+                return self.no_move(&e.to_string(), tsume);
+            }
         };
+        let tsume = self.protocol() == Protocol::Usi && args.mate.is_some();
         let input = match &self.setup {
             Setup::Ready(input) => (**input).clone(),
             Setup::Start => match Input::from_text(self.variant, "startpos", &[]) {
                 Ok(input) => input,
-                Err(e) => return self.no_move(&e.to_string()),
+                Err(e) => return self.no_move(&e.to_string(), tsume),
             },
             Setup::Refused(why) => {
-                return self.no_move(&format!(
-                    "no position to search (the last was refused: {why})"
-                ));
+                return self.no_move(
+                    &format!("no position to search (the last was refused: {why})"),
+                    tsume,
+                );
             }
         };
         let protocol = self.protocol();
@@ -681,7 +691,7 @@ impl Session {
             Err(e) => {
                 self.engine = Some(Engine::new());
                 self.applied = None;
-                self.no_move(&format!("cannot start the search thread: {e}"));
+                self.no_move(&format!("cannot start the search thread: {e}"), false);
             }
         }
     }

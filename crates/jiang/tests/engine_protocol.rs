@@ -509,6 +509,11 @@ fn a_refused_position_gets_no_move() {
     e.send("position sfen lnsgkgsnl/9/9/9/9/9/9/9/LNSGKGSN b - 1");
     let (mv, lines) = e.go("btime 0 wtime 0 byoyomi 100");
     assert_eq!(mv, "resign", "{lines:?}");
+    // A tsume search answers in its own form.
+    e.send("go mate 1000");
+    let lines = e.until("checkmate");
+    assert_eq!(lines.last().unwrap(), "checkmate nomate", "{lines:?}");
+    assert!(lines[0].starts_with("info string error:"), "{lines:?}");
     e.quit();
 }
 
