@@ -236,7 +236,8 @@ type Captured = [[u8; 7]; 2];
 /// - `board side POOL CAPTURED halfmove fullmove` (its "new" form; CAPTURED since its
 ///   2025-09 versions), POOL or CAPTURED not `-` (with both `-` it reads as Jiang's own
 ///   six-field form: the pool is derived from the board);
-/// - `board POOL side - - halfmove fullmove` (its "old" form, seven fields).
+/// - `board POOL side - - halfmove fullmove` (its "old" form, seven fields);
+/// - `board side - - halfmove fullmove POOL` (its human-vs-computer mode's FEN, seven fields).
 ///
 /// POOL counts, per side by letter case, the face-down identities not yet revealed that the
 /// searching side has not seen; CAPTURED the covered pieces captured whose identity it knows
@@ -259,6 +260,11 @@ pub fn jieqibox_fen(
             (*board, *side, *pool, *captured, *half, *full)
         }
         [board, pool, side, "-", "-", half, full] if is_side(side) => {
+            (*board, *side, *pool, "-", *half, *full)
+        }
+        // What its human-vs-computer mode writes with the new form selected (the
+        // limited-knowledge FEN is not converted): the pool last.
+        [board, side, "-", "-", half, full, pool] if is_side(side) => {
             (*board, *side, *pool, "-", *half, *full)
         }
         _ => return Ok(None),
@@ -615,6 +621,10 @@ mod tests {
             Knowledge::from_public(Variant::Jieqi, start, &["h2e2C", "a6a5p", "e2e6n"]).unwrap();
         assert_eq!(k.unseen[Side::BLACK.index()][PieceKind::Horse.index()], 1);
         assert_eq!(k.unseen[Side::BLACK.index()][pawn], 4);
+        // JieqiBox's human-vs-computer form: the pool last.
+        let last = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w - - 0 1 R2r2N2n2B2b2A2a2C2c2P5p5";
+        let k = Knowledge::from_public(Variant::Jieqi, last, &[]).unwrap();
+        assert_eq!(k.unseen[Side::BLACK.index()][pawn], 5);
         // Jiang's own five-field form is the searcher's unseen pool as is.
         let own = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w A2B2N2R2C2P5a2b2n2r2c2p5 0 1";
         let k = Knowledge::from_public(Variant::Jieqi, own, &[]).unwrap();
