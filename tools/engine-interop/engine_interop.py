@@ -159,7 +159,7 @@ def cchess_engine(engine_path):
     for ply in range(6):
         fen = board.to_fen()
         engine.go_from(fen, {"movetime": 100})
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         move = None
         while move is None and time.monotonic() < deadline:
             action = engine.get_action()
@@ -172,6 +172,7 @@ def cchess_engine(engine_path):
         legal = move is not None and board.is_valid_iccs_move(move)
         check(legal, f"cchess go movetime 100 from {fen}: {move}")
         board.move_iccs(move)
+        board.next_turn()
     engine.quit()
 
 
