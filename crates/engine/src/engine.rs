@@ -10,8 +10,9 @@ use jiang_rules::jieqi::JieqiView;
 use jiang_rules::{Variant, shogi, xiangqi};
 
 use crate::level::{self, Rng};
-use crate::search::{Info, Limits, Outcome, Searcher, search_threads};
+use crate::search::{Info, Limits, Outcome, Searcher};
 use crate::shogi::ShogiNode;
+use crate::smp::search_threads;
 use crate::time::{Clock, Ponder};
 use crate::tree::GameTree;
 use crate::xiangqi::{InputError as XiangqiInputError, Knowledge, XiangqiNode};
