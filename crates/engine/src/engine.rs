@@ -12,7 +12,8 @@ use jiang_rules::{Variant, shogi, xiangqi};
 use crate::level::{self, Rng};
 use crate::search::{Info, Limits, Outcome, Searcher};
 use crate::shogi::ShogiNode;
-use crate::time::Clock;
+use crate::smp::search_threads;
+use crate::time::{Clock, Ponder};
 use crate::tree::GameTree;
 use crate::xiangqi::{InputError as XiangqiInputError, Knowledge, XiangqiNode};
 
@@ -102,6 +103,10 @@ pub struct Go {
     pub infinite: bool,
     /// Set to stop the search early.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Only these root moves (`searchmoves`, machine notation); empty for all.
+    pub searchmoves: Vec<String>,
+    /// `go ponder`: the clock's limits start at the ponder hit.
+    pub ponder: Option<Arc<Ponder>>,
 }
 
 /// What the engine decided.
@@ -126,6 +131,9 @@ pub struct Thought {
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
+    /// The line the chosen move starts (machine notation; at least the move when there is
+    /// one).
+    pub pv: Vec<String>,
 }
 
 /// An engine session: options and search state kept between moves of a game.
@@ -133,6 +141,7 @@ pub struct Engine {
     hash_mb: usize,
     level: u8,
     multi_pv: usize,
+    threads: usize,
     random_mover: bool,
     rng: Rng,
     xiangqi: Option<Searcher<XiangqiNode>>,
@@ -150,6 +159,8 @@ impl Engine {
     pub const DEFAULT_HASH_MB: usize = 16;
     /// The largest hash size accepted, in MB.
     pub const MAX_HASH_MB: usize = 4096;
+    /// The most search threads.
+    pub const MAX_THREADS: usize = 64;
 
     /// An engine at level 8 with a 16 MB table and seed 0.
     pub fn new() -> Engine {
@@ -157,6 +168,7 @@ impl Engine {
             hash_mb: Self::DEFAULT_HASH_MB,
             level: level::MAX,
             multi_pv: 1,
+            threads: 1,
             random_mover: false,
             rng: Rng::new(0),
             xiangqi: None,
@@ -169,6 +181,11 @@ impl Engine {
         self.hash_mb = megabytes.clamp(1, Self::MAX_HASH_MB);
         self.xiangqi = None;
         self.shogi = None;
+    }
+
+    /// Sets how many threads search (clamped to 1–[`Engine::MAX_THREADS`]).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, Self::MAX_THREADS);
     }
 
     /// Sets the level (clamped to 1–8).
@@ -244,6 +261,8 @@ impl Engine {
             nodes: min_option(go.nodes, settings.nodes),
             stop: go.stop.clone(),
             multi_pv: self.multi_pv.max(settings.candidates),
+            searchmoves: go.searchmoves.clone(),
+            ponder: go.ponder.clone(),
             ..Limits::default()
         };
         if !go.infinite {
@@ -254,6 +273,13 @@ impl Engine {
             }
         }
         let hash = self.hash_mb;
+        // The weaker levels are a measured ladder of capped single-threaded searches: only
+        // full strength uses more threads.
+        let threads = if self.level == level::MAX {
+            self.threads
+        } else {
+            1
+        };
         match input {
             Input::Xiangqi(knowledge) => {
                 let (history, moves, root) = knowledge.nodes();
@@ -261,7 +287,15 @@ impl Engine {
                     return random_move(&root, &mut self.rng);
                 }
                 let searcher = self.xiangqi.get_or_insert_with(|| Searcher::new(hash));
-                let outcome = searcher.search(history, moves, root.clone(), limits, report);
+                let outcome = search_threads(
+                    searcher,
+                    threads,
+                    history,
+                    moves,
+                    root.clone(),
+                    limits,
+                    report,
+                );
                 decide(&root, outcome, settings.temperature, &mut self.rng)
             }
             Input::Shogi(game) => {
@@ -271,6 +305,7 @@ impl Engine {
                         score: crate::score::MATE,
                         depth: 0,
                         nodes: 0,
+                        pv: Vec::new(),
                     };
                 }
                 let (history, moves, root) = crate::shogi::nodes(game);
@@ -278,7 +313,15 @@ impl Engine {
                     return random_move(&root, &mut self.rng);
                 }
                 let searcher = self.shogi.get_or_insert_with(|| Searcher::new(hash));
-                let outcome = searcher.search(history, moves, root.clone(), limits, report);
+                let outcome = search_threads(
+                    searcher,
+                    threads,
+                    history,
+                    moves,
+                    root.clone(),
+                    limits,
+                    report,
+                );
                 decide(&root, outcome, settings.temperature, &mut self.rng)
             }
         }
@@ -305,17 +348,19 @@ fn ranking<T: GameTree>(root: &T, outcome: &Outcome<T::Move>) -> Vec<(String, i3
 fn random_move<T: GameTree>(root: &T, rng: &mut Rng) -> Thought {
     let mut moves = Vec::new();
     root.generate(&mut moves);
-    let decision = if moves.is_empty() {
-        Decision::Resign
+    let (decision, pv) = if moves.is_empty() {
+        (Decision::Resign, Vec::new())
     } else {
         let index = ((rng.unit() * moves.len() as f64) as usize).min(moves.len() - 1);
-        Decision::Move(root.move_text(moves[index]))
+        let text = root.move_text(moves[index]);
+        (Decision::Move(text.clone()), vec![text])
     };
     Thought {
         decision,
         score: 0,
         depth: 0,
         nodes: 0,
+        pv,
     }
 }
 
@@ -332,6 +377,7 @@ fn decide<T: GameTree>(
             score: -crate::score::MATE,
             depth: outcome.depth,
             nodes: outcome.nodes,
+            pv: Vec::new(),
         };
     }
     let candidates: Vec<_> = outcome
@@ -357,6 +403,7 @@ fn decide<T: GameTree>(
         score: chosen.score,
         depth: outcome.depth,
         nodes: outcome.nodes,
+        pv: crate::search::pv_text(root, &chosen.pv),
     }
 }
 

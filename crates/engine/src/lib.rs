@@ -1,16 +1,20 @@
 //! Jiang's engine: one game-tree search for Xiangqi, Jieqi, Shogi and Minishogi, on top of
 //! `jiang-rules` (its move generation, Zobrist keys and repetition verdicts).
 //!
-//! Pure and synchronous: no I/O, no threads of its own. A protocol front end (`jiang engine`,
-//! the server's engine pool) runs [`Engine::think`] on a thread of its choosing and stops it
-//! through [`Go::stop`].
+//! Pure and synchronous: no I/O, and no threads of its own unless asked for more than one
+//! ([`Engine::set_threads`]: [`smp`] then runs helper threads inside [`Engine::think`]). A
+//! protocol front end (`jiang engine`, the server's engine pool) runs [`Engine::think`] on a
+//! thread of its choosing and stops it through [`Go::stop`].
 //!
 //! - [`search`]: iterative deepening, PVS alpha-beta with aspiration windows, transposition
 //!   table, quiescence, move ordering, null move, LMR, check extension, mate scores,
 //!   repetition verdicts, and Jieqi chance nodes.
 //! - [`tree::GameTree`]: what a family provides; [`xiangqi`] and [`shogi`] implement it.
 //! - [`eval`]: evaluation per family as weighted terms (the tuner fits the weights).
-//! - [`time`]: budgets for Fischer, byo-yomi and fixed times; [`level`]: levels 1–8.
+//! - [`time`]: budgets for Fischer, byo-yomi and fixed times, and pondering; [`level`]:
+//!   levels 1–8.
+//! - [`smp`]: Lazy SMP over the shared table ([`tt`]); [`mate`]: the tsume search (USI
+//!   `go mate`).
 //! - Jieqi: the engine takes a [`xiangqi::Knowledge`] (a public position and one side's
 //!   view), never a deal.
 
@@ -19,9 +23,11 @@
 pub mod engine;
 pub mod eval;
 pub mod level;
+pub mod mate;
 pub mod score;
 pub mod search;
 pub mod shogi;
+pub mod smp;
 pub mod time;
 pub mod tree;
 pub mod tt;
@@ -29,4 +35,4 @@ pub mod xiangqi;
 
 pub use engine::{Decision, Engine, Go, Input, InputError, Thought};
 pub use search::{Info, Limits};
-pub use time::Clock;
+pub use time::{Clock, Ponder};

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::score::{EVAL_LIMIT, INFINITY, MATE, MATE_BOUND};
+use crate::time::Ponder;
 use crate::tree::{Chance, GameTree, Verdict};
 use crate::tt::{Bound, Table};
 
@@ -33,6 +34,13 @@ pub struct Limits {
     pub stop: Option<Arc<AtomicBool>>,
     /// How many best root moves to rank (MultiPV); at least 1.
     pub multi_pv: usize,
+    /// Only these root moves (machine notation; `searchmoves`), when any of them is legal.
+    pub searchmoves: Vec<String>,
+    /// Pondering: the time limits count from the ponder hit and do not run before it.
+    pub ponder: Option<Arc<Ponder>>,
+    /// Plies added to every iteration's depth (Lazy SMP helper threads search ahead of the
+    /// main thread; 0 for the main search).
+    pub depth_offset: u32,
 }
 
 /// A report after each completed iteration (and each MultiPV line).
@@ -91,8 +99,9 @@ impl<M: Copy> Outcome<M> {
 
 /// The search of one position with its history: reusable state (table, ordering tables).
 pub struct Searcher<T: GameTree> {
-    /// The transposition table, kept between searches of a game.
-    pub table: Table,
+    /// The transposition table, kept between searches of a game (and shared with the
+    /// helper threads of a multi-threaded search).
+    pub table: Arc<Table>,
     /// The positions before the root, oldest first (the last one precedes the root).
     history: Vec<T>,
     /// `history_moves[i]` leads from `history[i]` to the next position (the root after the
@@ -119,8 +128,13 @@ pub struct Searcher<T: GameTree> {
 impl<T: GameTree> Searcher<T> {
     /// A searcher with a table of `hash_mb` MB.
     pub fn new(hash_mb: usize) -> Searcher<T> {
+        Searcher::with_table(Arc::new(Table::new(hash_mb)))
+    }
+
+    /// A searcher using `table`, which other searchers may share (Lazy SMP).
+    pub fn with_table(table: Arc<Table>) -> Searcher<T> {
         Searcher {
-            table: Table::new(hash_mb),
+            table,
             history: Vec::new(),
             history_moves: Vec::new(),
             stack: Vec::with_capacity(MAX_PLY + 2),
@@ -182,6 +196,23 @@ impl<T: GameTree> Searcher<T> {
 
         let mut moves = Vec::new();
         root.generate(&mut moves);
+        if !self.limits.searchmoves.is_empty() {
+            let wanted = &self.limits.searchmoves;
+            let kept: Vec<T::Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    let text = root.move_text(m);
+                    wanted.iter().any(|w| {
+                        *w == text || (w.len() == text.len() + 1 && w.starts_with(text.as_str()))
+                    })
+                })
+                .collect();
+            // None of them legal: the whole root is searched rather than nothing.
+            if !kept.is_empty() {
+                moves = kept;
+            }
+        }
         let mut ranked: Vec<RootMove<T::Move>> = moves
             .iter()
             .map(|&mv| RootMove {
@@ -225,7 +256,8 @@ impl<T: GameTree> Searcher<T> {
                     (-INFINITY, INFINITY)
                 };
                 loop {
-                    let score = self.search_root(&mut ranked[line..], depth as i32, alpha, beta);
+                    let searched = (depth + self.limits.depth_offset) as i32;
+                    let score = self.search_root(&mut ranked[line..], searched, alpha, beta);
                     if self.aborted {
                         break;
                     }
@@ -278,8 +310,8 @@ impl<T: GameTree> Searcher<T> {
             {
                 break;
             }
-            if let Some(soft) = self.limits.soft_time {
-                if self.started.elapsed() >= soft {
+            if let (Some(soft), Some(elapsed)) = (self.limits.soft_time, self.clock_elapsed()) {
+                if elapsed >= soft {
                     break;
                 }
             }
@@ -289,21 +321,8 @@ impl<T: GameTree> Searcher<T> {
         done
     }
 
-    /// Moves in machine notation, each played from the previous position (chance moves
-    /// shown without their identity; the line stops there).
     fn pv_text(&self, root: &T, pv: &[T::Move]) -> Vec<String> {
-        let mut node = root.clone();
-        let mut out = Vec::new();
-        let mut chances = Vec::new();
-        for &mv in pv {
-            out.push(node.move_text(mv));
-            node.chances(mv, &mut chances);
-            if !chances.is_empty() {
-                break;
-            }
-            node = node.play(mv, None);
-        }
-        out
+        pv_text(root, pv)
     }
 
     fn search_root(
@@ -496,10 +515,19 @@ impl<T: GameTree> Searcher<T> {
                 self.aborted = true;
             }
         }
-        if let Some(hard) = self.limits.hard_time {
-            if self.started.elapsed() >= hard {
+        if let (Some(hard), Some(elapsed)) = (self.limits.hard_time, self.clock_elapsed()) {
+            if elapsed >= hard {
                 self.aborted = true;
             }
+        }
+    }
+
+    /// The time the limits count: since the start, or since the ponder hit; `None` while
+    /// pondering (no time limit runs then).
+    fn clock_elapsed(&self) -> Option<Duration> {
+        match &self.limits.ponder {
+            Some(ponder) => ponder.since_hit(),
+            None => Some(self.started.elapsed()),
         }
     }
 
@@ -875,4 +903,21 @@ fn at_ply(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
+}
+
+/// Moves in machine notation, each played from the previous position (chance moves shown
+/// without their identity; the line stops there).
+pub(crate) fn pv_text<T: GameTree>(root: &T, pv: &[T::Move]) -> Vec<String> {
+    let mut node = root.clone();
+    let mut out = Vec::new();
+    let mut chances = Vec::new();
+    for &mv in pv {
+        out.push(node.move_text(mv));
+        node.chances(mv, &mut chances);
+        if !chances.is_empty() {
+            break;
+        }
+        node = node.play(mv, None);
+    }
+    out
 }

@@ -1,7 +1,9 @@
 //! Time management: how long to think on one move for each clock kind (Fischer with or
 //! without moves-to-go, byo-yomi with periods, a fixed time per move).
 
-use std::time::Duration;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// What the clock says when the engine must move (all fields as the protocols give them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -51,7 +53,12 @@ impl Clock {
                 .max(Duration::from_millis(1));
             return Some(Budget { soft: hard, hard });
         }
-        let remaining = self.remaining?;
+        // Byo-yomi alone (`go byoyomi N`, no main time given): the main time is spent.
+        let remaining = match self.remaining {
+            Some(remaining) => remaining,
+            None if !self.byoyomi.is_zero() => Duration::ZERO,
+            None => return None,
+        };
         // Byo-yomi: the period is spent freely, the main time shared out.
         if !self.byoyomi.is_zero() {
             let total = remaining + self.byoyomi;
@@ -74,6 +81,53 @@ impl Clock {
             .max(Duration::from_millis(1));
         let soft = (share * 3 / 5).min(hard);
         Some(Budget { soft, hard })
+    }
+}
+
+/// A search started by `go ponder`: it thinks on the opponent's time with no time limit
+/// until the ponder hit, from which its time limits count (as Stockfish and YaneuraOu do: the
+/// budget computed from the `go` parameters starts at `ponderhit`).
+#[derive(Debug)]
+pub struct Ponder {
+    active: AtomicBool,
+    hit: Mutex<Option<Instant>>,
+}
+
+impl Default for Ponder {
+    fn default() -> Ponder {
+        Ponder::new()
+    }
+}
+
+impl Ponder {
+    /// A search that is pondering.
+    pub fn new() -> Ponder {
+        Ponder {
+            active: AtomicBool::new(true),
+            hit: Mutex::new(None),
+        }
+    }
+
+    /// Whether the search is still pondering (no `ponderhit` yet).
+    pub fn is_active(&self) -> bool {
+        self.active.load(Ordering::Acquire)
+    }
+
+    /// The opponent played the expected move: the clock starts now.
+    pub fn hit(&self) {
+        *self.hit.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+        self.active.store(false, Ordering::Release);
+    }
+
+    /// The time since the ponder hit; `None` while pondering.
+    pub fn since_hit(&self) -> Option<Duration> {
+        if self.is_active() {
+            return None;
+        }
+        self.hit
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .map(|at| at.elapsed())
     }
 }
 
@@ -136,6 +190,42 @@ mod tests {
         // A short period keeps a sixth of it in reserve.
         let short = byoyomi(100);
         assert!(short.hard <= ms(85) && short.hard >= ms(80), "{short:?}");
+    }
+
+    #[test]
+    fn byoyomi_alone_is_a_limit() {
+        let b = Clock {
+            byoyomi: ms(200),
+            ..Clock::default()
+        }
+        .budget()
+        .expect("a byo-yomi period limits the move");
+        assert!(b.hard < ms(200) && b.hard >= ms(150), "{b:?}");
+        assert_eq!(b, byoyomi(200));
+    }
+
+    #[test]
+    fn moves_to_go_shares_the_clock_among_the_moves_left() {
+        let clock = |moves| Clock {
+            remaining: Some(ms(10_000)),
+            moves_to_go: Some(moves),
+            ..Clock::default()
+        };
+        let one = clock(1).budget().unwrap();
+        let ten = clock(10).budget().unwrap();
+        assert!(one.hard > ten.hard, "{one:?} {ten:?}");
+        // Even the last move before the control keeps a margin.
+        assert!(one.hard <= ms(5_000), "{one:?}");
+    }
+
+    #[test]
+    fn ponder_time_counts_from_the_hit() {
+        let p = Ponder::new();
+        assert!(p.is_active());
+        assert_eq!(p.since_hit(), None);
+        p.hit();
+        assert!(!p.is_active());
+        assert!(p.since_hit().unwrap() < Duration::from_secs(5));
     }
 
     #[test]

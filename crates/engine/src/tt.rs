@@ -1,5 +1,7 @@
 //! The transposition table: a fixed array of entries indexed by the node key, replaced by
-//! depth and age.
+//! depth and age, shared between search threads.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// What a stored score means relative to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,16 +14,35 @@ pub enum Bound {
     Upper,
 }
 
-/// One stored search result.
+/// One stored search result, unpacked.
 #[derive(Clone, Copy, Debug, Default)]
 struct Slot {
-    key: u64,
     mv: u16,
     score: i16,
     depth: i8,
     /// 0 empty, 1 exact, 2 lower, 3 upper.
     bound: u8,
     age: u8,
+}
+
+impl Slot {
+    fn pack(self) -> u64 {
+        self.mv as u64
+            | (self.score as u16 as u64) << 16
+            | (self.depth as u8 as u64) << 32
+            | (self.bound as u64) << 40
+            | (self.age as u64) << 48
+    }
+
+    fn unpack(data: u64) -> Slot {
+        Slot {
+            mv: data as u16,
+            score: (data >> 16) as u16 as i16,
+            depth: (data >> 32) as u8 as i8,
+            bound: (data >> 40) as u8,
+            age: (data >> 48) as u8,
+        }
+    }
 }
 
 /// A hit in the table.
@@ -37,31 +58,39 @@ pub struct Hit {
     pub bound: Bound,
 }
 
-/// The transposition table, sized in megabytes.
+/// The transposition table, sized in megabytes, shared by the threads of a search (Lazy
+/// SMP) without locks: each entry is two atomic words, the key XOR the data and the data,
+/// so that an entry torn by two threads writing at once fails the key check and reads as a
+/// miss instead of a wrong hit.
 pub struct Table {
-    slots: Vec<Slot>,
-    age: u8,
+    slots: Vec<[AtomicU64; 2]>,
+    age: AtomicU8,
 }
 
 impl Table {
     /// A table of about `megabytes` MB (at least one slot).
     pub fn new(megabytes: usize) -> Table {
-        let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1);
+        let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<[AtomicU64; 2]>()).max(1);
         Table {
-            slots: vec![Slot::default(); count],
-            age: 0,
+            slots: (0..count)
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+                .collect(),
+            age: AtomicU8::new(0),
         }
     }
 
     /// Forgets everything (a new game).
-    pub fn clear(&mut self) {
-        self.slots.fill(Slot::default());
-        self.age = 0;
+    pub fn clear(&self) {
+        for slot in &self.slots {
+            slot[0].store(0, Ordering::Relaxed);
+            slot[1].store(0, Ordering::Relaxed);
+        }
+        self.age.store(0, Ordering::Relaxed);
     }
 
     /// Marks a new search: older entries are replaced first.
-    pub fn new_search(&mut self) {
-        self.age = self.age.wrapping_add(1);
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
     }
 
     #[inline]
@@ -69,13 +98,23 @@ impl Table {
         ((key as u128 * self.slots.len() as u128) >> 64) as usize
     }
 
+    /// The entry at `key`'s index if it holds `key` (a miss for a torn entry).
+    #[inline]
+    fn read(&self, key: u64) -> (usize, Option<Slot>, u64) {
+        let index = self.index(key);
+        let [k, d] = &self.slots[index];
+        let data = d.load(Ordering::Relaxed);
+        let stored = k.load(Ordering::Relaxed) ^ data;
+        let slot = Slot::unpack(data);
+        let found = (slot.bound != 0 && stored == key).then_some(slot);
+        (index, found, if slot.bound == 0 { 0 } else { data })
+    }
+
     /// The entry for `key`, if stored, with mate scores made relative to `ply`.
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
-        let slot = &self.slots[self.index(key)];
-        if slot.bound == 0 || slot.key != key {
-            return None;
-        }
+        let (_, slot, _) = self.read(key);
+        let slot = slot?;
         Some(Hit {
             mv: slot.mv,
             score: crate::score::from_table(slot.score as i32, ply),
@@ -90,25 +129,23 @@ impl Table {
 
     /// Stores a result (mate scores made relative to the node).
     #[inline]
-    pub fn store(&mut self, key: u64, ply: usize, mv: u16, score: i32, depth: i32, bound: Bound) {
-        let age = self.age;
-        let index = self.index(key);
-        let slot = &mut self.slots[index];
-        let replace = slot.bound == 0
-            || slot.key == key
-            || slot.age != age
-            || depth >= slot.depth as i32
+    pub fn store(&self, key: u64, ply: usize, mv: u16, score: i32, depth: i32, bound: Bound) {
+        let age = self.age.load(Ordering::Relaxed);
+        let (index, same, data) = self.read(key);
+        let old = Slot::unpack(data);
+        let replace = data == 0
+            || same.is_some()
+            || old.age != age
+            || depth >= old.depth as i32
             || bound == Bound::Exact;
         if !replace {
             return;
         }
-        let mv = if mv == 0 && slot.key == key {
-            slot.mv
-        } else {
-            mv
+        let mv = match same {
+            Some(s) if mv == 0 => s.mv,
+            _ => mv,
         };
-        *slot = Slot {
-            key,
+        let slot = Slot {
             mv,
             score: crate::score::to_table(score, ply) as i16,
             depth: depth.clamp(-1, 127) as i8,
@@ -119,6 +156,10 @@ impl Table {
             },
             age,
         };
+        let data = slot.pack();
+        let [k, d] = &self.slots[index];
+        k.store(key ^ data, Ordering::Relaxed);
+        d.store(data, Ordering::Relaxed);
     }
 }
 
@@ -128,7 +169,7 @@ mod tests {
 
     #[test]
     fn stores_and_finds_with_mate_distance_adjusted() {
-        let mut t = Table::new(1);
+        let t = Table::new(1);
         let mate_in_3_from_ply_2 = crate::score::MATE - 5;
         t.store(42, 2, 7, mate_in_3_from_ply_2, 4, Bound::Exact);
         let hit = t.probe(42, 4).unwrap();

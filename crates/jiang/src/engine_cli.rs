@@ -10,8 +10,9 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use jiang_engine::mate::{self, MateAnswer};
 use jiang_engine::score::{MATE, MATE_BOUND, Reported};
-use jiang_engine::{Clock, Decision, Engine, Go, Info, Input};
+use jiang_engine::{Clock, Decision, Engine, Go, Info, Input, Ponder, Thought};
 use jiang_rules::{Family, Side, Variant};
 
 /// Which protocol the session speaks.
@@ -45,12 +46,93 @@ impl Output {
     }
 }
 
-/// A running search: its stop flag and the thread, which gives the engine back.
+/// A running search: its stop flag, its ponder state and the thread, which gives the engine
+/// back.
 struct Running {
     stop: Arc<AtomicBool>,
     thread: JoinHandle<Engine>,
-    /// `go infinite`: it ends only with `stop`.
+    /// `go infinite` (or `go mate infinite`): it ends only with `stop`.
     infinite: bool,
+    /// `go ponder`: thinking on the opponent's time until `ponderhit` or `stop`.
+    ponder: Option<Arc<Ponder>>,
+}
+
+/// The options a GUI sets, applied to the engine at each `go` (so that `setoption` never
+/// waits for a running search).
+#[derive(Clone, Debug)]
+struct Options {
+    hash_mb: usize,
+    multi_pv: usize,
+    level: u8,
+    limit_strength: bool,
+    elo: u32,
+    threads: usize,
+    move_overhead: u64,
+    random_mover: bool,
+    /// `Clear Hash` or a new game: the table is cleared before the next search.
+    clear: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: Engine::DEFAULT_HASH_MB,
+            multi_pv: 1,
+            level: 8,
+            limit_strength: false,
+            elo: elo::MAX,
+            threads: 1,
+            move_overhead: 0,
+            random_mover: false,
+            clear: false,
+        }
+    }
+}
+
+impl Options {
+    /// The level searched: `UCI_Elo`'s when `UCI_LimitStrength` is on, else `Level`.
+    fn effective_level(&self) -> u8 {
+        if self.limit_strength {
+            elo::level_for(self.elo)
+        } else {
+            self.level
+        }
+    }
+}
+
+/// `UCI_Elo`: the levels on an Elo scale.
+///
+/// A rough mapping, not a rating: level 1 is pinned at 800 by convention and each level above
+/// adds the Elo difference of the mean score of that step of the measured ladder (README,
+/// "Level ladder": 100 ms a move, the four variants' scores averaged), e.g. 2 vs 1 scored
+/// 84.1% on average (+289), 8 vs 7 75.5% (+195). Nothing here is calibrated against rated
+/// human players or rated engine lists.
+pub mod elo {
+    /// The Elo of each level, 1 to 8.
+    pub const LEVELS: [u32; 8] = [800, 1090, 1310, 1500, 1690, 1850, 2000, 2190];
+    /// The lowest `UCI_Elo`.
+    pub const MIN: u32 = LEVELS[0];
+    /// The highest `UCI_Elo` (level 8, full strength).
+    pub const MAX: u32 = LEVELS[7];
+
+    /// The level nearest to `elo` (ties go to the weaker level).
+    pub fn level_for(elo: u32) -> u8 {
+        let mut best = 0;
+        for (i, &e) in LEVELS.iter().enumerate() {
+            if e.abs_diff(elo) < LEVELS[best].abs_diff(elo) {
+                best = i;
+            }
+        }
+        best as u8 + 1
+    }
+}
+
+/// The position a `go` searches: none given yet (the variant's start), a position, or the
+/// refusal of the last `position` (a `go` then answers no move).
+enum Setup {
+    Start,
+    Ready(Box<Input>),
+    Refused(String),
 }
 
 /// One engine session.
@@ -59,7 +141,10 @@ struct Session {
     variant: Variant,
     engine: Option<Engine>,
     running: Option<Running>,
-    input: Option<Input>,
+    setup: Setup,
+    options: Options,
+    /// The options last applied to the engine.
+    applied: Option<Options>,
     out: Output,
 }
 
@@ -84,9 +169,35 @@ pub struct GoArgs {
     pub depth: Option<u32>,
     /// `nodes`.
     pub nodes: Option<u64>,
-    /// `infinite` (also `ponder`, searched until `stop` or `ponderhit`).
+    /// `infinite`: searched until `stop`.
     pub infinite: bool,
+    /// `ponder`: thinking on the opponent's time; the clock starts at `ponderhit`.
+    pub ponder: bool,
+    /// `mate N` (`Some(Some(N))`) or `mate infinite` (`Some(None)`): USI's tsume search
+    /// with N ms; UCI's mate in N moves, searched as a depth.
+    pub mate: Option<Option<u64>>,
+    /// `searchmoves m1 m2 …`: only these root moves.
+    pub searchmoves: Vec<String>,
 }
+
+/// The words of `go`; `searchmoves` takes every word up to the next of these.
+const GO_WORDS: [&str; 15] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "byoyomi",
+    "movetime",
+    "depth",
+    "nodes",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "perft",
+    "moves",
+];
 
 /// Why a command line was not understood.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
@@ -150,14 +261,31 @@ pub fn parse_go(tokens: &[&str]) -> Result<GoArgs, CommandError> {
             "depth" => args.depth = Some(number(name, value)?),
             "nodes" => args.nodes = Some(number(name, value)?),
             "mate" => {
-                let moves: u32 = number(name, value)?;
-                args.depth = Some(moves * 2 + 1);
+                args.mate = Some(if value == Some(&"infinite") {
+                    None
+                } else {
+                    Some(number(name, value)?)
+                });
             }
-            "infinite" | "ponder" => {
+            "infinite" => {
                 args.infinite = true;
                 takes_value = false;
             }
-            // Unknown words (searchmoves lists, future extensions) are skipped.
+            "ponder" => {
+                args.ponder = true;
+                takes_value = false;
+            }
+            "searchmoves" => {
+                let list: Vec<String> = tokens[i + 1..]
+                    .iter()
+                    .take_while(|t| !GO_WORDS.contains(t))
+                    .map(|t| (*t).to_owned())
+                    .collect();
+                i += 1 + list.len();
+                args.searchmoves.extend(list);
+                continue;
+            }
+            // Unknown words (future extensions) are skipped.
             _ => takes_value = false,
         }
         i += if takes_value { 2 } else { 1 };
@@ -166,8 +294,9 @@ pub fn parse_go(tokens: &[&str]) -> Result<GoArgs, CommandError> {
 }
 
 impl GoArgs {
-    /// The clock of the side to move: UCI's `w` is Red, USI's `b` (black, sente) moves first.
-    pub fn clock(&self, protocol: Protocol, turn: Side) -> Clock {
+    /// The clock of the side to move: UCI's `w` is Red, USI's `b` (black, sente) moves first;
+    /// `overhead` ms (the `Move Overhead` option) are kept back from every time given.
+    pub fn clock(&self, protocol: Protocol, turn: Side, overhead: u64) -> Clock {
         let first = match protocol {
             Protocol::Uci => (self.wtime, self.winc),
             Protocol::Usi => (self.btime, self.binc),
@@ -177,12 +306,27 @@ impl GoArgs {
             Protocol::Usi => (self.wtime, self.winc),
         };
         let (remaining, increment) = if turn == Side::First { first } else { second };
+        let less = |ms: u64| Duration::from_millis(ms.saturating_sub(overhead));
+        // Byo-yomi: the overhead comes out of the period (the main time may be spent).
+        let byoyomi = if self.byoyomi > 0 {
+            Duration::from_millis(self.byoyomi.saturating_sub(overhead).max(1))
+        } else {
+            Duration::ZERO
+        };
         Clock {
-            remaining: remaining.map(Duration::from_millis),
+            remaining: remaining.map(|ms| {
+                if self.byoyomi > 0 {
+                    Duration::from_millis(ms)
+                } else {
+                    less(ms)
+                }
+            }),
             increment: Duration::from_millis(increment),
             moves_to_go: self.movestogo,
-            byoyomi: Duration::from_millis(self.byoyomi),
-            movetime: self.movetime.map(Duration::from_millis),
+            byoyomi,
+            movetime: self
+                .movetime
+                .map(|ms| less(ms).max(Duration::from_millis(1))),
         }
     }
 }
@@ -211,7 +355,9 @@ impl Session {
             variant: Variant::Xiangqi,
             engine: Some(engine),
             running: None,
-            input: None,
+            setup: Setup::Start,
+            options: Options::default(),
+            applied: None,
             out,
         }
     }
@@ -234,11 +380,13 @@ impl Session {
                 Err(_) => {
                     self.complain("the search failed; the engine was reset");
                     self.engine = Some(Engine::new());
+                    self.applied = None;
                 }
             }
         }
     }
 
+    /// Stops a running search at once (its best move is printed) and takes the engine back.
     fn stop(&mut self) {
         if let Some(running) = &self.running {
             running.stop.store(true, Ordering::Relaxed);
@@ -246,27 +394,49 @@ impl Session {
         self.join();
     }
 
-    /// Before a command that needs the engine: a search with limits is awaited, an infinite
-    /// one (which only `stop` ends) is stopped, so no command can hang the session.
+    /// At the end of input: a search with limits finishes (its best move is still printed);
+    /// an infinite or pondering one is stopped, as nobody is left to send `stop`.
     fn finish(&mut self) {
-        if self.running.as_ref().is_some_and(|r| r.infinite) {
+        let endless = self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.infinite || r.ponder.as_ref().is_some_and(|p| p.is_active()));
+        if endless {
             self.stop();
         } else {
             self.join();
         }
     }
 
-    fn engine(&mut self) -> &mut Engine {
-        self.finish();
-        self.engine.get_or_insert_with(Engine::new)
+    /// The engine with the session's options applied (a search must not be running).
+    fn configured_engine(&mut self) -> Engine {
+        let mut engine = self.engine.take().unwrap_or_default();
+        let options = self.options.clone();
+        let previous = self.applied.take();
+        if previous.as_ref().map(|p| p.hash_mb) != Some(options.hash_mb) {
+            engine.set_hash(options.hash_mb);
+        } else if options.clear {
+            engine.new_game();
+        }
+        engine.set_multi_pv(options.multi_pv);
+        engine.set_level(options.effective_level());
+        engine.set_random_mover(options.random_mover);
+        engine.set_threads(options.threads);
+        self.options.clear = false;
+        self.applied = Some(Options {
+            clear: false,
+            ..options
+        });
+        engine
     }
 
     fn greet(&mut self, protocol: Protocol) {
         self.protocol = Some(protocol);
         self.variant = protocol.default_variant();
-        let (variants, ok, hash) = match protocol {
-            Protocol::Uci => ("var xiangqi var jieqi", "uciok", "Hash"),
-            Protocol::Usi => ("var shogi var minishogi", "usiok", "USI_Hash"),
+        self.setup = Setup::Start;
+        let (variants, ok, hash, ponder) = match protocol {
+            Protocol::Uci => ("var xiangqi var jieqi", "uciok", "Hash", "Ponder"),
+            Protocol::Usi => ("var shogi var minishogi", "usiok", "USI_Hash", "USI_Ponder"),
         };
         self.out
             .line(&format!("id name Jiang {}", env!("CARGO_PKG_VERSION")));
@@ -280,12 +450,27 @@ impl Session {
             Engine::DEFAULT_HASH_MB,
             Engine::MAX_HASH_MB
         ));
+        self.out.line("option name Clear Hash type button");
+        self.out.line(&format!(
+            "option name Threads type spin default 1 min 1 max {}",
+            Engine::MAX_THREADS
+        ));
+        self.out
+            .line(&format!("option name {ponder} type check default false"));
         self.out
             .line("option name MultiPV type spin default 1 min 1 max 64");
         self.out
-            .line("option name Level type spin default 8 min 1 max 8");
+            .line("option name Move Overhead type spin default 0 min 0 max 5000");
         self.out
-            .line("option name Threads type spin default 1 min 1 max 1");
+            .line("option name UCI_LimitStrength type check default false");
+        self.out.line(&format!(
+            "option name UCI_Elo type spin default {} min {} max {}",
+            elo::MAX,
+            elo::MIN,
+            elo::MAX
+        ));
+        self.out
+            .line("option name Level type spin default 8 min 1 max 8");
         self.out
             .line("option name RandomMover type check default false");
         self.out.line(ok);
@@ -299,18 +484,28 @@ impl Session {
         let value = value_at
             .map(|i| tokens[i + 1..].join(" "))
             .unwrap_or_default();
-        let number = |max: u64| -> Result<u64, CommandError> {
+        let number = |min: u64, max: u64| -> Result<u64, CommandError> {
             value
                 .parse::<u64>()
                 .ok()
-                .filter(|n| (1..=max).contains(n))
+                .filter(|n| (min..=max).contains(n))
                 .ok_or_else(|| CommandError::BadValue {
                     name: name.clone(),
-                    message: format!("expected a number from 1 to {max}, got `{value}`"),
+                    message: format!("expected a number from {min} to {max}, got `{value}`"),
                 })
         };
+        let check = || -> Result<bool, CommandError> {
+            match value.to_ascii_lowercase().as_str() {
+                "true" => Ok(true),
+                "false" => Ok(false),
+                _ => Err(CommandError::BadValue {
+                    name: name.clone(),
+                    message: format!("expected true or false, got `{value}`"),
+                }),
+            }
+        };
         match name.to_ascii_lowercase().as_str() {
-            "uci_variant" => {
+            "uci_variant" | "usi_variant" => {
                 let variant: Variant =
                     value.parse().map_err(|e: jiang_rules::UnknownVariant| {
                         CommandError::BadValue {
@@ -336,99 +531,224 @@ impl Session {
                     });
                 }
                 self.variant = variant;
-                self.input = None;
+                self.setup = Setup::Start;
             }
             "hash" | "usi_hash" => {
-                let mb = number(Engine::MAX_HASH_MB as u64)?;
-                self.engine().set_hash(mb as usize);
+                self.options.hash_mb = number(1, Engine::MAX_HASH_MB as u64)? as usize;
             }
-            "multipv" => {
-                let lines = number(64)?;
-                self.engine().set_multi_pv(lines as usize);
+            "clear hash" => self.options.clear = true,
+            "multipv" => self.options.multi_pv = number(1, 64)? as usize,
+            "level" => self.options.level = number(1, 8)? as u8,
+            "uci_limitstrength" => self.options.limit_strength = check()?,
+            "uci_elo" => self.options.elo = number(elo::MIN as u64, elo::MAX as u64)? as u32,
+            "threads" => self.options.threads = number(1, Engine::MAX_THREADS as u64)? as usize,
+            "move overhead" => self.options.move_overhead = number(0, 5000)?,
+            "randommover" => self.options.random_mover = check()?,
+            // Pondering needs no setup (`go ponder` is always understood); USI GUIs set these
+            // for every engine.
+            "ponder" | "usi_ponder" => {
+                check()?;
             }
-            "level" => {
-                let level = number(8)?;
-                self.engine().set_level(level as u8);
-            }
-            "threads" => {
-                number(1)?;
-            }
-            "randommover" => {
-                let random = match value.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => {
-                        return Err(CommandError::BadValue {
-                            name,
-                            message: format!("expected true or false, got `{value}`"),
-                        });
-                    }
-                };
-                self.engine().set_random_mover(random);
-            }
-            // USI GUIs set these for every engine; nothing to do.
-            "usi_ponder" | "ponder" | "usi_ownbook" => {}
+            "usi_ownbook" => {}
             _ => return Err(CommandError::UnknownOption(name)),
         }
         Ok(())
     }
 
+    /// Reads `position …`; a refused position is remembered, so that `go` answers no move
+    /// rather than searching an earlier one.
     fn position(&mut self, tokens: &[&str]) -> Result<(), String> {
-        let (fen, moves) = parse_position(tokens).map_err(|e| e.to_string())?;
-        let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
-        let input = Input::from_text(self.variant, &fen, &refs).map_err(|e| e.to_string())?;
-        self.input = Some(input);
-        Ok(())
+        let read = || -> Result<Input, String> {
+            let (fen, moves) = parse_position(tokens).map_err(|e| e.to_string())?;
+            let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+            Input::from_text(self.variant, &fen, &refs).map_err(|e| e.to_string())
+        };
+        match read() {
+            Ok(input) => {
+                self.setup = Setup::Ready(Box::new(input));
+                Ok(())
+            }
+            Err(e) => {
+                self.setup = Setup::Refused(e.clone());
+                Err(e)
+            }
+        }
     }
 
-    fn go(&mut self, tokens: &[&str]) -> Result<(), String> {
-        let args = parse_go(tokens).map_err(|e| e.to_string())?;
-        let input = match &self.input {
-            Some(input) => input.clone(),
-            None => Input::from_text(self.variant, "startpos", &[]).map_err(|e| e.to_string())?,
+    /// The answer to a `go` that cannot search: the reason and no move.
+    fn no_move(&self, message: &str, tsume: bool) {
+        self.complain(message);
+        if tsume {
+            // USI `go mate`: the client waits for a `checkmate` line.
+            self.out.line("checkmate nomate");
+        } else {
+            self.out
+                .line(&bestmove_line(self.protocol(), &Decision::Resign, None));
+        }
+    }
+
+    fn go(&mut self, tokens: &[&str]) {
+        // UCI: a `go` during a search is a GUI's mistake; the old search ends first (its
+        // best move is printed) so that nothing hangs.
+        self.stop();
+        let args = match parse_go(tokens) {
+            Ok(args) => args,
+            Err(e) => {
+                let tsume = self.protocol() == Protocol::Usi && tokens.contains(&"mate");
+                return self.no_move(&e.to_string(), tsume);
+            }
+        };
+        let tsume = self.protocol() == Protocol::Usi && args.mate.is_some();
+        let input = match &self.setup {
+            Setup::Ready(input) => (**input).clone(),
+            Setup::Start => match Input::from_text(self.variant, "startpos", &[]) {
+                Ok(input) => input,
+                Err(e) => return self.no_move(&e.to_string(), tsume),
+            },
+            Setup::Refused(why) => {
+                return self.no_move(
+                    &format!("no position to search (the last was refused: {why})"),
+                    tsume,
+                );
+            }
         };
         let protocol = self.protocol();
+        if let (Some(time), Protocol::Usi) = (args.mate, protocol) {
+            return self.go_mate(input, time);
+        }
         let turn = match &input {
             Input::Xiangqi(k) => k.position().turn(),
             Input::Shogi(g) => g.position().turn(),
         };
         let stop = Arc::new(AtomicBool::new(false));
+        let ponder = args.ponder.then(|| Arc::new(Ponder::new()));
+        // UCI's `go mate N`: a mate in N moves is found within 2N - 1 plies.
+        let depth = match args.mate {
+            Some(Some(moves)) => {
+                let plies = (moves.min(200) as u32 * 2).saturating_sub(1).max(1);
+                Some(args.depth.map_or(plies, |d| d.min(plies)))
+            }
+            _ => args.depth,
+        };
         let go = Go {
-            clock: args.clock(protocol, turn),
-            depth: args.depth,
+            clock: args.clock(protocol, turn, self.options.move_overhead),
+            depth,
             nodes: args.nodes,
             infinite: args.infinite,
             stop: Some(stop.clone()),
+            searchmoves: args.searchmoves.clone(),
+            ponder: ponder.clone(),
         };
-        let mut engine = self.engine.take().unwrap_or_default();
+        let mut engine = self.configured_engine();
         let out = self.out.clone();
         let flag = stop.clone();
+        let waiting = ponder.clone();
         let thread = std::thread::Builder::new()
             .name("search".to_owned())
             .stack_size(64 * 1024 * 1024)
             .spawn(move || {
+                let started = Instant::now();
+                let mut shown: Option<Vec<String>> = None;
                 let thought = engine.think(&input, &go, &mut |info| {
+                    if info.multipv == 1 {
+                        shown = Some(info.pv.clone());
+                    }
                     out.line(&info_line(protocol, info));
                 });
-                // UCI/USI: after `go infinite` the best move waits for `stop`.
-                if go.infinite {
-                    while !flag.load(Ordering::Relaxed) {
-                        std::thread::sleep(Duration::from_millis(2));
+                // `bestmove` (and its `ponder` move) is the start of the last reported line:
+                // when the line played is another (a cut-short iteration's, a weaker level's
+                // choice), it is reported first.
+                if let Decision::Move(_) = &thought.decision {
+                    if shown.as_ref() != Some(&thought.pv) {
+                        out.line(&info_line(
+                            protocol,
+                            &final_info(&thought, started.elapsed()),
+                        ));
                     }
                 }
-                out.line(&bestmove_line(protocol, &thought.decision));
+                // UCI/USI: after `go infinite` the best move waits for `stop`, after `go
+                // ponder` for `ponderhit` or `stop`.
+                loop {
+                    let endless = go.infinite || waiting.as_ref().is_some_and(|p| p.is_active());
+                    if !endless || flag.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                let ponder_move = thought.pv.get(1).map(String::as_str);
+                out.line(&bestmove_line(protocol, &thought.decision, ponder_move));
                 engine
-            })
-            .map_err(|e| format!("cannot start the search thread: {e}"))?;
-        self.running = Some(Running {
-            stop,
-            thread,
-            infinite: args.infinite,
-        });
-        Ok(())
+            });
+        match thread {
+            Ok(thread) => {
+                self.running = Some(Running {
+                    stop,
+                    thread,
+                    infinite: args.infinite,
+                    ponder,
+                })
+            }
+            Err(e) => {
+                self.engine = Some(Engine::new());
+                self.applied = None;
+                self.no_move(&format!("cannot start the search thread: {e}"), false);
+            }
+        }
     }
 
-    /// Handles one command line; `false` for `quit`.
+    /// USI `go mate <ms>|infinite`: a tsume search answering `checkmate <moves>`,
+    /// `checkmate nomate`, `checkmate timeout` (or `checkmate notimplemented` for a family
+    /// without it).
+    fn go_mate(&mut self, input: Input, time: Option<u64>) {
+        let Input::Shogi(game) = input else {
+            self.out.line("checkmate notimplemented");
+            return;
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let out = self.out.clone();
+        let flag = stop.clone();
+        let engine = self.configured_engine();
+        let limit = time.map(|ms| {
+            Duration::from_millis(ms.saturating_sub(self.options.move_overhead))
+                .max(Duration::from_millis(1))
+        });
+        let thread = std::thread::Builder::new()
+            .name("mate".to_owned())
+            .stack_size(64 * 1024 * 1024)
+            .spawn(move || {
+                // `go mate infinite` searches without a time limit and answers when it knows
+                // (USI), or `checkmate timeout` after `stop`.
+                let answer = mate::solve(game.position(), limit, &flag);
+                let text = match answer {
+                    MateAnswer::Mate(moves) if moves.is_empty() => "checkmate nomate".to_owned(),
+                    MateAnswer::Mate(moves) => format!("checkmate {}", moves.join(" ")),
+                    MateAnswer::NoMate => "checkmate nomate".to_owned(),
+                    MateAnswer::Timeout => "checkmate timeout".to_owned(),
+                };
+                out.line(&text);
+                engine
+            });
+        match thread {
+            Ok(thread) => {
+                self.running = Some(Running {
+                    stop,
+                    thread,
+                    infinite: time.is_none(),
+                    ponder: None,
+                })
+            }
+            Err(e) => {
+                self.engine = Some(Engine::new());
+                self.applied = None;
+                self.complain(&format!("cannot start the search thread: {e}"));
+                self.out.line("checkmate timeout");
+            }
+        }
+    }
+
+    /// Handles one command line; `false` for `quit`. Nothing here waits for a search that
+    /// runs on: `position` and `setoption` take effect at the next `go`, `isready` is
+    /// answered at once, `stop` and `quit` end the search at once.
     fn handle(&mut self, line: &str) -> bool {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some(&command) = tokens.first() else {
@@ -444,26 +764,23 @@ impl Session {
                 }
             }
             "ucinewgame" | "usinewgame" => {
-                self.engine().new_game();
-                self.input = None;
+                self.options.clear = true;
+                self.setup = Setup::Start;
             }
             "position" => {
-                self.finish();
                 if let Err(e) = self.position(&tokens[1..]) {
                     self.complain(&e);
                 }
             }
-            "go" => {
-                self.finish();
-                if let Err(e) = self.go(&tokens[1..]) {
-                    self.complain(&e);
+            "go" => self.go(&tokens[1..]),
+            "stop" => self.stop(),
+            "ponderhit" => {
+                if let Some(ponder) = self.running.as_ref().and_then(|r| r.ponder.as_ref()) {
+                    ponder.hit();
                 }
             }
-            "stop" => self.stop(),
-            // Pondering is searched as `infinite` (no Ponder option is offered); should a GUI
-            // send `ponderhit` anyway, the move found so far is given at once. `gameover`
-            // (USI) ends any search.
-            "ponderhit" | "gameover" => self.stop(),
+            // USI: the game is over; any search ends.
+            "gameover" => self.stop(),
             "quit" => {
                 self.stop();
                 return false;
@@ -471,6 +788,19 @@ impl Session {
             other => self.complain(&format!("unknown command `{other}`")),
         }
         true
+    }
+}
+
+/// The report of the move played when no `info` line showed it: the thought's own line.
+fn final_info(thought: &Thought, elapsed: Duration) -> Info {
+    Info {
+        depth: thought.depth.max(1),
+        seldepth: thought.depth.max(1),
+        multipv: 1,
+        score: thought.score,
+        nodes: thought.nodes,
+        elapsed,
+        pv: thought.pv.clone(),
     }
 }
 
@@ -496,10 +826,13 @@ fn info_line(protocol: Protocol, info: &Info) -> String {
     )
 }
 
-/// The `bestmove` line for a decision.
-fn bestmove_line(protocol: Protocol, decision: &Decision) -> String {
+/// The `bestmove` line for a decision (with the move expected in reply, when known).
+fn bestmove_line(protocol: Protocol, decision: &Decision, ponder: Option<&str>) -> String {
     match (decision, protocol) {
-        (Decision::Move(m), _) => format!("bestmove {m}"),
+        (Decision::Move(m), _) => match ponder {
+            Some(reply) => format!("bestmove {m} ponder {reply}"),
+            None => format!("bestmove {m}"),
+        },
         (Decision::DeclareImpasse, _) => "bestmove win".to_owned(),
         (Decision::Resign, Protocol::Usi) => "bestmove resign".to_owned(),
         (Decision::Resign, Protocol::Uci) => "bestmove (none)".to_owned(),
@@ -569,13 +902,60 @@ mod tests {
     }
 
     #[test]
+    fn go_reads_ponder_mate_and_searchmoves() {
+        let args = parse_go(&[
+            "ponder",
+            "wtime",
+            "100",
+            "searchmoves",
+            "a0a1",
+            "h2e2",
+            "movetime",
+            "50",
+        ])
+        .unwrap();
+        assert!(args.ponder && !args.infinite);
+        assert_eq!(args.searchmoves, ["a0a1", "h2e2"]);
+        assert_eq!((args.wtime, args.movetime), (Some(100), Some(50)));
+        assert_eq!(parse_go(&["mate", "infinite"]).unwrap().mate, Some(None));
+        assert_eq!(parse_go(&["mate", "3000"]).unwrap().mate, Some(Some(3000)));
+        assert!(parse_go(&["searchmoves"]).unwrap().searchmoves.is_empty());
+    }
+
+    #[test]
+    fn elo_maps_onto_the_nearest_level() {
+        assert_eq!(elo::level_for(elo::MIN), 1);
+        assert_eq!(elo::level_for(elo::MAX), 8);
+        assert_eq!(elo::level_for(0), 1);
+        assert_eq!(elo::level_for(1500), 4);
+        assert_eq!(elo::level_for(1450), 4);
+        // Halfway between 3 (1310) and 4 (1500): the weaker.
+        assert_eq!(elo::level_for(1405), 3);
+        assert!(elo::LEVELS.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn move_overhead_comes_off_every_time_given() {
+        let args = parse_go(&["movetime", "100", "wtime", "1000", "byoyomi", "300"]).unwrap();
+        let clock = args.clock(Protocol::Uci, Side::First, 40);
+        assert_eq!(clock.movetime, Some(Duration::from_millis(60)));
+        assert_eq!(clock.byoyomi, Duration::from_millis(260));
+        // With byo-yomi the main time may be spent: the overhead comes out of the period.
+        assert_eq!(clock.remaining, Some(Duration::from_millis(1000)));
+        let fischer = parse_go(&["wtime", "1000"])
+            .unwrap()
+            .clock(Protocol::Uci, Side::First, 40);
+        assert_eq!(fischer.remaining, Some(Duration::from_millis(960)));
+    }
+
+    #[test]
     fn the_mover_clock_follows_the_protocol() {
         let args = parse_go(&["wtime", "1000", "btime", "2000", "binc", "7"]).unwrap();
         // UCI: w is Red, the first side.
-        let red = args.clock(Protocol::Uci, Side::First);
+        let red = args.clock(Protocol::Uci, Side::First, 0);
         assert_eq!(red.remaining, Some(Duration::from_millis(1000)));
         // USI: b (black) is sente, the first side.
-        let sente = args.clock(Protocol::Usi, Side::First);
+        let sente = args.clock(Protocol::Usi, Side::First, 0);
         assert_eq!(sente.remaining, Some(Duration::from_millis(2000)));
         assert_eq!(sente.increment, Duration::from_millis(7));
     }

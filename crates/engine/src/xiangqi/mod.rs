@@ -114,27 +114,65 @@ fn counts_of(pool: impl Fn(PieceKind) -> u8) -> [u8; 7] {
 impl Knowledge {
     /// From public text: a FEN (`startpos` allowed) and ICCS moves (reveals carry their
     /// suffix). The searching side knows only what is public: each side's public pool.
+    ///
+    /// Jieqi also takes JieqiBox's FEN forms (see [`jieqibox_fen`]): `board side POOL
+    /// CAPTURED halfmove fullmove` and the older `board POOL side - - halfmove fullmove`.
+    /// There POOL is what the searching side has not seen and CAPTURED the covered pieces it
+    /// saw captured: publicly unrevealed (the public pool is both), known to the searcher (so
+    /// not among the identities a covered piece may still be). A JieqiBox move may carry the
+    /// identity of a covered piece it captures (`a9a0r`, or after a reveal suffix
+    /// `b0c2Nr`): the searching side saw it, so it leaves that side's unseen identities.
     pub fn from_public(
         variant: Variant,
         fen: &str,
         moves: &[&str],
     ) -> Result<Knowledge, InputError> {
-        let start = Position::parse_fen(variant, fen)?;
+        let (start, mut known) = match jieqibox_fen(variant, fen)? {
+            Some((start, captured)) => (start, captured),
+            None => (Position::parse_fen(variant, fen)?, [[0; 7]; 2]),
+        };
         let mut position = start.clone();
         let mut played = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
-            let mv = position.parse_move(text).map_err(|e| InputError::Move {
+            let bad = |reason: String| InputError::Move {
                 index: i + 1,
                 text: (*text).to_owned(),
-                reason: e.to_string(),
-            })?;
+                reason,
+            };
+            let (text_move, captured) = split_capture_suffix(&position, text);
+            let mv = position
+                .parse_move(text_move)
+                .map_err(|e| bad(e.to_string()))?;
+            if let Some(piece) = captured {
+                let target = text_move[2..4]
+                    .parse()
+                    .map_err(|_| bad("no target point".to_owned()))?;
+                match position.occupant(target) {
+                    Some(xiangqi::Occupant::Covered(side)) if side == piece.side => {
+                        known[side.index()][piece.kind.index()] += 1;
+                    }
+                    Some(xiangqi::Occupant::Piece(p)) if p == piece => {}
+                    _ => {
+                        return Err(bad(format!(
+                            "`{}` names a captured piece, but the move does not capture one like it",
+                            piece.fen_letter()
+                        )));
+                    }
+                }
+            }
             position.play(mv);
             played.push(mv);
         }
-        let unseen = [
-            counts_of(|k| position.pool(Side::RED).count(k)),
-            counts_of(|k| position.pool(Side::BLACK).count(k)),
-        ];
+        // A captured identity the searcher knows is not among those it has not seen.
+        let unseen_of = |side: Side| {
+            counts_of(|k| {
+                position
+                    .pool(side)
+                    .count(k)
+                    .saturating_sub(known[side.index()][k.index()])
+            })
+        };
+        let unseen = [unseen_of(Side::RED), unseen_of(Side::BLACK)];
         Ok(Knowledge {
             start,
             moves: played,
@@ -188,6 +226,140 @@ impl Knowledge {
             .collect();
         let moves = self.moves[first..].to_vec();
         (history, moves, XiangqiNode::new(current, self.unseen))
+    }
+}
+
+/// Per side and kind, identities of covered pieces captured that the searching side knows.
+type Captured = [[u8; 7]; 2];
+
+/// Reads JieqiBox's Jieqi FEN forms, or `None` when `text` is not one of them (Jiang's own
+/// forms are left to the rules crate):
+/// - `board side POOL CAPTURED halfmove fullmove` (its "new" form; CAPTURED since its
+///   2025-09 versions), POOL or CAPTURED not `-` (with both `-` it reads as Jiang's own
+///   six-field form: the pool is derived from the board);
+/// - `board POOL side - - halfmove fullmove` (its "old" form, seven fields);
+/// - `board side - - halfmove fullmove POOL` (its human-vs-computer mode's FEN, seven fields).
+///
+/// POOL counts, per side by letter case, the face-down identities not yet revealed that the
+/// searching side has not seen; CAPTURED the covered pieces captured whose identity it knows
+/// (those it captured itself: jieqi.md, "What each observer may know"). Publicly neither is
+/// revealed, so the position's public pool is their sum; the searcher's unseen identities
+/// are POOL alone.
+pub fn jieqibox_fen(
+    variant: Variant,
+    text: &str,
+) -> Result<Option<(Position, Captured)>, InputError> {
+    if variant != Variant::Jieqi {
+        return Ok(None);
+    }
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let is_side = |f: &str| matches!(f, "w" | "r" | "b");
+    let (board, side, pool, captured, half, full) = match fields.as_slice() {
+        [board, side, pool, captured, half, full]
+            if is_side(side) && (*pool != "-" || *captured != "-") =>
+        {
+            (*board, *side, *pool, *captured, *half, *full)
+        }
+        [board, pool, side, "-", "-", half, full] if is_side(side) => {
+            (*board, *side, *pool, "-", *half, *full)
+        }
+        // What its human-vs-computer mode writes with the new form selected (the
+        // limited-knowledge FEN is not converted): the pool last.
+        [board, side, "-", "-", half, full, pool] if is_side(side) => {
+            (*board, *side, *pool, "-", *half, *full)
+        }
+        _ => return Ok(None),
+    };
+    let pool = read_counts(pool, 3, "pool")?;
+    let captured = read_counts(captured, 4, "captured")?;
+    let mut public = String::new();
+    for side in Side::BOTH {
+        for kind in PieceKind::COVERED {
+            let n = pool[side.index()][kind.index()] + captured[side.index()][kind.index()];
+            if n > 0 {
+                public.push_str(&format!(
+                    "{}{n}",
+                    xiangqi::Piece::new(side, kind).fen_letter()
+                ));
+            }
+        }
+    }
+    if public.is_empty() {
+        public.push('-');
+    }
+    let jiang = format!("{board} {side} {public} {half} {full}");
+    Ok(Some((Position::parse_fen(variant, &jiang)?, captured)))
+}
+
+/// Reads a JieqiBox count field (`R2N2…r2n2…`, a letter optionally followed by its count,
+/// `-` for none).
+fn read_counts(text: &str, field: u8, name: &str) -> Result<Captured, InputError> {
+    let mut counts = [[0u8; 7]; 2];
+    if text == "-" {
+        return Ok(counts);
+    }
+    let bad = |why: String| {
+        InputError::Fen(xiangqi::FenError::BadPool(format!(
+            "field {field} ({name}, JieqiBox form): {why}"
+        )))
+    };
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let piece = xiangqi::Piece::from_fen_letter(c)
+            .filter(|p| p.kind != PieceKind::General)
+            .ok_or_else(|| {
+                bad(format!(
+                    "`{c}` is not a piece letter (A B N R C P, lowercase for Black)"
+                ))
+            })?;
+        let mut digits = String::new();
+        while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+            digits.push(*d);
+            chars.next();
+        }
+        let n: u8 = if digits.is_empty() {
+            1
+        } else {
+            digits
+                .parse()
+                .map_err(|_| bad(format!("`{c}{digits}`: the count is too large")))?
+        };
+        let slot = &mut counts[piece.side.index()][piece.kind.index()];
+        *slot = slot.saturating_add(n);
+        if *slot > jiang_rules::xiangqi::FULL_SET[piece.kind.index()] {
+            return Err(bad(format!("more `{c}` than a full set holds")));
+        }
+    }
+    Ok(counts)
+}
+
+/// Splits JieqiBox's captured-identity suffix off a Jieqi move: `a9a0r` (a letter of the
+/// side not moving after the four characters) or `b0c2Nr` (a reveal letter, then the
+/// captured piece's). Other text is left whole for the rules to read.
+fn split_capture_suffix<'a>(
+    position: &Position,
+    text: &'a str,
+) -> (&'a str, Option<xiangqi::Piece>) {
+    if position.variant() != Variant::Jieqi || !text.is_ascii() {
+        return (text, None);
+    }
+    let letter = |i: usize| {
+        text[i..i + 1]
+            .chars()
+            .next()
+            .and_then(xiangqi::Piece::from_fen_letter)
+            .filter(|p| p.side != position.turn())
+    };
+    match text.len() {
+        5 => match letter(4) {
+            Some(p) => (&text[..4], Some(p)),
+            None => (text, None),
+        },
+        6 => match letter(5) {
+            Some(p) => (&text[..5], Some(p)),
+            None => (text, None),
+        },
+        _ => (text, None),
     }
 }
 
@@ -429,5 +601,34 @@ mod tests {
             node.chances(mv, &mut chances);
             assert!(chances.is_empty());
         }
+    }
+
+    #[test]
+    fn jieqibox_pool_is_what_the_searcher_has_not_seen() {
+        // Red took a covered black piece on i6 and saw a pawn (CAPTURED `p1`); Black took a
+        // covered red piece on a3 that Red never saw (still in Red's POOL).
+        let fen = "1xxxkxxxx/9/1x5x1/x1x1x1x1R/9/9/r1X1X1X1X/1X5X1/9/XXXXKXXX1 w R1r1N2n2B2b2A2a2C2c2P5p4 p1 0 1";
+        let k = Knowledge::from_public(Variant::Jieqi, fen, &[]).unwrap();
+        let pawn = PieceKind::Soldier.index();
+        // Publicly nothing was revealed of the captured pawn: the public pool keeps it.
+        assert_eq!(k.position().pool(Side::BLACK).count(PieceKind::Soldier), 5);
+        // But Red knows it: one pawn fewer among what Black's covered pieces may be.
+        assert_eq!(k.unseen[Side::BLACK.index()][pawn], 4);
+        assert_eq!(k.unseen[Side::RED.index()][pawn], 5);
+        assert_eq!(k.unseen[Side::RED.index()][PieceKind::Chariot.index()], 1);
+        // A capture suffix on a move teaches the same.
+        let start = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w R2N2B2A2C2P5r2n2b2a2c2p5 - 0 1";
+        let k =
+            Knowledge::from_public(Variant::Jieqi, start, &["h2e2C", "a6a5p", "e2e6n"]).unwrap();
+        assert_eq!(k.unseen[Side::BLACK.index()][PieceKind::Horse.index()], 1);
+        assert_eq!(k.unseen[Side::BLACK.index()][pawn], 4);
+        // JieqiBox's human-vs-computer form: the pool last.
+        let last = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w - - 0 1 R2r2N2n2B2b2A2a2C2c2P5p5";
+        let k = Knowledge::from_public(Variant::Jieqi, last, &[]).unwrap();
+        assert_eq!(k.unseen[Side::BLACK.index()][pawn], 5);
+        // Jiang's own five-field form is the searcher's unseen pool as is.
+        let own = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w A2B2N2R2C2P5a2b2n2r2c2p5 0 1";
+        let k = Knowledge::from_public(Variant::Jieqi, own, &[]).unwrap();
+        assert_eq!(k.unseen[Side::BLACK.index()][pawn], 5);
     }
 }
