@@ -15,6 +15,9 @@ export const TRANSLATED_CODES = [
   'claim_too_early',
   'too_many_seeks', 'seek_rate_limited',
   'game_in_progress',
+  // Set-up and request refusals a page can meet (a typed FEN, a link's parameters).
+  'invalid_fen', 'invalid_side', 'invalid_handicap', 'invalid_level', 'unknown_variant',
+  'bad_variant', 'unsupported_format', 'missing_text', 'not_found', 'invalid_request',
   // POST /api/import (the analysis page): said from the error's `params` (line, move, variants).
   'empty_record', 'bad_encoding', 'unknown_format', 'wrong_variant', 'bad_move', 'bad_position',
   'bad_record',
