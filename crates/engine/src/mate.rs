@@ -100,6 +100,46 @@ impl Solver<'_> {
 
     /// Whether the attacker to move in `position` mates within `depth` plies (odd, ≥ 1).
     fn or_node(&mut self, position: &Position, depth: u32) -> bool {
+        self.node(position, depth, |search| {
+            for (_, child, replies) in search.checks(position) {
+                if replies == 0 || (depth > 1 && search.and_node(&child, depth - 1)) {
+                    return true;
+                }
+                if depth == 1 {
+                    // Replies exist and no plies are left: the horizon.
+                    search.horizon = true;
+                }
+                if search.aborted {
+                    return false;
+                }
+            }
+            false
+        })
+    }
+
+    /// Whether every reply of the defender to move in `position` (in check) is mated within
+    /// `depth` plies (even, ≥ 2).
+    fn and_node(&mut self, position: &Position, depth: u32) -> bool {
+        self.node(position, depth, |search| {
+            let mut replies = Vec::new();
+            position.legal_moves_into(&mut replies);
+            replies.into_iter().all(|mv| {
+                let mut child = position.clone();
+                child.play(mv);
+                search.or_node(&child, depth - 1)
+            })
+        })
+    }
+
+    /// One node of either kind: answered from the table when it knows, else `expand`ed (true:
+    /// proved), with the result stored. A disproof found only because the horizon cut the
+    /// search short is stored as bounded by `depth`, not final, so deeper iterations retry it.
+    fn node(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        expand: impl FnOnce(&mut Self) -> bool,
+    ) -> bool {
         self.tick();
         if self.aborted {
             return false;
@@ -119,70 +159,7 @@ impl Solver<'_> {
         }
         let horizon_before = self.horizon;
         self.horizon = false;
-        let mut proved = false;
-        for (_, child, replies) in self.checks(position) {
-            if replies == 0 || (depth > 1 && self.and_node(&child, depth - 1)) {
-                proved = true;
-                break;
-            }
-            if depth == 1 {
-                // Replies exist and no plies are left: the horizon.
-                self.horizon = true;
-            }
-            if self.aborted {
-                return false;
-            }
-        }
-        let reached_horizon = self.horizon;
-        self.horizon = horizon_before || reached_horizon;
-        if self.aborted {
-            return false;
-        }
-        let slot = self.table.entry(key).or_insert(Entry {
-            proof: u32::MAX,
-            ..Entry::default()
-        });
-        if proved {
-            slot.proof = slot.proof.min(depth);
-        } else {
-            slot.disproof = slot.disproof.max(depth);
-            slot.final_disproof |= !reached_horizon;
-        }
-        proved
-    }
-
-    /// Whether every reply of the defender to move in `position` (in check) is mated within
-    /// `depth` plies (even, ≥ 2).
-    fn and_node(&mut self, position: &Position, depth: u32) -> bool {
-        self.tick();
-        if self.aborted {
-            return false;
-        }
-        let key = position.key();
-        let e = self.entry(key);
-        if e.proof <= depth {
-            return true;
-        }
-        if e.final_disproof {
-            return false;
-        }
-        if e.disproof >= depth {
-            self.horizon = true;
-            return false;
-        }
-        let mut replies = Vec::new();
-        position.legal_moves_into(&mut replies);
-        let horizon_before = self.horizon;
-        self.horizon = false;
-        let mut proved = true;
-        for mv in replies {
-            let mut child = position.clone();
-            child.play(mv);
-            if !self.or_node(&child, depth - 1) {
-                proved = false;
-                break;
-            }
-        }
+        let proved = expand(self);
         let reached_horizon = self.horizon;
         self.horizon = horizon_before || reached_horizon;
         if self.aborted {
