@@ -282,21 +282,19 @@ impl Engine {
         };
         match input {
             Input::Xiangqi(knowledge) => {
-                let (history, moves, root) = knowledge.nodes();
-                if self.random_mover {
-                    return random_move(&root, &mut self.rng);
-                }
                 let searcher = self.xiangqi.get_or_insert_with(|| Searcher::new(hash));
-                let outcome = search_threads(
-                    searcher,
+                let run = Run {
                     threads,
-                    history,
-                    moves,
-                    root.clone(),
                     limits,
+                    temperature: settings.temperature,
+                };
+                run.think(
+                    searcher,
+                    knowledge.nodes(),
+                    self.random_mover,
+                    &mut self.rng,
                     report,
-                );
-                decide(&root, outcome, settings.temperature, &mut self.rng)
+                )
             }
             Input::Shogi(game) => {
                 if game.can_declare_impasse().is_ok() {
@@ -308,21 +306,14 @@ impl Engine {
                         pv: Vec::new(),
                     };
                 }
-                let (history, moves, root) = crate::shogi::nodes(game);
-                if self.random_mover {
-                    return random_move(&root, &mut self.rng);
-                }
                 let searcher = self.shogi.get_or_insert_with(|| Searcher::new(hash));
-                let outcome = search_threads(
-                    searcher,
+                let run = Run {
                     threads,
-                    history,
-                    moves,
-                    root.clone(),
                     limits,
-                    report,
-                );
-                decide(&root, outcome, settings.temperature, &mut self.rng)
+                    temperature: settings.temperature,
+                };
+                let nodes = crate::shogi::nodes(game);
+                run.think(searcher, nodes, self.random_mover, &mut self.rng, report)
             }
         }
     }
@@ -342,6 +333,40 @@ fn ranking<T: GameTree>(root: &T, outcome: &Outcome<T::Move>) -> Vec<(String, i3
         .iter()
         .map(|r| (root.move_text(r.mv), r.score))
         .collect()
+}
+
+/// One search's settings, the same for either family's tree.
+struct Run {
+    threads: usize,
+    limits: Limits,
+    temperature: i32,
+}
+
+impl Run {
+    /// Searches from `root` (after `history`, reached by `moves`) and decides; the random
+    /// mover picks any legal move instead.
+    fn think<T: GameTree>(
+        self,
+        searcher: &mut Searcher<T>,
+        (history, moves, root): (Vec<T>, Vec<T::Move>, T),
+        random_mover: bool,
+        rng: &mut Rng,
+        report: &mut dyn FnMut(&Info),
+    ) -> Thought {
+        if random_mover {
+            return random_move(&root, rng);
+        }
+        let outcome = search_threads(
+            searcher,
+            self.threads,
+            history,
+            moves,
+            root.clone(),
+            self.limits,
+            report,
+        );
+        decide(&root, outcome, self.temperature, rng)
+    }
 }
 
 /// A legal move of `root` chosen uniformly at random (resigns when there is none).
