@@ -95,6 +95,12 @@ test('xiangqi: problems in Japanese, then a game with a friend from a pasted pos
   await verdict(page, 'invalid');
   assert.equal(await page.locator('.editor-verdict li').first().textContent(), '紅の帥・将が2枚あります。1枚だけにしてください。');
   assert.ok(await page.isDisabled('[data-action=friend]'));
+  // A text that is no FEN at all is located in Japanese too, never in the server's English.
+  await paste(page, 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABZR w - - 0 1');
+  await page.locator('.editor-verdict.invalid li', { hasText: '読み取れません' }).waitFor();
+  assert.equal(await page.locator('.editor-verdict li').first().textContent(), 'このテキストは局面として読み取れません：盤面の0段目');
+  await paste(page, '4k4/9/9/9/9/9/9/9/9/3KK4 w - - 0 1');
+  await page.locator('.editor-verdict.invalid li', { hasText: '2枚' }).waitFor();
   // The pasted text is drawn.
   assert.equal(await pieceOn(page, 'd0'), 'K');
   assert.equal(await pieceOn(page, 'e0'), 'K');

@@ -255,8 +255,12 @@ export function editorPage(main, variant) {
         return t(`editor.problem.king_count.${p.found === 0 ? 'none' : 'many'}.${fam}`, args);
       case 'too_many':
         return t(p.side ? 'editor.problem.too_many' : 'editor.problem.too_many.hands', args);
-      case 'unreadable':
-        return `${t('editor.problem.unreadable')} (${p.message})`;
+      case 'unreadable': {
+        // Where, in the reader's language (the server's English `message` is for API clients).
+        const part = t('editor.unreadable.' + p.part);
+        const where = p.rank ? t('editor.unreadable.rank', { part, rank: p.rank }) : part;
+        return t('editor.unreadable.at', { text: t('editor.problem.unreadable'), where });
+      }
       default:
         return t('editor.problem.' + p.problem, args);
     }

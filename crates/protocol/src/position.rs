@@ -43,11 +43,17 @@ pub struct PositionCheck {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "problem", rename_all = "snake_case")]
 pub enum PositionProblem {
-    /// The text is not a FEN/SFEN at all (nothing else can be said); `message` says where, in
-    /// English.
+    /// The text is not a FEN/SFEN at all (nothing else can be said). `part` and `rank` say
+    /// where, for a reader in any language; `message` says where and what, in English.
     Unreadable {
-        /// What is wrong with the text.
+        /// What is wrong with the text, in English.
         message: String,
+        /// The part of the text at fault: `fields` (their number or order), `board`, `side`,
+        /// `pool` (Jieqi's pool and captured fields), `hands`, `counters` (move counters).
+        part: String,
+        /// The board's rank at fault, when the fault is in one (ICCS digit or USI letter).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rank: Option<String>,
     },
     /// A side has no general/king, or more than one.
     KingCount {

@@ -72,7 +72,7 @@ fn cases() -> Vec<(&'static str, &'static str, Value)> {
         (
             "xiangqi",
             "rnbakabnr/9 w",
-            json!([{"problem": "unreadable", "message": "field 1 (board): expected 10 ranks separated by `/`, found 2"}]),
+            json!([{"problem": "unreadable", "message": "field 1 (board): expected 10 ranks separated by `/`, found 2", "part": "board"}]),
         ),
         (
             "jieqi",
@@ -151,6 +151,72 @@ async fn every_problem_class_of_every_variant_is_typed_and_located() {
             "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w A2B2N2R2C2P5a2b2n2r2c2p5 0 1"
         )
     );
+    s.stop().await;
+}
+
+/// An unreadable text is located by part (and rank) so that a reader of any language can be told
+/// where; the English message is beside it.
+#[tokio::test]
+async fn an_unreadable_text_says_which_part_and_rank() {
+    let s = TestServer::start().await;
+    let cases = [
+        ("xiangqi", "rnbakabnr w", "board", None),
+        (
+            "xiangqi",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABZR w",
+            "board",
+            Some("0"),
+        ),
+        (
+            "xiangqi",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR q",
+            "side",
+            None,
+        ),
+        (
+            "xiangqi",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1",
+            "counters",
+            None,
+        ),
+        (
+            "shogi",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1",
+            "side",
+            None,
+        ),
+        (
+            "shogi",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNQ b - 1",
+            "board",
+            Some("i"),
+        ),
+        (
+            "shogi",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2Q 1",
+            "hands",
+            None,
+        ),
+    ];
+    for (variant, fen, part, rank) in cases {
+        let check = check(&s, variant, fen).await;
+        let problems = to_sorted_value(&check.problems);
+        assert_eq!(
+            problems[0]["problem"], "unreadable",
+            "{variant} {fen}: {problems}"
+        );
+        assert_eq!(problems[0]["part"], part, "{variant} {fen}: {problems}");
+        assert_eq!(
+            problems[0].get("rank").and_then(Value::as_str),
+            rank,
+            "{variant} {fen}: {problems}"
+        );
+        assert!(
+            problems[0]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty())
+        );
+    }
     s.stop().await;
 }
 

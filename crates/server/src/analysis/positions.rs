@@ -68,14 +68,50 @@ struct Valid {
     outcome: Option<Outcome>,
 }
 
-fn unreadable(message: impl ToString) -> Vec<PositionProblem> {
+/// A FEN that cannot be read, located for a reader of any language.
+fn unreadable_fen(error: FenError) -> Vec<PositionProblem> {
+    let (part, rank) = match &error {
+        FenError::Empty | FenError::FieldCount { .. } => ("fields", None),
+        FenError::RankCount { .. } => ("board", None),
+        FenError::BadCharacter { rank, .. }
+        | FenError::RankLength { rank, .. }
+        | FenError::CoveredInXiangqi { rank, .. }
+        | FenError::CoveredOffStartPoint { rank, .. } => ("board", Some(rank.to_string())),
+        FenError::BadSide(_) => ("side", None),
+        FenError::BadPlaceholder { .. } | FenError::PoolInXiangqi(_) | FenError::BadPool(_) => {
+            ("pool", None)
+        }
+        FenError::BadCounter { .. } => ("counters", None),
+        // The setup's problems are reported typed (`xiangqi_problem`), never as unreadable.
+        _ => ("board", None),
+    };
     vec![PositionProblem::Unreadable {
-        message: message.to_string(),
+        message: error.to_string(),
+        part: part.to_owned(),
+        rank,
+    }]
+}
+
+/// An SFEN that cannot be read, located for a reader of any language.
+fn unreadable_sfen(error: shogi::SfenError) -> Vec<PositionProblem> {
+    use shogi::SfenError as E;
+    let (part, rank) = match &error {
+        E::Empty | E::NotShogi(_) | E::Missing(_) | E::Trailing(_) => ("fields", None),
+        E::RankCount { .. } | E::Illegal(_) => ("board", None),
+        E::Rank { rank, .. } => ("board", Some(rank.to_string())),
+        E::Side(_) => ("side", None),
+        E::Hands { .. } => ("hands", None),
+        E::MoveNumber(_) => ("counters", None),
+    };
+    vec![PositionProblem::Unreadable {
+        message: error.to_string(),
+        part: part.to_owned(),
+        rank,
     }]
 }
 
 fn xiangqi_check(variant: Variant, text: &str) -> Result<Valid, Vec<PositionProblem>> {
-    let setup = xiangqi::Setup::parse(variant, text).map_err(unreadable)?;
+    let setup = xiangqi::Setup::parse(variant, text).map_err(unreadable_fen)?;
     let problems = setup.problems(variant);
     if !problems.is_empty() {
         return Err(problems
@@ -96,12 +132,12 @@ fn xiangqi_check(variant: Variant, text: &str) -> Result<Valid, Vec<PositionProb
 }
 
 fn shogi_check(variant: Variant, text: &str) -> Result<Valid, Vec<PositionProblem>> {
-    let setup = shogi::Setup::parse(variant, text).map_err(unreadable)?;
+    let setup = shogi::Setup::parse(variant, text).map_err(unreadable_sfen)?;
     let problems = setup.problems();
     if !problems.is_empty() {
         return Err(problems.iter().map(|p| shogi_problem(variant, p)).collect());
     }
-    let position = setup.validate().map_err(unreadable)?;
+    let position = setup.validate().map_err(unreadable_sfen)?;
     let game = shogi::Game::new(position.clone());
     Ok(Valid {
         fen: position.sfen(),
@@ -192,6 +228,8 @@ fn xiangqi_problem(variant: Variant, problem: &FenError) -> PositionProblem {
         // Syntax errors come from parsing, never from the setup's problems.
         ref other => PositionProblem::Unreadable {
             message: other.to_string(),
+            part: "board".to_owned(),
+            rank: None,
         },
     }
 }
