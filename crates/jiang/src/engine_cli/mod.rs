@@ -485,19 +485,29 @@ impl Session {
                 out.line(&bestmove_line(protocol, &thought.decision, ponder_move));
                 engine
             });
-        match thread {
-            Ok(thread) => {
-                self.running = Some(Running {
-                    stop,
-                    thread,
-                    infinite: args.infinite,
-                    ponder,
-                })
+        let running = thread.map(|thread| Running {
+            stop,
+            thread,
+            infinite: args.infinite,
+            ponder,
+        });
+        if let Err(why) = self.keep_running(running) {
+            self.no_move(&why, false);
+        }
+    }
+
+    /// Keeps a search thread that started as the one running; when it could not start, puts a
+    /// fresh engine back (the thread took the old one) and says why.
+    fn keep_running(&mut self, running: io::Result<Running>) -> Result<(), String> {
+        match running {
+            Ok(running) => {
+                self.running = Some(running);
+                Ok(())
             }
             Err(e) => {
                 self.engine = Some(Engine::new());
                 self.applied = None;
-                self.no_move(&format!("cannot start the search thread: {e}"), false);
+                Err(format!("cannot start the search thread: {e}"))
             }
         }
     }
@@ -534,21 +544,15 @@ impl Session {
                 out.line(&text);
                 engine
             });
-        match thread {
-            Ok(thread) => {
-                self.running = Some(Running {
-                    stop,
-                    thread,
-                    infinite: time.is_none(),
-                    ponder: None,
-                })
-            }
-            Err(e) => {
-                self.engine = Some(Engine::new());
-                self.applied = None;
-                self.complain(&format!("cannot start the search thread: {e}"));
-                self.out.line("checkmate timeout");
-            }
+        let running = thread.map(|thread| Running {
+            stop,
+            thread,
+            infinite: time.is_none(),
+            ponder: None,
+        });
+        if let Err(why) = self.keep_running(running) {
+            self.complain(&why);
+            self.out.line("checkmate timeout");
         }
     }
 
