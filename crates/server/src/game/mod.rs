@@ -621,7 +621,15 @@ impl Live {
             Command::Subscribe { token, tx, reply } => match self.seat_of(token.as_deref()) {
                 Ok(viewer) => {
                     let id = games.new_subscriber_id();
+                    // The newcomer's first state already counts it present (against the
+                    // computer the first-move countdown depends on that): its presence is
+                    // recorded, and told to the others, just below.
+                    let away = self.comforts.away_since;
+                    if let Some(side) = viewer {
+                        self.comforts.away_since[side.index()] = None;
+                    }
                     let text: Arc<str> = self.view_text(viewer, now).into();
+                    self.comforts.away_since = away;
                     let history =
                         to_sorted_json(&ServerMessage::ChatHistory(self.chat_history(viewer)));
                     if tx.try_send(text).is_ok() && tx.try_send(history.into()).is_ok() {
