@@ -60,6 +60,14 @@ impl EngineProcess {
         self.until("readyok")
     }
 
+    /// After `ms` milliseconds the engine is still answering `isready` and has printed no
+    /// line starting with `prefix` (a search that must go on until `stop` or `ponderhit`).
+    fn silent_for(&mut self, ms: u64, prefix: &str) {
+        std::thread::sleep(Duration::from_millis(ms));
+        let ready = self.ready();
+        assert!(!ready.iter().any(|l| l.starts_with(prefix)), "{ready:?}");
+    }
+
     fn send(&mut self, line: &str) {
         writeln!(self.stdin, "{line}").expect("the engine reads its input");
         self.stdin.flush().expect("flushed");
@@ -581,12 +589,7 @@ fn every_clock_form_ends_in_time() {
     // `infinite` waits for `stop`, even when the search has nothing left to do.
     e.send("position fen 3k5/1R7/9/8p/9/9/9/9/9/R3K4 w - - 0 1");
     e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(300));
-    let ready = e.ready();
-    assert!(
-        !ready.iter().any(|l| l.starts_with("bestmove")),
-        "{ready:?}"
-    );
+    e.silent_for(300, "bestmove");
     e.send("stop");
     let (mv, _) = e.bestmove();
     assert!(legal(
@@ -655,12 +658,7 @@ fn usi_go_mate_solves_tsume() {
     assert!(answer.starts_with("checkmate G*"), "{answer}");
     e.send("position sfen 4k4/9/9/9/9/9/9/9/K8 b RB 1");
     e.send("go mate infinite");
-    std::thread::sleep(Duration::from_millis(200));
-    let ready = e.ready();
-    assert!(
-        !ready.iter().any(|l| l.starts_with("checkmate")),
-        "{ready:?}"
-    );
+    e.silent_for(200, "checkmate");
     e.send("stop");
     assert_eq!(e.until("checkmate").pop().unwrap(), "checkmate timeout");
     e.quit();
@@ -689,12 +687,7 @@ fn searchmoves_and_pondering() {
     // the hit: no best move before the hit, one about the move time after it.
     e.send("position startpos moves h2e2 h9g7");
     e.send("go ponder movetime 400");
-    std::thread::sleep(Duration::from_millis(600));
-    let ready = e.ready();
-    assert!(
-        !ready.iter().any(|l| l.starts_with("bestmove")),
-        "{ready:?}"
-    );
+    e.silent_for(600, "bestmove");
     let hit = Instant::now();
     e.send("ponderhit");
     let (mv, _) = e.bestmove();
@@ -719,12 +712,7 @@ fn searchmoves_and_pondering() {
     assert!(legal(Variant::Xiangqi, "startpos", &["h2e2", "h9g7"], &mv));
     // A ponder whose search ends early (a depth) still waits for the hit.
     e.send("go ponder depth 1");
-    std::thread::sleep(Duration::from_millis(300));
-    let ready = e.ready();
-    assert!(
-        !ready.iter().any(|l| l.starts_with("bestmove")),
-        "{ready:?}"
-    );
+    e.silent_for(300, "bestmove");
     e.send("ponderhit");
     e.bestmove();
     e.quit();
