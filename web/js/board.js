@@ -2,6 +2,7 @@
 // drag-and-drop with pointer events, keyboard). It knows geometry and pictures, never rules:
 // legal moves are handed in from the server's view.
 import { dims, familyOf, squareAt, coordsOf, isFirst } from './position.js';
+import { esc } from './html.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 
@@ -49,7 +50,6 @@ export function aspect(variant, stack = false) {
   return g.W / g.H;
 }
 
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
 /** Inner SVG of one piece centred on (0,0). `style` is 'traditional' or 'western'. */
 export function pieceSvg(variant, piece, style = 'traditional', scale = 1, upsideDown = null) {

@@ -11,6 +11,7 @@ import { START, familyOf, sidesOf, parse, write, isFirst } from './position.js';
 import { navigate } from './navigation.js';
 import { clockLabel } from './clock.js';
 import { PRESETS } from './home.js';
+import { esc } from './html.js';
 
 const VARIANTS = ['xiangqi', 'jieqi', 'shogi', 'minishogi'];
 
@@ -32,7 +33,6 @@ const KIND_LETTERS = {
 };
 const ERASER = '';
 
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 const ofSide = (letter, owner) => (owner === 'first' ? letter : letter.toLowerCase());
 
 /** A Jieqi pool field (`A2R1p5`, `-`) as counts per side and letter: display data only. */

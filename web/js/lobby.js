@@ -8,6 +8,7 @@ import { errorText } from './errors.js';
 import { navigate } from './navigation.js';
 import { clockLabel } from './clock.js';
 import { rememberSeek, pendingSeeks, seekLeft, onSeekTaken } from './seeks.js';
+import { esc } from './html.js';
 
 export { clockLabel };
 
@@ -20,7 +21,6 @@ export const QUICK = [
   ['minishogi', { main: 180, increment: 2 }],
 ];
 
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const sameClock = (a, b) =>
   !!a && !!b && a.main === b.main && (a.increment || 0) === (b.increment || 0) && (a.byoyomi || 0) === (b.byoyomi || 0);

@@ -7,9 +7,9 @@
 import { t } from './i18n.js';
 import { api, tokenFor } from './api.js';
 import { navigate } from './navigation.js';
+import { esc } from './html.js';
 
 const KEY = 'jiang.seeks';
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The ids of this browser's seeks that may still be waiting (those it holds a seat of). */
 export function pendingSeeks() {
