@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use jiang_rules::jieqi::JieqiView;
-use jiang_rules::{Variant, shogi, xiangqi};
+use jiang_rules::{AnyGame, Side, Variant, shogi, xiangqi};
 
 use crate::level::{self, Rng};
 use crate::search::{Info, Limits, Outcome, Searcher};
@@ -79,6 +79,18 @@ impl Input {
     /// A Jieqi game as one player (or spectator) sees it.
     pub fn from_view(view: &JieqiView) -> Result<Input, InputError> {
         Ok(Input::Xiangqi(Box::new(Knowledge::from_view(view)?)))
+    }
+
+    /// What an engine playing `seat` in `game` may know: the public game, and in Jieqi that
+    /// seat's view ([`AnyGame::seat_view`], never the deal).
+    pub fn for_seat(game: &AnyGame, seat: Side) -> Result<Input, InputError> {
+        match game.seat_view(seat) {
+            Some(view) => Input::from_view(&view),
+            None => {
+                let moves: Vec<&str> = game.moves().iter().map(String::as_str).collect();
+                Input::from_text(game.variant(), &game.initial_fen(), &moves)
+            }
+        }
     }
 
     /// The variant.

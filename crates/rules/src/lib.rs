@@ -27,7 +27,10 @@ mod variant;
 pub mod variation;
 pub mod xiangqi;
 
-pub use any_game::{AnyGame, RefusedMove};
+pub use any_game::{
+    AnyGame, FamilyRecord, NotationStyle, PublicPosition, RecordError, RecordFormat, RecordInfo,
+    RefusedMove, Setup, SetupError, TreeExportError, WrongFamily, per_side, unseen,
+};
 pub use civil::utc_civil;
 pub use game::{Game, Position};
 pub use outcome::{Outcome, Reason, UnknownReason};

@@ -8,10 +8,7 @@
 
 use std::collections::HashMap;
 
-use jiang_rules::Position as _;
-use jiang_rules::{shogi, xiangqi};
-
-pub use jiang_protocol::{Hints, NotationList as History, ShownPosition};
+pub use jiang_protocol::{Hints, NotationList as History};
 
 /// Hints with `legal_names` aligned to `legal_moves` from `names` (machine text → names, as
 /// the rules crate lists them). A move without names gets an empty list.
@@ -31,57 +28,6 @@ pub fn hints(
         legal_names,
         can_declare_impasse,
     }
-}
-
-/// The checked general of a xiangqi-family position, if any.
-pub fn xiangqi_check(position: &xiangqi::Position) -> Option<String> {
-    position
-        .in_check()
-        .then(|| position.general(position.turn()).to_string())
-}
-
-/// The checked king of a shogi-family position, if any.
-pub fn shogi_check(position: &shogi::Position) -> Option<String> {
-    position
-        .is_check()
-        .then(|| position.king_square(position.turn()).to_string())
-}
-
-/// A xiangqi-family position as the history shows it.
-pub fn xiangqi_shown(position: &xiangqi::Position) -> ShownPosition {
-    ShownPosition {
-        fen: position.fen(),
-        check: xiangqi_check(position),
-    }
-}
-
-/// A shogi-family position as the history shows it.
-pub fn shogi_shown(position: &shogi::Position) -> ShownPosition {
-    ShownPosition {
-        fen: position.fen(),
-        check: shogi_check(position),
-    }
-}
-
-/// The human names of the legal moves of a xiangqi-family position, keyed by the ICCS a
-/// player sends (Jieqi: without the reveal).
-pub fn xiangqi_names(position: &xiangqi::Position) -> Vec<(String, Vec<String>)> {
-    xiangqi::notation::legal_move_names(position)
-        .into_iter()
-        .map(|(mv, names)| (mv.iccs(), names))
-        .collect()
-}
-
-/// The human names of the legal moves of a shogi-family position, keyed by USI; `previous`
-/// is the move played just before (for 同).
-pub fn shogi_names(
-    position: &shogi::Position,
-    previous: Option<shogi::Move>,
-) -> Vec<(String, Vec<String>)> {
-    shogi::notation::legal_move_names(position, previous)
-        .into_iter()
-        .map(|(mv, names)| (mv.to_string(), names))
-        .collect()
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use common::{Backend, TestServer, connect, execute, fetch_one, next_message, typ
 use jiang_protocol::{
     ComputerSeat, Created, ErrorBody, GameStatus, GameView, MoveEvent, ServerMessage,
 };
-use jiang_rules::{Side, Variant};
+use jiang_rules::{AnyGame, Side, Variant};
 use jiang_server::table;
 use reqwest::StatusCode;
 use serde_json::json;
@@ -231,7 +231,7 @@ fn the_jieqi_computer_gets_its_view_and_never_the_deal() {
     let untouched: Vec<usize> = (0..15).filter(|i| ![9, 12].contains(i)).collect();
     for _ in 0..4 {
         let setup = table::create(Variant::Jieqi, None, None).unwrap();
-        let mut a = table::open(Variant::Jieqi, &setup, &[]).unwrap();
+        let mut a = AnyGame::open(Variant::Jieqi, &setup, &[]).unwrap();
         let recorded: Vec<String> = moves.iter().map(|m| a.play(m).unwrap()).collect();
         let deal = setup.deal.clone().unwrap();
         let (red, black) = deal.split_once('/').unwrap();
@@ -245,24 +245,27 @@ fn the_jieqi_computer_gets_its_view_and_never_the_deal() {
         };
         assert_ne!(other.deal, setup.deal);
         // The same public game (same reveals), another deal.
-        let b = table::open(Variant::Jieqi, &other, &recorded).unwrap();
+        let b = AnyGame::open(Variant::Jieqi, &other, &recorded).unwrap();
         assert_eq!(a.moves(), b.moves());
         for seat in Side::BOTH {
-            let (from_a, from_b) = (a.engine_input(seat).unwrap(), b.engine_input(seat).unwrap());
+            let (from_a, from_b) = (
+                jiang_engine::Input::for_seat(&a, seat).unwrap(),
+                jiang_engine::Input::for_seat(&b, seat).unwrap(),
+            );
             assert_eq!(format!("{from_a:?}"), format!("{from_b:?}"), "{seat:?}");
         }
         // And so the engine plays the same move whatever the deal.
-        let think = |t: &dyn table::Table| {
+        let think = |t: &AnyGame| {
             let mut engine = jiang_engine::Engine::new();
             engine.set_seed(7);
             jiang_engine::engine::best_at_depth(
                 &mut engine,
-                &t.engine_input(Side::First).unwrap(),
+                &jiang_engine::Input::for_seat(t, Side::First).unwrap(),
                 3,
             )
             .decision
         };
-        assert_eq!(think(a.as_ref()), think(b.as_ref()));
+        assert_eq!(think(&a), think(&b));
     }
 }
 
@@ -270,10 +273,10 @@ fn the_jieqi_computer_gets_its_view_and_never_the_deal() {
 fn the_computer_reads_the_public_game_in_the_open_variants() {
     for variant in [Variant::Xiangqi, Variant::Shogi, Variant::Minishogi] {
         let setup = table::create(variant, None, None).unwrap();
-        let mut t = table::open(variant, &setup, &[]).unwrap();
+        let mut t = AnyGame::open(variant, &setup, &[]).unwrap();
         let first = t.legal_moves()[0].clone();
         t.play(&first).unwrap();
-        let input = t.engine_input(Side::Second).unwrap();
+        let input = jiang_engine::Input::for_seat(&t, Side::Second).unwrap();
         assert_eq!(input.variant(), variant);
         let mut engine = jiang_engine::Engine::new();
         let thought = jiang_engine::engine::best_at_depth(&mut engine, &input, 2);

@@ -5,8 +5,7 @@
 #![allow(dead_code)] // each example uses a part
 
 use jiang_engine::{Decision, Engine, Go, Input};
-use jiang_rules::jieqi::Observer;
-use jiang_rules::{AnyGame, Outcome, Position as _, Reason, RefusedMove, Side, Variant};
+use jiang_rules::{AnyGame, Outcome, Reason, RefusedMove, Side, Variant};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
@@ -15,17 +14,7 @@ pub const MAX_PLIES: usize = 300;
 
 /// What the side to move in `game` may know, as engine input (Jieqi: its own view).
 fn input(game: &AnyGame) -> Input {
-    match game {
-        AnyGame::Xiangqi(g) => jiang_engine::engine::from_xiangqi_game(g),
-        AnyGame::Jieqi(g) => Input::from_view(&g.view(Observer::player(g.position().turn())))
-            .expect("a view reads back"),
-        AnyGame::Shogi(g) => {
-            let moves: Vec<String> = g.moves().iter().map(|m| m.to_string()).collect();
-            let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
-            Input::from_text(g.position().variant(), &g.start().fen(), &refs)
-                .expect("a game reads back")
-        }
-    }
+    Input::for_seat(game, game.turn()).expect("a game reads back")
 }
 
 /// Plays a move, or `win` (an impasse declaration).
@@ -33,7 +22,7 @@ fn play(game: &mut AnyGame, text: &str) -> Result<(), RefusedMove> {
     if text == "win" {
         game.declare_impasse().map(|_| ())
     } else {
-        game.play(text)
+        game.play_engine_move(text).map(|_| ())
     }
 }
 

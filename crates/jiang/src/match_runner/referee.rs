@@ -5,10 +5,10 @@
 //! seat's [`JieqiView`] alone).
 
 use jiang_rules::jieqi::{JieqiView, Observer};
-use jiang_rules::shogi::notation::{ShogiRecord, write_kif};
+use jiang_rules::shogi::notation::write_kif;
 use jiang_rules::xiangqi::notation::Record;
 use jiang_rules::xiangqi::{PieceKind, Position as XiangqiPosition};
-use jiang_rules::{AnyGame, Outcome, Reason, Side, Variant, xiangqi};
+use jiang_rules::{AnyGame, FamilyRecord, Outcome, Reason, Side, Variant, xiangqi};
 use rand::CryptoRng;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -153,7 +153,10 @@ impl Referee {
     /// Plays a move as an engine sent it; changes nothing and says why when it is not legal.
     /// A Jieqi engine sends no reveal suffix (the deal supplies it); one it adds is ignored.
     pub fn play(&mut self, text: &str) -> Result<(), String> {
-        self.game.play(text).map_err(|e| e.to_string())
+        self.game
+            .play_engine_move(text)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
     }
 
     /// USI `bestmove win`: the side to move declares impasse. The rules decide whether it
@@ -165,40 +168,28 @@ impl Referee {
     /// The loss of `side` on time: a draw instead when the winner could never give check
     /// (xiangqi family).
     pub fn timeout(&self, side: Side) -> Outcome {
-        if self.game.can_ever_check(!side) {
-            Outcome::win(!side, Reason::Timeout)
-        } else {
-            Outcome::draw(Reason::TimeoutVsInsufficient)
-        }
+        self.game.flag_outcome(side)
     }
 
     /// What the engine playing `side` is told: the whole game from the start, except Jieqi,
     /// where it gets its own view (see [`jieqi_position`]).
     pub fn position_for(&self, side: Side) -> Result<PositionCommand, String> {
-        match &self.game {
-            AnyGame::Xiangqi(game) => Ok(PositionCommand {
+        match self.game.view(Observer::player(side)) {
+            Some(view) => jieqi_position(&view),
+            None => Ok(PositionCommand {
                 start: "startpos".to_owned(),
-                moves: game.moves().iter().map(|m| m.to_string()).collect(),
-            }),
-            AnyGame::Jieqi(game) => jieqi_position(&game.view(Observer::player(side))),
-            AnyGame::Shogi(game) => Ok(PositionCommand {
-                start: "startpos".to_owned(),
-                moves: game.moves().iter().map(|m| m.to_string()).collect(),
+                moves: self.game.moves().to_vec(),
             }),
         }
     }
 
     /// Records an end decided outside the rules of play (Jieqi then publishes the deal).
     pub fn finish(&mut self, end: &GameEnd) {
-        if let AnyGame::Jieqi(game) = &mut self.game
-            && !game.is_over()
-        {
-            let outcome = end.outcome().unwrap_or(Outcome::win(
-                end.winner.unwrap_or(Side::First),
-                Reason::Resignation,
-            ));
-            let _ = game.end(outcome);
-        }
+        let outcome = end.outcome().unwrap_or(Outcome::win(
+            end.winner.unwrap_or(Side::First),
+            Reason::Resignation,
+        ));
+        self.game.end(outcome);
     }
 
     /// The game's record: PGN-style for the xiangqi family, KIF (UTF-8) for the shogi family.
@@ -223,11 +214,9 @@ impl Referee {
             }
             record.to_string()
         };
-        match &self.game {
-            AnyGame::Xiangqi(game) => Ok(pgn(Record::from_game(game))),
-            AnyGame::Jieqi(game) => Ok(pgn(game.record())),
-            AnyGame::Shogi(game) => {
-                let mut record = ShogiRecord::from_game(game);
+        match self.game.family_record() {
+            FamilyRecord::Xiangqi(record) => Ok(pgn(*record)),
+            FamilyRecord::Shogi(mut record) => {
                 record.sente_name = Some(info.first.to_owned());
                 record.gote_name = Some(info.second.to_owned());
                 record.time_control = Some(info.kif_time_control.clone());

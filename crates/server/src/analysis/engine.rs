@@ -32,7 +32,7 @@ use crate::http::serve::{ConnectionSlot, stopped};
 use crate::http::slots::Slot;
 use crate::http::state::{AppState, ClientAddress};
 use crate::http::ws::Accepted;
-use crate::table::{NotationStyle, Table};
+use crate::table::{AnyGame, NotationStyle};
 
 /// The largest client message read (a `start` with a long line).
 const MAX_MESSAGE: usize = 16 * 1024;
@@ -53,7 +53,7 @@ struct Search {
     number: u64,
     handle: JobHandle,
     /// The analysed position (to write the lines in the style).
-    table: Box<dyn Table>,
+    table: AnyGame,
     style: NotationStyle,
     lines: Vec<Option<EngineLine>>,
 }
@@ -169,12 +169,12 @@ async fn start(
         ));
     }
     let table = crate::analysis::position_for_engine(state, request).await?;
-    let style = crate::analysis::style_for(table.as_ref(), &request.style)?;
+    let style = crate::analysis::style_for(&table, &request.style)?;
     let ply = table.moves().len() as u64;
     if table.outcome().is_some() || table.legal_moves().is_empty() {
         return Ok((None, ply));
     }
-    let input = table.engine_input(table.to_move()).map_err(|e| {
+    let input = jiang_engine::Input::for_seat(&table, table.turn()).map_err(|e| {
         ApiError::new(
             ErrorCode::InvalidRequest,
             format!("The engine cannot read this position: {e}."),
@@ -229,7 +229,7 @@ fn score_of(score: i32) -> EngineScore {
 fn info_message(search: &mut Search, info: &Info) -> Option<EngineServerMessage> {
     let index = info.multipv.checked_sub(1)?;
     let slot = search.lines.get_mut(index)?;
-    let first_to_move = search.table.to_move() == Side::First;
+    let first_to_move = search.table.turn() == Side::First;
     let score = score_of(info.score);
     let score_first = if first_to_move {
         score
@@ -237,7 +237,7 @@ fn info_message(search: &mut Search, info: &Info) -> Option<EngineServerMessage>
         score_of(-info.score)
     };
     // The line in the style, as far as the rules can play it from the position.
-    let mut line = search.table.boxed_clone();
+    let mut line = search.table.clone();
     let before = line.moves().len();
     for mv in &info.pv {
         if line.play(mv).is_err() {
@@ -309,7 +309,7 @@ pub(crate) async fn review(
     use jiang_protocol::{MoveVerdict, ReviewAnswer};
     let (mut table, game, with_deal) =
         crate::analysis::start_board(&state, (&request).into()).await?;
-    let style = crate::analysis::style_for(table.as_ref(), &request.style)?;
+    let style = crate::analysis::style_for(&table, &request.style)?;
     let moves = match (request.moves, game) {
         (Some(moves), _) => moves,
         (None, Some(game)) => game.moves,
@@ -321,9 +321,9 @@ pub(crate) async fn review(
             moves.len()
         )));
     }
-    let mut tables = vec![table.boxed_clone()];
+    let mut tables = vec![table.clone()];
     crate::analysis::play_line(&mut table, &moves, with_deal, |_, t| {
-        tables.push(t.boxed_clone());
+        tables.push(t.clone());
         Ok(())
     })?;
     // One job per position, all queued at once under this client's review key: the pool's
@@ -335,7 +335,7 @@ pub(crate) async fn review(
             handles.push(None);
             continue;
         }
-        let input = t.engine_input(t.to_move()).map_err(|e| {
+        let input = jiang_engine::Input::for_seat(t, t.turn()).map_err(|e| {
             ApiError::new(
                 ErrorCode::InvalidRequest,
                 format!("The engine cannot read position {i}: {e}."),
@@ -366,7 +366,7 @@ pub(crate) async fn review(
             None => {
                 let outcome = t.outcome();
                 let value = match outcome.and_then(|o| o.winner) {
-                    Some(w) if w == t.to_move() => jiang_engine::score::MATE,
+                    Some(w) if w == t.turn() => jiang_engine::score::MATE,
                     Some(_) => -jiang_engine::score::MATE,
                     None => 0,
                 };
@@ -394,7 +394,7 @@ pub(crate) async fn review(
         .zip(&values)
         .map(|(t, &(value, over))| {
             (!over).then(|| {
-                if t.to_move() == Side::First {
+                if t.turn() == Side::First {
                     score_of(value)
                 } else {
                     score_of(-value)
@@ -406,7 +406,7 @@ pub(crate) async fn review(
     let mut accuracy_sum = [0.0f64; 2];
     let mut counted = [0u32; 2];
     for i in 0..moves.len() {
-        let mover = tables[i].to_move();
+        let mover = tables[i].turn();
         let before = capped(values[i].0);
         let after = -capped(values[i + 1].0);
         let loss = (before - after).max(0);
@@ -415,7 +415,7 @@ pub(crate) async fn review(
             .clone()
             .filter(|b| !played.starts_with(b.as_str()) && loss > 0);
         let better_notation = better.as_ref().and_then(|b| {
-            let mut line = tables[i].boxed_clone();
+            let mut line = tables[i].clone();
             line.play(b).ok()?;
             line.notation(style).ok()?.pop()
         });

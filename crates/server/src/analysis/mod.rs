@@ -33,7 +33,9 @@ use crate::game::Command;
 use crate::http::extract::JsonBody;
 use crate::http::games::setup_error;
 use crate::http::state::AppState;
-use crate::table::{self, NotationStyle, RecordFormat, Table, TreeExportError};
+use crate::table::{
+    self, AnyGame, NotationStyle, RecordFormat, Refusal, TreeExportError, WireGame,
+};
 
 /// Where a board starts: the fields every request declared by the protocol's `board_request!`
 /// shares (`AnalysisRequest`, `ExportRequest`, `ReviewRequest`, `EngineStart`).
@@ -63,7 +65,7 @@ source_from!(AnalysisRequest, ExportRequest, ReviewRequest, EngineStart);
 
 /// A board at its start, and the finished game it belongs to.
 struct Board {
-    table: Box<dyn Table>,
+    table: AnyGame,
     game: Option<AnalysedGame>,
 }
 
@@ -97,7 +99,7 @@ async fn open(state: &AppState, source: Source<'_>) -> Result<Board, ApiError> {
                 "`knowledge` applies to a finished Jieqi game opened by id.",
             ));
         }
-        let table = table::open_analysis(variant, source.fen).map_err(setup_error)?;
+        let table = AnyGame::analysis(variant, source.fen).map_err(setup_error)?;
         return Ok(Board { table, game: None });
     };
     if source.fen.is_some() {
@@ -167,7 +169,7 @@ fn wrong_family(e: table::WrongFamily) -> ApiError {
 
 /// The position `table` stands in, as the board shows it.
 fn position_of(
-    table: &dyn Table,
+    table: &AnyGame,
     style: NotationStyle,
     with_deal: bool,
 ) -> Result<AnalysisPosition, ApiError> {
@@ -180,7 +182,7 @@ fn position_of(
         fen: table.fen(),
         to_move: outcome
             .is_none()
-            .then(|| variant.side_name(table.to_move()).to_owned()),
+            .then(|| variant.side_name(table.turn()).to_owned()),
         check: table.hints(&[]).check,
         legal_moves,
         legal_notation,
@@ -196,11 +198,7 @@ fn position_of(
 }
 
 /// Whether the board shows the deal: a finished Jieqi game analysed "as it was".
-fn shows_deal(
-    table: &dyn Table,
-    game: Option<&AnalysedGame>,
-    knowledge: Option<Knowledge>,
-) -> bool {
+fn shows_deal(table: &AnyGame, game: Option<&AnalysedGame>, knowledge: Option<Knowledge>) -> bool {
     game.is_some()
         && table.variant() == Variant::Jieqi
         && matches!(knowledge, None | Some(Knowledge::All))
@@ -209,10 +207,10 @@ fn shows_deal(
 /// Plays `moves` on `table`, calling `after` with the ply and the table after each; the first
 /// move the rules refuse is `illegal_move`, naming its number.
 pub(crate) fn play_line(
-    table: &mut Box<dyn Table>,
+    table: &mut AnyGame,
     moves: &[String],
     with_deal: bool,
-    mut after: impl FnMut(usize, &dyn Table) -> Result<(), ApiError>,
+    mut after: impl FnMut(usize, &AnyGame) -> Result<(), ApiError>,
 ) -> Result<(), ApiError> {
     for (i, mv) in moves.iter().enumerate() {
         // With the deal, a move may come back as the board recorded it (`h2e2R`): the deal
@@ -229,7 +227,7 @@ pub(crate) fn play_line(
             )
             .with_reason(e.reason())
         })?;
-        after(i + 1, table.as_ref())?;
+        after(i + 1, table)?;
     }
     Ok(())
 }
@@ -239,10 +237,10 @@ pub(crate) fn play_line(
 pub(crate) async fn start_board(
     state: &AppState,
     source: Source<'_>,
-) -> Result<(Box<dyn Table>, Option<AnalysedGame>, bool), ApiError> {
+) -> Result<(AnyGame, Option<AnalysedGame>, bool), ApiError> {
     let knowledge = source.knowledge;
     let Board { table, game } = open(state, source).await?;
-    let with_deal = shows_deal(table.as_ref(), game.as_ref(), knowledge);
+    let with_deal = shows_deal(&table, game.as_ref(), knowledge);
     Ok((table, game, with_deal))
 }
 
@@ -250,14 +248,14 @@ pub(crate) async fn start_board(
 pub(crate) async fn position_for_engine(
     state: &AppState,
     request: &EngineStart,
-) -> Result<Box<dyn Table>, ApiError> {
+) -> Result<AnyGame, ApiError> {
     let (mut table, _, with_deal) = start_board(state, Source::from(request)).await?;
     play_line(&mut table, &request.moves, with_deal, |_, _| Ok(()))?;
     Ok(table)
 }
 
 /// `style` by name, checked against the variant's family.
-pub(crate) fn style_for(table: &dyn Table, name: &str) -> Result<NotationStyle, ApiError> {
+pub(crate) fn style_for(table: &AnyGame, name: &str) -> Result<NotationStyle, ApiError> {
     let style = style_named(name)?;
     table.legal_notation(style).map_err(wrong_family)?;
     Ok(style)
@@ -279,7 +277,7 @@ pub(crate) async fn analyse(
     }
     let mut positions = Vec::new();
     if from == 0 {
-        positions.push(position_of(table.as_ref(), style, with_deal)?);
+        positions.push(position_of(&table, style, with_deal)?);
     }
     play_line(&mut table, &request.moves, with_deal, |ply, table| {
         if ply as u64 >= from {
@@ -288,7 +286,7 @@ pub(crate) async fn analyse(
         Ok(())
     })?;
     let notation = table.notation(style).map_err(wrong_family)?;
-    let (_, notes) = table.positions(style);
+    let notes = table.reveal_notes(style);
     let answer = AnalysisAnswer {
         variant: table.variant().name().to_owned(),
         start: table.initial_fen(),

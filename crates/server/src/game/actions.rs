@@ -8,7 +8,7 @@ use jiang_rules::{Outcome, Reason, RecordClock, Side};
 use crate::error::{ApiError, ErrorCode};
 use crate::seat;
 use crate::store::{MoveRow, Write};
-use crate::table::{self, RecordFormat, RecordInfo};
+use crate::table::{self, RecordFormat, RecordInfo, Refusal};
 
 use super::rows::{NewGame, duration_ms};
 use super::view::Event;
@@ -172,7 +172,7 @@ impl Live {
                         format!("{} has no impasse declaration.", self.variant),
                     ));
                 }
-                if self.state.table.to_move() != side {
+                if self.state.table.turn() != side {
                     return Err(ApiError::new(
                         ErrorCode::NotYourTurn,
                         "You may declare impasse only on your turn.",
@@ -208,7 +208,7 @@ impl Live {
         now: Instant,
     ) -> Result<(), ApiError> {
         self.ensure_playing()?;
-        if self.state.table.to_move() != side {
+        if self.state.table.turn() != side {
             return Err(ApiError::new(
                 ErrorCode::NotYourTurn,
                 "It is not your turn.",
@@ -234,7 +234,7 @@ impl Live {
                 }
             } else if ply == 2 {
                 // Clocks start once each side has made its first move.
-                clock.start(next.table.to_move(), now);
+                clock.start(next.table.turn(), now);
             }
         }
         next.first_move_deadline = (ply < 2).then(|| now + games.settings.first_move_timeout);

@@ -319,7 +319,7 @@ impl Live {
     /// How many plies a takeback asked by `requester` removes: its last move, and the
     /// opponent's reply when there is one.
     fn takeback_plies(&self, requester: Side) -> usize {
-        if self.state.table.to_move() == requester {
+        if self.state.table.turn() == requester {
             2
         } else {
             1
@@ -438,7 +438,7 @@ impl Live {
     ) -> Result<(), ApiError> {
         let keep = self.takeback_refusal(requester, now)?;
         let moves = self.state.table.moves().to_vec();
-        let table = table::open(self.variant, &self.setup, &moves[..keep])
+        let table = AnyGame::open(self.variant, &self.setup, &moves[..keep])
             .map_err(|e| ApiError::internal(e.to_string()))?;
         let mut next = self.state.clone();
         next.table = table;
@@ -496,7 +496,7 @@ impl Live {
     ) -> Result<(), ApiError> {
         self.ensure_playing()?;
         if let Some(text) = &text {
-            if self.state.table.to_move() == side {
+            if self.state.table.turn() == side {
                 return Err(ApiError::new(
                     ErrorCode::PremoveNotAllowed,
                     "It is your turn: play the move instead of queueing it.",

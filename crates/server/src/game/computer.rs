@@ -2,7 +2,7 @@
 //! plays through the same actions as a person, on the engine pool's threads.
 //!
 //! When the computer is to move, the actor submits one job to the pool: the game as its seat
-//! may know it ([`Table::engine_input`]: in Jieqi its view, never the deal), its clock as it
+//! may know it ([`jiang_engine::Input::for_seat`]: in Jieqi its view, never the deal), its clock as it
 //! stands (the engine's time management shares it out; the time the job waits for a thread
 //! is charged to it), its level, and a seed from the game and ply. The answer is played like
 //! a person's move; the clock runs for the computer as for anyone. A job whose position went
@@ -142,9 +142,8 @@ fn seed(id: &str, ply: usize) -> u64 {
 impl Live {
     /// The computer when it is to move in a game in progress.
     fn computer_to_move(&self) -> Option<Computer> {
-        self.computer.filter(|c| {
-            self.state.status == Status::Playing && self.state.table.to_move() == c.side
-        })
+        self.computer
+            .filter(|c| self.state.status == Status::Playing && self.state.table.turn() == c.side)
     }
 
     /// The first-move countdown (clocks-and-games.md: the side to move has 30 s for its
@@ -197,7 +196,7 @@ impl Live {
         if thinking.is_some() || self.computer_retry_at.is_some_and(|at| now < at) {
             return;
         }
-        let input = match self.state.table.engine_input(computer.side) {
+        let input = match jiang_engine::Input::for_seat(&self.state.table, computer.side) {
             Ok(input) => input,
             Err(e) => {
                 tracing::error!(game = %self.id, error = %e, "the engine cannot read this game");

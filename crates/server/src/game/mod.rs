@@ -28,7 +28,7 @@ use crate::clock::{self, Clock, ClockSnapshot, TimeControl};
 use crate::error::{ApiError, ErrorCode};
 use crate::seat;
 use crate::store::{GameRow, Store, StoreError, StoredGame, Write};
-use crate::table::{self, NotationStyle, RecordFormat, Setup, Table};
+use crate::table::{self, AnyGame, NotationStyle, RecordFormat, Setup, WireGame};
 mod actions;
 mod comforts;
 mod computer;
@@ -119,7 +119,7 @@ type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
 /// once the game is over) and its result (`None` when aborted without one).
 pub(crate) struct Finished {
     /// The table at the end of the game.
-    pub table: Box<dyn Table>,
+    pub table: AnyGame,
     /// How the game ended.
     pub result: Option<Outcome>,
 }
@@ -607,7 +607,7 @@ impl Live {
             Command::Finished { reply } => {
                 let answer = if self.state.status.is_over() {
                     Ok(Finished {
-                        table: self.state.table.boxed_clone(),
+                        table: self.state.table.clone(),
                         result: self.state.result,
                     })
                 } else {

@@ -148,7 +148,7 @@ pub(super) fn load_live(
     let grace = claim_grace(meta.control.as_ref(), settings.claim_grace_min);
     let move_at_ms: Vec<i64> = stored.moves.iter().map(|m| m.at_ms).collect();
     let moves: Vec<String> = stored.moves.into_iter().map(|m| m.text).collect();
-    let mut table = match table::open(variant, &setup, &moves) {
+    let mut table = match AnyGame::open(variant, &setup, &moves) {
         Ok(t) => t,
         Err(e) => return Load::Broken(e.to_string()),
     };

@@ -6,7 +6,7 @@ use super::*;
 /// A game's table state: the rules, the clock, the seats and what is stored beside them. Pure
 /// data: a change is computed on a clone and swapped in once stored (see [`Live::commit`]).
 pub(super) struct State {
-    pub(super) table: Box<dyn Table>,
+    pub(super) table: AnyGame,
     pub(super) status: Status,
     /// Token hashes per side; `None` for a free seat.
     pub(super) tokens: [Option<String>; 2],
@@ -23,7 +23,7 @@ pub(super) struct State {
 impl Clone for State {
     fn clone(&self) -> Self {
         State {
-            table: self.table.boxed_clone(),
+            table: self.table.clone(),
             status: self.status,
             tokens: self.tokens.clone(),
             meta: self.meta.clone(),

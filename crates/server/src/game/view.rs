@@ -72,7 +72,7 @@ impl Live {
 
     /// The view without the start and the move list (what a `move` event carries).
     fn state_view(&self, viewer: Option<Side>, now: Instant) -> GameState {
-        let to_move = self.state.table.to_move();
+        let to_move = self.state.table.turn();
         let playing = self.state.status == Status::Playing;
         let legal_moves = if playing && viewer == Some(to_move) {
             self.state.table.legal_moves()

@@ -24,7 +24,7 @@ use crate::http::extract::{
 use crate::http::state::{AppState, ClientAddress};
 use crate::seat;
 use crate::store::Write;
-use crate::table::{self, NotationStyle, RecordFormat, SetupError};
+use crate::table::{self, AnyGame, NotationStyle, RecordFormat, SetupError};
 
 pub(crate) async fn create_game(
     State(state): State<AppState>,
@@ -83,7 +83,7 @@ pub(crate) async fn create(
     let setup = table::create(variant, request.fen.as_deref(), request.handicap.as_deref())
         .map_err(setup_error)?;
     // Validate by building the table once: the start must be playable.
-    let table = table::open(variant, &setup, &[]).map_err(setup_error)?;
+    let table = AnyGame::open(variant, &setup, &[]).map_err(setup_error)?;
     if let Some(outcome) = table.outcome() {
         return Err(ApiError::new(
             ErrorCode::InvalidFen,

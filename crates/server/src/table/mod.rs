@@ -1,414 +1,56 @@
-//! The one place where the server meets the rules: a variant-agnostic live game (a "table").
+//! The one place where the server meets a game's rules: the rules crate's [`AnyGame`] (one
+//! type for a game of any variant, Jieqi's per-observer view included) drawn as the wire's
+//! types, and its typed refusals mapped to the wire's `ErrorCode`/`ErrorReason`.
 //!
-//! Everything else in the server works with `dyn Table` and never matches on variants: creating
-//! a game from a variant plus an optional custom start or handicap (plus a deal for Jieqi),
-//! legal moves as text, playing text, the outcome, the per-viewer variant fields of a view, record
-//! export, whether a side could ever give check (for `timeout-vs-insufficient`) and the shogi
-//! impasse declaration.
+//! Everything else in the server works with `AnyGame` and never matches on variants: creating
+//! and rebuilding games, legal moves, play, outcomes, records and notation are the rules
+//! crate's; here are only the per-viewer variant fields of a view, the board hints and the
+//! history (`view`), Jieqi's deals from the operating system's generator, and `errors`.
 //!
-//! May use: the rules crate, `hints`, and `knowledge` beside it (Jieqi's per-side views),
-//! which uses this module back: one concern in one folder. Nothing async, no I/O.
+//! May use: the rules crate and the protocol's types. Nothing async, no I/O.
 
-//!
-//! Rooms: `errors` (typed refusals and their reasons), `formats` (record formats and notation
-//! styles), `open` (the tables of games with nothing hidden), `jieqi` (Jieqi's table),
-//! `knowledge` (Jieqi analysis as one side knew it).
+use rand::TryRngCore;
+use rand::rngs::OsRng;
 
-use jiang_rules::jieqi::{Deal, JieqiGame, Salt};
-use jiang_rules::shogi::notation::RecordError as ShogiRecordError;
-use jiang_rules::variation::{Node, RecordFacts, TreeError};
-use jiang_rules::{Family, Outcome, Position, Reason, RecordClock, Side, Variant, shogi, xiangqi};
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-
-use jiang_protocol::{Capture, VariantFields};
-
-use crate::hints::{self, Hints, History};
+use jiang_rules::Variant;
+pub use jiang_rules::{
+    AnyGame, NotationStyle, RecordError, RecordFormat, RecordInfo, RefusedMove, Setup, SetupError,
+    TreeExportError, WrongFamily, per_side,
+};
 
 mod errors;
-mod formats;
-mod jieqi;
-pub(crate) mod knowledge;
-mod open;
+mod view;
 
-pub use errors::*;
-pub use formats::*;
-use jieqi::JieqiTable;
-pub(crate) use jieqi::{jieqi_captures, jieqi_unseen};
-use open::OpenTable;
-
-/// What a record says about the game besides its moves.
-#[derive(Clone, Debug)]
-pub struct RecordInfo {
-    /// The game id (for the header / site link).
-    pub id: String,
-    /// Link to the game.
-    pub url: String,
-    /// The clock settings, `None` for an untimed game.
-    pub clock: Option<RecordClock>,
-    /// Milliseconds each move took, one per move played, when known (empty otherwise).
-    pub move_ms: Vec<u64>,
-    /// When the game was created, milliseconds since the epoch.
-    pub created_at: i64,
-    /// The result, if the game is over.
-    pub result: Option<Outcome>,
-    /// The takebacks made in the game, one line each (`takeback: red took back e1e0 at ply
-    /// 3`): PGN writes them in a `Takebacks` tag, KIF/KI2 and CSA as header comments.
-    pub takebacks: Vec<String>,
-}
-
-/// The persistent set-up of a game: everything needed to rebuild its table together with the
-/// moves. Stored as JSON; for Jieqi it holds the secret deal, so it never leaves the server
-/// before the end.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct Setup {
-    /// The start position (public form) as FEN/SFEN.
-    pub initial_fen: String,
-    /// The shogi handicap name, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub handicap: Option<String>,
-    /// Jieqi: the deal letters (jieqi.md order), secret until the end.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deal: Option<String>,
-    /// Jieqi: the commitment salt (hex), secret until the end.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub salt: Option<String>,
-}
-
-/// Trait methods that only pass the call on to a field of `self`: `forward! { field => fn
-/// name(&self, arg: Type) -> Return; … }` writes each as `self.field.name(arg)`.
-macro_rules! forward {
-    ($field:ident => $(fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty;)*) => {
-        $(
-            fn $name(&self $(, $arg: $ty)*) -> $ret {
-                self.$field.$name($($arg),*)
-            }
-        )*
-    };
-}
-pub(crate) use forward;
-
-/// A live game of any variant. `dyn Table` is all the rest of the server sees.
-pub trait Table: Send + Sync {
-    /// A copy, on which a change is computed before it is stored (the original stays as it is
-    /// until the store has the change).
-    fn boxed_clone(&self) -> Box<dyn Table>;
-    /// Whether the players may agree a draw (the xiangqi family; shogi has no agreed draws).
-    fn allows_agreed_draws(&self) -> bool;
-    /// Whether a player may declare impasse (shogi; not minishogi).
-    fn has_impasse_declaration(&self) -> bool;
-    /// The outcome when `flagged` runs out of time: the other side wins, unless it could never
-    /// give check (clocks-and-games.md: then a draw, `timeout-vs-insufficient`).
-    fn flag_outcome(&self, flagged: Side) -> Outcome {
-        let winner = !flagged;
-        if self.can_ever_check(winner) {
-            Outcome::win(winner, Reason::Timeout)
-        } else {
-            Outcome::draw(Reason::TimeoutVsInsufficient)
-        }
-    }
-    /// The variant.
-    fn variant(&self) -> Variant;
-    /// The start position as everyone may see it.
-    fn initial_fen(&self) -> String;
-    /// The current position as everyone may see it.
-    fn fen(&self) -> String;
-    /// The side to move.
-    fn to_move(&self) -> Side;
-    /// The moves played, as recorded (Jieqi: with reveal suffixes).
-    fn moves(&self) -> &[String];
-    /// The legal moves of the side to move, in the text players send, sorted.
-    fn legal_moves(&self) -> Vec<String>;
-    /// Plays a move given as players send it; returns the text recorded for it. An illegal move
-    /// changes nothing.
-    fn play(&mut self, text: &str) -> Result<String, PlayError>;
-    /// Replays a recorded move (from the store).
-    fn replay(&mut self, recorded: &str) -> Result<(), PlayError>;
-    /// The outcome if the moves so far (or [`Table::end`]) ended the game.
-    fn outcome(&self) -> Option<Outcome>;
-    /// Records an end decided outside play (resignation, time, agreement, abort), so that
-    /// hidden information is released (Jieqi).
-    fn end(&mut self, outcome: Outcome);
-    /// Whether `side` has material that could ever give check (xiangqi family: chariot, horse,
-    /// cannon or soldier; Jieqi also any covered piece and a freed advisor or elephant). The
-    /// shogi family always can.
-    fn can_ever_check(&self, side: Side) -> bool;
-    /// The side to move declares impasse (shogi): the winning outcome, or which condition
-    /// failed. Changes nothing on failure.
-    fn declare_impasse(&mut self) -> Result<Outcome, PlayError>;
-    /// The viewer's variant-specific view fields (Jieqi: commitment, captures, pools; after the
-    /// end, deal and salt; shogi: impasse points). `viewer` is `None` for spectators.
-    fn variant_fields(&self, viewer: Option<Side>) -> VariantFields;
-    /// The record in `format`, or why this format does not fit this variant.
-    fn record(&self, format: RecordFormat, info: &RecordInfo) -> Result<String, RecordError>;
-    /// Every move played, written in `style` (public information only: the same for every
-    /// viewer), or why this style does not fit this variant.
-    fn notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily>;
-    /// The view's `hints` for a viewer whose `legal_moves` (the view's: empty unless the
-    /// viewer is to move) are given: the checked king, the legal moves' human names and, in
-    /// shogi, whether impasse may be declared. Public information and the viewer's own only.
-    fn hints(&self, legal_moves: &[String]) -> Hints;
-    /// The move list in `style` with the positions the game went through (public positions),
-    /// or why this style does not fit this variant.
-    fn history(&self, style: NotationStyle) -> Result<History, WrongFamily> {
-        let moves = self.notation(style)?;
-        let (positions, notes) = self.positions(style);
-        Ok(History {
-            style: style.name().to_owned(),
-            moves,
-            notes,
-            positions,
-        })
-    }
-    /// The start and every position after it as [`History::positions`] shows them, and for
-    /// Jieqi the reveal notes of the moves in `style`.
-    fn positions(&self, style: NotationStyle) -> (Vec<hints::ShownPosition>, Option<Vec<String>>);
-    /// A new table at this one's start with the same set-up (Jieqi: the same deal), for the
-    /// analysis board.
-    fn restart(&self) -> Box<dyn Table>;
-    /// A table at this one's start that knows public information only: for Jieqi the public
-    /// game (covered pieces stay covered and a covered piece's move must name the identity
-    /// supposed for it, `h2e2R`); for the other variants the same as [`Table::restart`].
-    fn public_restart(&self) -> Box<dyn Table>;
-    /// A table at this one's start for the analysis of the finished game "as `side` knew
-    /// it": Jieqi plays the public game (as [`Table::public_restart`]), and while the line
-    /// follows the game's record its pools, captures and engine input are `side`'s view at
-    /// that ply (it knows the covered pieces it captured). Other variants: [`Table::restart`].
-    fn knowledge_restart(&self, side: Side) -> Box<dyn Table> {
-        let _ = side;
-        self.public_restart()
-    }
-    /// With [`Table::knowledge_restart`], on the game's record: per side name, the pieces
-    /// captured by that side as the knowing side saw them. `None` elsewhere.
-    fn captured(&self) -> Option<BTreeMap<String, Vec<Capture>>> {
-        None
-    }
-    /// One text per move of [`Table::legal_moves`], in the same order, written in `style`.
-    fn legal_notation(&self, style: NotationStyle) -> Result<Vec<String>, WrongFamily>;
-    /// Jieqi: per side name, the identities not yet turned over in this game (public).
-    fn pool(&self) -> Option<BTreeMap<String, String>> {
-        None
-    }
-    /// Jieqi with the deal: square → FEN letter of every piece still face down. Only for the
-    /// analysis of a finished game, whose deal is public.
-    fn covered_pieces(&self) -> Option<BTreeMap<String, String>> {
-        None
-    }
-    /// The move tree `tree` played from this table's start, written as a record with its
-    /// variations (PGN `(…)` for the xiangqi family, KIF `変化` blocks for shogi), with the
-    /// players' names and the ending `facts` give (the recorded ending when the main line is
-    /// the recorded line, else the rules' verdict at the main line's end).
-    fn write_tree(
-        &self,
-        tree: &[Node<String>],
-        format: RecordFormat,
-        facts: &RecordFacts,
-    ) -> Result<String, TreeExportError>;
-    /// What an engine playing `seat` may know of the game, as the engine's input: the public
-    /// game, and in Jieqi that seat's view (built from [`JieqiGame::view`], never the deal).
-    fn engine_input(&self, seat: Side) -> Result<jiang_engine::Input, jiang_engine::InputError>;
-}
-
-/// Why a move tree could not be written as a record.
-#[derive(Debug, thiserror::Error)]
-pub enum TreeExportError {
-    /// The format does not fit the variant (or has no variations: CSA, KI2, FEN).
-    #[error("A {variant} analysis cannot be exported as {}: use {}.", .format.extension(), if .variant.family() == Family::Xiangqi { "pgn" } else { "kif" })]
-    WrongFormat {
-        /// The variant.
-        variant: Variant,
-        /// The format asked for.
-        format: RecordFormat,
-    },
-    /// A move of the tree is not legal where it stands.
-    #[error("The tree has an illegal move at {0}.")]
-    Tree(#[from] TreeError),
-    /// The record writer refused the tree.
-    #[error("The record cannot be written: {0}.")]
-    Unwritable(#[from] ShogiRecordError),
-}
-
-/// A board for the analysis of a position that belongs to no game: `fen` (or the variant's
-/// start). Jieqi: the public game from a position with covered pieces (and an optional pool);
-/// a covered piece's move names the identity supposed for it.
-pub fn open_analysis(variant: Variant, fen: Option<&str>) -> Result<Box<dyn Table>, SetupError> {
-    match (variant, fen) {
-        (Variant::Jieqi, fen) => {
-            let start = match fen {
-                Some(text) => xiangqi::Position::from_fen(variant, text)
-                    .map_err(|e| SetupError::BadFen(e.to_string()))?,
-                None => xiangqi::Position::start(variant),
-            };
-            Ok(Box::new(OpenTable::new(xiangqi::Game::new(start))))
-        }
-        _ => open(variant, &create(variant, fen, None)?, &[]),
-    }
-}
+pub use errors::Refusal;
+pub use view::WireGame;
 
 /// Creates a new game's set-up: the start from `fen`, a `handicap` name or the variant's
-/// standard start, and for Jieqi a fresh secret deal from the operating system's RNG.
+/// standard start, and for Jieqi a fresh secret deal from the operating system's generator
+/// (jieqi.md, setup).
 pub fn create(
     variant: Variant,
     fen: Option<&str>,
     handicap: Option<&str>,
 ) -> Result<Setup, SetupError> {
-    if fen.is_some() && handicap.is_some() {
-        return Err(SetupError::Unsupported(
-            "give either a fen or a handicap, not both".into(),
-        ));
-    }
-    if handicap.is_some() && variant.family() != Family::Shogi {
-        return Err(SetupError::BadHandicap(format!(
-            "handicaps exist only in shogi and minishogi, not in {variant}"
-        )));
-    }
-    if variant == Variant::Jieqi && fen.is_some() {
-        return Err(SetupError::Unsupported(
-            "a Jieqi game always starts from a fresh shuffled deal: fen is not accepted".into(),
-        ));
-    }
-    rules::create(variant, fen, handicap)
-}
-
-/// Rebuilds a table from its set-up and recorded moves.
-pub fn open(
-    variant: Variant,
-    setup: &Setup,
-    moves: &[String],
-) -> Result<Box<dyn Table>, SetupError> {
-    let mut table = rules::open(variant, setup)?;
-    for (i, mv) in moves.iter().enumerate() {
-        table
-            .replay(mv)
-            .map_err(|e| SetupError::Corrupt(format!("move {} `{mv}`: {e}", i + 1)))?;
-    }
-    Ok(table)
+    Setup::create(variant, fen, handicap, &mut OsRng.unwrap_err())
 }
 
 /// The same set-up for a rematch: the same start and handicap, and for Jieqi a new deal.
 pub fn rematch(variant: Variant, setup: &Setup) -> Result<Setup, SetupError> {
-    if variant == Variant::Jieqi {
-        rules::create(variant, None, None)
-    } else {
-        Ok(Setup {
-            deal: None,
-            salt: None,
-            ..setup.clone()
-        })
-    }
-}
-
-/// The wiring to the rules crate's concrete types: the only code that names them.
-mod rules {
-    use rand::TryRngCore;
-    use rand::rngs::OsRng;
-
-    use super::*;
-
-    pub(super) fn create(
-        variant: Variant,
-        fen: Option<&str>,
-        handicap: Option<&str>,
-    ) -> Result<Setup, SetupError> {
-        let plain = |initial_fen: String| Setup {
-            initial_fen,
-            handicap: handicap.map(str::to_owned),
-            deal: None,
-            salt: None,
-        };
-        match (variant, fen, handicap) {
-            (Variant::Jieqi, _, _) => {
-                // The operating system's secure generator (jieqi.md, setup).
-                let mut rng = OsRng.unwrap_err();
-                let game = JieqiGame::new(&mut rng);
-                Ok(Setup {
-                    initial_fen: game.public_game().start().fen(),
-                    handicap: None,
-                    deal: Some(game.deal().to_string()),
-                    salt: Some(game.salt().to_string()),
-                })
-            }
-            (_, _, Some(name)) => {
-                let h = shogi::handicap(variant, name).ok_or_else(|| {
-                    let known: Vec<&str> = shogi::HANDICAPS
-                        .iter()
-                        .filter(|h| h.variant == variant)
-                        .map(|h| h.name)
-                        .collect();
-                    SetupError::BadHandicap(format!(
-                        "unknown {variant} handicap `{name}`: expected one of {}",
-                        known.join(", ")
-                    ))
-                })?;
-                Ok(plain(h.position().fen()))
-            }
-            (Variant::Xiangqi, Some(text), None) => xiangqi::Position::from_fen(variant, text)
-                .map(|p| plain(p.fen()))
-                .map_err(|e| SetupError::BadFen(e.to_string())),
-            (_, Some(text), None) => shogi::Position::from_fen(variant, text)
-                .map(|p| plain(p.fen()))
-                .map_err(|e| SetupError::BadFen(e.to_string())),
-            (Variant::Xiangqi, None, None) => Ok(plain(xiangqi::Position::start(variant).fen())),
-            (_, None, None) => Ok(plain(shogi::Position::start(variant).fen())),
-        }
-    }
-
-    pub(super) fn open(variant: Variant, setup: &Setup) -> Result<Box<dyn Table>, SetupError> {
-        let corrupt = |what: String| SetupError::Corrupt(what);
-        match variant {
-            Variant::Xiangqi => {
-                let start = xiangqi::Position::from_fen(variant, &setup.initial_fen)
-                    .map_err(|e| corrupt(e.to_string()))?;
-                Ok(Box::new(OpenTable::new(xiangqi::Game::new(start))))
-            }
-            Variant::Jieqi => {
-                let deal: Deal = setup
-                    .deal
-                    .as_deref()
-                    .ok_or_else(|| corrupt("no deal".into()))?
-                    .parse()
-                    .map_err(|e: jiang_rules::jieqi::DealError| corrupt(e.to_string()))?;
-                let salt: Salt = setup
-                    .salt
-                    .as_deref()
-                    .ok_or_else(|| corrupt("no salt".into()))?
-                    .parse()
-                    .map_err(|_| corrupt("bad salt".into()))?;
-                Ok(Box::new(JieqiTable {
-                    game: JieqiGame::with_deal(deal, salt),
-                    moves: Vec::new(),
-                }))
-            }
-            Variant::Shogi | Variant::Minishogi => {
-                let start = shogi::Position::from_fen(variant, &setup.initial_fen)
-                    .map_err(|e| corrupt(e.to_string()))?;
-                let handicap = match &setup.handicap {
-                    Some(name) => Some(
-                        shogi::handicap(variant, name)
-                            .ok_or_else(|| corrupt(format!("unknown handicap {name}")))?,
-                    ),
-                    None => None,
-                };
-                Ok(Box::new(OpenTable::new(shogi::Game::with_handicap(
-                    start, handicap,
-                ))))
-            }
-        }
-    }
+    setup.rematch(variant, &mut OsRng.unwrap_err())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jiang_rules::RefusedMove;
+    use jiang_rules::{Outcome, Reason, Side, shogi};
 
     #[test]
     fn rules_refusals_name_their_reason_under_the_code_they_refine() {
         use jiang_protocol::{ErrorCode, ErrorReason as R};
         let reason = |variant, fen: Option<&str>, moves: &[&str], mv: &str| {
             let setup = create(variant, fen, None).unwrap();
-            let mut table = open(variant, &setup, &[]).unwrap();
+            let mut table = AnyGame::open(variant, &setup, &[]).unwrap();
             for m in moves {
                 table.play(m).unwrap();
             }
@@ -482,7 +124,7 @@ mod tests {
         }
 
         let setup = create(s, None, None).unwrap();
-        let mut table = open(s, &setup, &[]).unwrap();
+        let mut table = AnyGame::open(s, &setup, &[]).unwrap();
         let e = table.declare_impasse().unwrap_err();
         assert_eq!(e.reason(), Some(R::KingNotInZone));
         table.end(Outcome::win(Side::First, Reason::Resignation));
@@ -496,48 +138,42 @@ mod tests {
                 ErrorCode::IllegalMove | ErrorCode::ImpasseRejected
             ));
         }
-        assert_eq!(
-            PlayError::from(RefusedMove::NoImpasse(Variant::Xiangqi)).reason(),
-            None
-        );
+        assert_eq!(RefusedMove::NoImpasse(Variant::Xiangqi).reason(), None);
     }
 
     #[test]
     fn refusals_keep_the_rules_typed_reason_and_their_message() {
         let setup = create(Variant::Xiangqi, None, None).unwrap();
-        let mut table = open(Variant::Xiangqi, &setup, &[]).unwrap();
+        let mut table = AnyGame::open(Variant::Xiangqi, &setup, &[]).unwrap();
         let e = table.play("a0a5").unwrap_err();
-        assert!(
-            matches!(e, PlayError::Rules(RefusedMove::Xiangqi(_))),
-            "{e:?}"
-        );
+        assert!(matches!(e, RefusedMove::Xiangqi(_)), "{e:?}");
         assert!(!e.to_string().is_empty());
         assert!(matches!(
             table.declare_impasse(),
-            Err(PlayError::Rules(RefusedMove::NoImpasse(Variant::Xiangqi)))
+            Err(RefusedMove::NoImpasse(Variant::Xiangqi))
         ));
         table.end(Outcome::win(Side::First, Reason::Resignation));
         let e = table.play("h2e2").unwrap_err();
-        assert!(matches!(e, PlayError::Ended(Reason::Resignation)), "{e:?}");
+        assert!(
+            matches!(e, RefusedMove::Ended(Reason::Resignation)),
+            "{e:?}"
+        );
         assert_eq!(e.to_string(), "the game is over (resignation)");
 
         let setup = create(Variant::Shogi, None, None).unwrap();
-        let mut table = open(Variant::Shogi, &setup, &[]).unwrap();
+        let mut table = AnyGame::open(Variant::Shogi, &setup, &[]).unwrap();
         let e = table.play("7g7e").unwrap_err();
         assert!(
-            matches!(
-                e,
-                PlayError::Rules(RefusedMove::Shogi(shogi::PlayError::Move(_)))
-            ),
+            matches!(e, RefusedMove::Shogi(shogi::PlayError::Move(_))),
             "{e:?}"
         );
         let e = table.declare_impasse().unwrap_err();
         assert!(
             matches!(
                 e,
-                PlayError::Rules(RefusedMove::Shogi(shogi::PlayError::Impasse(
+                RefusedMove::Shogi(shogi::PlayError::Impasse(
                     shogi::ImpasseError::KingNotInZone
-                )))
+                ))
             ),
             "{e:?}"
         );
@@ -571,18 +207,38 @@ mod tests {
             (Variant::Minishogi, "5d5c"),
         ] {
             let setup = create(variant, None, None).unwrap();
-            let mut table = open(variant, &setup, &[]).unwrap();
+            let mut table = AnyGame::open(variant, &setup, &[]).unwrap();
             assert!(table.legal_moves().contains(&mv.to_owned()), "{variant}");
             assert_eq!(table.play(mv).unwrap(), mv);
             assert!(table.play("zz").is_err());
-            let again = open(variant, &setup, table.moves()).unwrap();
+            let again = AnyGame::open(variant, &setup, table.moves()).unwrap();
             assert_eq!(again.fen(), table.fen());
         }
         let setup = create(Variant::Jieqi, None, None).unwrap();
-        let mut table = open(Variant::Jieqi, &setup, &[]).unwrap();
+        let mut table = AnyGame::open(Variant::Jieqi, &setup, &[]).unwrap();
         let recorded = table.play("h2e2").unwrap();
         assert_eq!(recorded.len(), 5, "a reveal carries its letter: {recorded}");
-        let again = open(Variant::Jieqi, &setup, table.moves()).unwrap();
+        let again = AnyGame::open(Variant::Jieqi, &setup, table.moves()).unwrap();
         assert_eq!(again.fen(), table.fen());
+    }
+
+    /// The engine reasons over what the side knew: after Red took a covered piece, Red's input
+    /// differs from the public game's, and Black's (which does not know it) does not.
+    #[test]
+    fn the_engine_input_is_the_sides_view_on_the_record() {
+        let setup = create(Variant::Jieqi, None, None).unwrap();
+        let mut finished = AnyGame::open(Variant::Jieqi, &setup, &[]).unwrap();
+        finished.play("h2h9").unwrap();
+        let input = |mut t: AnyGame| {
+            for mv in finished.moves() {
+                t.play(mv).unwrap();
+            }
+            format!("{:?}", jiang_engine::Input::for_seat(&t, t.turn()).unwrap())
+        };
+        let public = input(finished.public_restart());
+        let red = input(finished.knowledge_restart(Side::RED));
+        let black = input(finished.knowledge_restart(Side::BLACK));
+        assert_ne!(red, public);
+        assert_eq!(black, public);
     }
 }

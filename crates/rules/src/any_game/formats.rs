@@ -1,18 +1,7 @@
 //! Record formats and notation styles: which a family has, and a game's move list in one.
 
-use jiang_rules::xiangqi::notation::{MoveFormat, Script, Style as XiangqiStyle, move_list};
-use jiang_rules::{Family, Side, Variant, xiangqi};
-use serde::Deserialize;
-use std::collections::BTreeMap;
-
-/// A map from `variant`'s side names to `f` of each side: the shape of every per-side field of
-/// a view.
-pub fn per_side<T>(variant: Variant, f: impl Fn(Side) -> T) -> BTreeMap<String, T> {
-    Side::BOTH
-        .into_iter()
-        .map(|side| (variant.side_name(side).to_owned(), f(side)))
-        .collect()
-}
+use crate::xiangqi::notation::{MoveFormat, Script, Style as XiangqiStyle, move_list};
+use crate::{Family, Variant, xiangqi};
 
 /// The record formats of a family, for error messages.
 pub(super) fn formats_of(family: Family) -> &'static str {
@@ -22,17 +11,18 @@ pub(super) fn formats_of(family: Family) -> &'static str {
     }
 }
 
-/// The record formats of `GET /api/games/{id}/record`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// The record formats a game can be written in (the server's `GET /api/games/{id}/record`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum RecordFormat {
     /// PGN-style record (xiangqi family), ICCS moves with `[Format "ICCS"]`.
     Pgn,
     /// PGN-style record with WXF moves (`?format=pgn&moves=wxf`; Jieqi stays ICCS).
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     PgnWxf,
     /// PGN-style record with Chinese moves (`?format=pgn&moves=chinese`; Jieqi stays ICCS).
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     PgnChinese,
     /// KIF (shogi family), UTF-8.
     Kif,
@@ -123,7 +113,7 @@ impl RecordFormat {
     }
 }
 
-/// The human move notations of `GET /api/games/{id}/notation?style=…`.
+/// The human move notations (the server's `GET /api/games/{id}/notation?style=…`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NotationStyle {
     /// ICCS, the xiangqi family's machine notation (Jieqi: with reveal suffixes).
