@@ -56,6 +56,24 @@ export function chime() {
   }
 }
 
+/** One short tone: a move played (520 Hz) or the player's low time (880 Hz; 1200 Hz in the
+ * last three seconds). */
+export function beep(freq = 880, dur = 0.08) {
+  try {
+    audio ||= new AudioContext();
+    const o = audio.createOscillator();
+    const g = audio.createGain();
+    o.frequency.value = freq;
+    g.gain.setValueAtTime(0.15, audio.currentTime);
+    g.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + dur);
+    o.connect(g).connect(audio.destination);
+    o.start();
+    o.stop(audio.currentTime + dur);
+  } catch {
+    /* no audio: silent */
+  }
+}
+
 /**
  * The alerts of one game page. `update` is called with every new view; it sets the title and,
  * when the move has just become the player's (not on the first view of the page), chimes and

@@ -8,7 +8,7 @@ import { api } from './api.js';
 import { errorText } from './errors.js';
 import { createBoard, aspect, pieceSvg } from './board.js';
 import { familyOf, sidesOf, parse, moveSquares } from './position.js';
-import { sideName, describeResult, stepButtons } from './game.js';
+import { sideName, describeResult, stepButtons } from './results.js';
 import { navigate } from './navigation.js';
 
 const STYLES = { xiangqi: ['wxf', 'chinese', 'iccs'], shogi: ['japanese', 'western', 'usi'] };

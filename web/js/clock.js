@@ -30,3 +30,37 @@ export function clockLabel(clock) {
   if (clock.move_limit) text = t('clock.label.moveLimit', { clock: text, limit: clockDuration(clock.move_limit) });
   return text;
 }
+
+/** A clock's remaining time: tenths under ten seconds, else `m:ss` or `h:mm:ss`. */
+export function fmtMs(ms) {
+  ms = Math.max(0, ms);
+  if (ms < 10000) return (Math.floor(ms / 100) / 10).toFixed(1);
+  const s = Math.ceil(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** A side's clock as it should read `elapsedMs` after the view's figures arrived (the running
+ * side counted down, into its byo-yomi periods), or `null` without a clock. */
+export function clockFigures(view, side, elapsedMs) {
+  const c = view.clock?.[side];
+  if (!c) return null;
+  let ms = c.ms;
+  let periods = c.periods ?? 0;
+  let inByoyomi = !!c.byoyomi;
+  if (view.clock.running === side && view.status === 'playing') {
+    ms -= elapsedMs;
+    const byo = (view.clock_settings?.byoyomi || 0) * 1000;
+    if (ms < 0 && periods > 0 && byo > 0) {
+      // Main time (or a countdown) ran out locally: the next countdown starts.
+      const over = -ms;
+      periods -= Math.floor(over / byo) + (inByoyomi ? 1 : 0);
+      ms = byo - (over % byo);
+      inByoyomi = true;
+      if (periods <= 0) ms = 0;
+    }
+  }
+  return { ms, periods, inByoyomi };
+}

@@ -2,12 +2,14 @@
 import { t, currentLang } from './i18n.js';
 import { api, tokenFor, saveToken } from './api.js';
 import { errorText } from './errors.js';
-import { createBoard, aspect, pieceSvg } from './board.js';
+import { createBoard, aspect } from './board.js';
 import { familyOf, sidesOf, parse, moveSquares } from './position.js';
 import { findTyped } from './typed.js';
-import { clockLabel, clockDuration } from './clock.js';
+import { clockLabel, clockDuration, clockFigures, fmtMs } from './clock.js';
 import { navigate } from './navigation.js';
-import { turnAlerts, turnSoundOn, setTurnSound, turnNotifyOn, setTurnNotify, chime } from './alerts.js';
+import { turnAlerts, turnSoundOn, setTurnSound, turnNotifyOn, setTurnNotify, chime, beep } from './alerts.js';
+import { sideName } from './results.js';
+import { gamePageHtml, askPromotion, resultBanner, drawOfferHtml, impasseHtml, actionsHtml, jieqiInfoHtml } from './gamepanel.js';
 import { chatPanel, chatSettingOn, setChatSetting, takebackBox, claimBox } from './comforts.js';
 
 /** The move notations offered per family (the server writes them all). */
@@ -19,77 +21,6 @@ const store = {
   get: (k, d) => localStorage.getItem('jiang.' + k) ?? d,
   set: (k, v) => localStorage.setItem('jiang.' + k, v),
 };
-
-/** The first/back/forward/last buttons under a move list; `steps` are their `data-step` values. */
-export function stepButtons([first, back, forward, last]) {
-  return `<div class="step">
-        <button type="button" data-step="${first}" aria-label="${t('game.first')}">«</button>
-        <button type="button" data-step="${back}" aria-label="${t('game.back')}">‹</button>
-        <button type="button" data-step="${forward}" aria-label="${t('game.forward')}">›</button>
-        <button type="button" data-step="${last}" aria-label="${t('game.last')}">»</button>
-      </div>`;
-}
-
-/** A side's name; in shogi handicap games the roles 上手/下手 replace 先手/後手 (shogi.md). */
-export function sideName(side, handicap) {
-  if (handicap && (side === 'sente' || side === 'gote')) return t(side === 'gote' ? 'side.uwate' : 'side.shitate');
-  return t('side.' + side);
-}
-
-/** Words for one result: {headline, reason, text}. Exported for tests and the dev preview. */
-export function describeResult(variant, result, status, handicap = null, you = null) {
-  if (status === 'aborted' || result?.reason === 'aborted') {
-    const reason = t('reason.aborted');
-    return { headline: t('result.aborted'), reason, text: t('result.line', { headline: t('result.aborted'), reason }) };
-  }
-  // An untimed game nobody moved in for 30 days: over, with no winner and no result.
-  // A draw claimed against an absent player has nobody who "left" to name in the reason.
-  if (result?.reason === 'disconnection' && !result.winner) {
-    const reason = t('reason.disconnectionDraw');
-    return { headline: t('result.draw'), reason, text: t('result.line', { headline: t('result.draw'), reason }) };
-  }
-  if (result?.reason === 'abandoned') {
-    const reason = t('reason.abandoned');
-    return { headline: t('result.abandoned'), reason, text: t('result.line', { headline: t('result.abandoned'), reason }) };
-  }
-  const sides = sidesOf(variant);
-  const winner = result.winner;
-  const loser = winner ? sides.find((s) => s !== winner) : null;
-  // A seated player reads about themselves: "You won", "You lost".
-  const headline = winner ? (you ? t(winner === you ? 'result.youWon' : 'result.youLost') : t('result.wins', { side: sideName(winner, handicap) })) : t('result.draw');
-  const fam = familyOf(variant);
-  const keys = [`reason.${result.reason}.${variant}`, `reason.${result.reason}.${fam}`, `reason.${result.reason}`];
-  const key = keys.find((k) => t(k) !== k) || keys[2];
-  const reason = t(key, { winner: winner ? sideName(winner, handicap) : '', loser: loser ? sideName(loser, handicap) : '' });
-  return { headline, reason, text: t('result.line', { headline, reason }) };
-}
-
-function fmtMs(ms) {
-  ms = Math.max(0, ms);
-  if (ms < 10000) return (Math.floor(ms / 100) / 10).toFixed(1);
-  const s = Math.ceil(ms / 1000);
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const ss = String(s % 60).padStart(2, '0');
-  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
-}
-
-let audio = null;
-function beep(freq = 880, dur = 0.08) {
-  try {
-    audio ||= new AudioContext();
-    const o = audio.createOscillator();
-    const g = audio.createGain();
-    o.frequency.value = freq;
-    g.gain.setValueAtTime(0.15, audio.currentTime);
-    g.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + dur);
-    o.connect(g).connect(audio.destination);
-    o.start();
-    o.stop(audio.currentTime + dur);
-  } catch {
-    /* no audio: silent */
-  }
-}
 
 export function gamePage(main, id) {
   const sn = (side) => sideName(side, view?.handicap);
@@ -135,66 +66,7 @@ export function gamePage(main, id) {
    * box from the start, so nothing moves when the board is drawn. */
   function build(variant) {
     built = true;
-    const ratio = aspect(variant);
-  main.innerHTML = `
-<section class="game" aria-labelledby="game-title">
-  <h1 id="game-title" class="visually-hidden">${t('game.title')}</h1>
-  <div class="board-col" style="--ratio:${ratio}">
-    <div class="player top"></div>
-    <div class="board-host" style="aspect-ratio:${ratio}"></div>
-    <div class="player bottom"></div>
-  </div>
-  <aside class="panel">
-    <p class="status" role="status" aria-live="polite"></p>
-    <p class="time-control hint"></p>
-    <p class="first-move" hidden></p>
-    <p class="pending-note" role="alert" hidden></p>
-    <div class="banner" role="alert" hidden></div>
-    <div class="invite" hidden>
-      <label for="invite-link">${t('game.invite')}</label>
-      <div class="copy-row"><input id="invite-link" readonly><button type="button" class="copy-link">${t('game.copy')}</button></div>
-    </div>
-    <div class="join" hidden><p>${t('game.seatFree')}</p><button type="button" class="primary take-seat">${t('game.takeSeat')}</button></div>
-    <div class="draw-offer" hidden></div>
-    <div class="takeback-box" hidden></div>
-    <div class="claim-box" role="alert" hidden></div>
-    <div class="actions"></div>
-    <div class="impasse-info" hidden></div>
-    <div class="jieqi-info" hidden></div>
-    <nav class="moves-wrap" aria-label="${t('game.moves')}">
-      <h2>${t('game.moves')}</h2>
-      <ol class="moves"></ol>
-      ${stepButtons(['home', 'back', 'fwd', 'end'])}
-    </nav>
-    <form class="type-move" hidden>
-      <label for="type-move-input">${t('game.typeMove')}</label>
-      <div class="copy-row"><input id="type-move-input" autocomplete="off" spellcheck="false"><button type="submit">${t('game.play')}</button></div>
-      <p class="error" role="alert" hidden></p>
-    </form>
-    <details class="settings">
-      <summary>${t('game.settings')}</summary>
-      <label>${t('game.pieces')} <select name="pieces"><option value="traditional">${t('pieces.traditional')}</option><option value="western">${t('pieces.western')}</option></select></label>
-      <label>${t('game.notation')} <select name="notation"></select></label>
-      <label class="check"><input type="checkbox" name="sound"> ${t('game.sound')}</label>
-      <label class="check"><input type="checkbox" name="turnSound"> ${t('game.turnSound')}</label>
-      <label class="check"><input type="checkbox" name="turnNotify"> ${t('game.turnNotify')}</label>
-      <label class="check"><input type="checkbox" name="chat"> ${t('chat.setting')}</label>
-      <p class="hint notify-denied" hidden>${t('game.notifyDenied')}</p>
-    </details>
-    <p class="spectators" aria-live="off"></p>
-    <section class="chat" aria-labelledby="chat-title"></section>
-  </aside>
-</section>
-<dialog class="promo" aria-labelledby="promo-title">
-  <form method="dialog">
-    <h2 id="promo-title">${t('promo.title')}</h2>
-    <div class="promo-choices">
-      <button value="yes" class="promo-yes"></button>
-      <button value="no" class="promo-no"></button>
-    </div>
-    <button value="cancel" class="link">${t('promo.cancel')}</button>
-  </form>
-</dialog>`;
+    main.innerHTML = gamePageHtml(aspect(variant));
     attach();
   }
 
@@ -225,28 +97,9 @@ export function gamePage(main, id) {
     return t('aria.piece', { square: sq, side: sn(ownerOf(p)), piece: pieceName(p) });
   };
 
+  /** Asks whether to promote: resolves to true, false, or null (cancelled). */
   function choosePromotion(from, to, piece) {
-    const dlg = $('.promo');
-    const base = piece.replace('+', '');
-    const up = base.toUpperCase() === base;
-    const shown = up ? base : base.toUpperCase(); // drawn pointing up, as the mover sees it
-    const svg = (p) => `<svg viewBox="-55 -60 110 120" aria-hidden="true">${pieceSvg(view.variant, p, pieceStyle())}</svg>`;
-    dlg.querySelector('.promo-yes').innerHTML = svg('+' + shown) + `<span>${t('promo.yes')}</span>`;
-    dlg.querySelector('.promo-no').innerHTML = svg(shown) + `<span>${t('promo.no')}</span>`;
-    return new Promise((resolve) => {
-      dlg.addEventListener(
-        'close',
-        () => {
-          const v = dlg.returnValue;
-          board?.focus();
-          resolve(v === 'yes' ? true : v === 'no' ? false : null);
-        },
-        { once: true },
-      );
-      dlg.returnValue = '';
-      dlg.showModal();
-      dlg.querySelector('.promo-yes').focus();
-    });
+    return askPromotion($('.promo'), view.variant, piece, pieceStyle()).finally(() => board?.focus());
   }
 
   function attach() {
@@ -459,34 +312,6 @@ export function gamePage(main, id) {
     updateClocks();
   }
 
-  /** The byo-yomi countdown in ms, from the view's time control. */
-  function byoyomiMs() {
-    return (view.clock_settings?.byoyomi || 0) * 1000;
-  }
-
-  /** A side's clock as it should read now: the server's figures counted down locally. */
-  function clockFigures(side) {
-    const c = view.clock?.[side];
-    if (!c) return null;
-    let ms = c.ms;
-    let periods = c.periods ?? 0;
-    let inByoyomi = !!c.byoyomi;
-    if (view.clock.running === side && view.status === 'playing') {
-      // While disconnected the clocks are not counted on: what the server says is unknown.
-      ms -= (lostAt ?? performance.now()) - clockBase;
-      const byo = byoyomiMs();
-      if (ms < 0 && periods > 0 && byo > 0) {
-        // Main time (or a countdown) ran out locally: the next countdown starts.
-        const over = -ms;
-        periods -= Math.floor(over / byo) + (inByoyomi ? 1 : 0);
-        ms = byo - (over % byo);
-        inByoyomi = true;
-        if (periods <= 0) ms = 0;
-      }
-    }
-    return { ms, periods, inByoyomi };
-  }
-
   function updateClocks() {
     if (view && built && view.away && Object.keys(view.away).length) renderClaim();
     const fm = main.querySelector('.first-move');
@@ -498,7 +323,8 @@ export function gamePage(main, id) {
     if (!view?.clock) return;
     for (const el of main.querySelectorAll('.clock')) {
       const side = el.dataset.side;
-      const f = clockFigures(side);
+      // While disconnected the clocks are not counted on: what the server says is unknown.
+      const f = clockFigures(view, side, (lostAt ?? performance.now()) - clockBase);
       if (!f) continue;
       const running = view.clock.running === side && view.status === 'playing';
       el.querySelector('.time').textContent = fmtMs(f.ms);
@@ -558,14 +384,14 @@ export function gamePage(main, id) {
     note.textContent = unsent ? t('game.movePending') : takenBack ? t('game.moveTakenBack') : '';
 
     const banner = $('.banner');
-    if (view.status === 'ended' || view.status === 'aborted') {
-      const r = describeResult(view.variant, view.result || { winner: null, reason: 'aborted' }, view.status, view.handicap, you);
-      banner.innerHTML = `<strong>${r.headline}</strong><span>${r.reason}</span>`;
-      banner.setAttribute('aria-label', r.text);
-      banner.dataset.reason = view.result?.reason || 'aborted';
-      banner.dataset.outcome = !view.result?.winner || view.status === 'aborted' ? 'none' : !you ? 'other' : view.result.winner === you ? 'won' : 'lost';
-      banner.hidden = false;
-    } else banner.hidden = true;
+    const result = resultBanner(view);
+    banner.hidden = !result;
+    if (result) {
+      banner.innerHTML = result.html;
+      banner.setAttribute('aria-label', result.label);
+      banner.dataset.reason = result.reason;
+      banner.dataset.outcome = result.outcome;
+    }
 
     const invite = $('.invite');
     invite.hidden = !(you && view.status === 'waiting');
@@ -573,64 +399,22 @@ export function gamePage(main, id) {
     $('.join').hidden = !(view.status === 'waiting' && !you);
 
     const offer = $('.draw-offer');
-    const opp = you ? sides().find((s) => s !== you) : null;
     offer.hidden = !(playing && view.draw_offer);
-    if (!offer.hidden) {
-      offer.innerHTML = view.draw_offer === you ? `<p>${t('draw.offered')}</p>` :
-        `<p>${t('draw.offeredBy', { side: sn(view.draw_offer) })}</p>` +
-        (you ? `<div class="row"><button type="button" data-action="draw-accept" class="primary">${t('draw.accept')}</button><button type="button" data-action="draw-decline">${t('draw.decline')}</button></div>` : '');
-    }
+    if (!offer.hidden) offer.innerHTML = drawOfferHtml(view, sn);
 
     const tb = $('.takeback-box');
     tb.innerHTML = takebackBox(view, sn);
     tb.hidden = !tb.innerHTML;
     renderClaim();
 
-    // Actions.
-    const acts = [];
-    const btn = (action, text, enabled = true, cls = '') => acts.push(`<button type="button" data-action="${action}" class="${cls}"${enabled ? '' : ' disabled'}>${text}</button>`);
-    // Only what applies: before a player's first move, Abort alone (rules: abort before each
-    // side's first move; the first move of each side is never taken back).
-    const myMoves = you ? view.moves.filter((_, i) => (i % 2 === 0) === (seatOf(you) === parse(view.variant, view.initial_fen).toMove)).length : 0;
-    if (you && playing && myMoves > 0) btn('resign', t('action.resign'), true, 'danger');
-    // The computer declines every draw offer (docs/api.md): no button for it.
-    if (you && playing && myMoves > 0 && fam() === 'xiangqi' && !view.draw_offer && !view.computer) btn('draw-offer', t('action.offerDraw'));
-    if (you && playing && myMoves > 1 && !view.takeback) btn('takeback-request', t('takeback.request'));
-    if (you && playing && view.premove) btn('premove-cancel', t('premove.cancel'));
-    if (you && (view.status === 'waiting' || (playing && myMoves === 0))) btn('abort', t('action.abort'));
     if (view.variant === 'shogi') {
-      // The server counts the points (with any handicap credit) and says whether the viewer
-      // to move may declare.
       const info = $('.impasse-info');
-      const figs = view.impasse ? sides().map((side) => ({ side, ...view.impasse[side] })) : [];
-      if (figs.some((f) => f.king_in_zone)) {
-        info.hidden = false;
-        info.innerHTML = `<h2>${t('impasse.title')}</h2><ul>` + figs.map((f) => `<li>${t('impasse.line', { side: sn(f.side), points: f.declaration, needed: f.needed, pieces: f.pieces_in_zone, total: f.total })}${f.king_in_zone ? '' : ' · ' + t('impasse.notEntered')}</li>`).join('') + '</ul>';
-      } else info.hidden = true;
-      // Declaring impasse applies once the player's king has entered the zone: the button is
-      // shown from then on (enabled when the server says the declaration holds).
-      const canDeclare = myTurn && view.hints?.can_declare_impasse === true;
-      const mine = figs.find((f) => f.side === you);
-      if (you && playing && (canDeclare || mine?.king_in_zone)) btn('impasse', t('action.impasse'), canDeclare);
+      info.innerHTML = impasseHtml(view, sn);
+      info.hidden = !info.innerHTML;
     }
     const rm = view.rematch || {};
-    const asked = rm.requested || [];
     if (rm.id && rm.token) saveToken(rm.id, rm.token, rm.side);
-    if (you && (view.status === 'ended' || view.status === 'aborted') && !rm.id) {
-      if (asked.includes(you)) btn('rematch', t('action.rematchSent'), false);
-      else btn('rematch', asked.length ? t('action.acceptRematch') : t('action.rematch'), true, 'primary');
-    }
-    // Analysis only once the game is over, for everyone (never while it is played).
-    if (view.status === 'ended' || view.status === 'aborted') acts.push(`<a class="button analyse" href="/analysis/${view.variant}?game=${id}">${t('action.analyse')}</a>`);
-    btn('flip', t('action.flip'));
-    btn('copy-fen', t(fam() === 'shogi' ? 'action.copySfen' : 'action.copyFen'));
-    // [query, label]: the record formats of docs/api.md (PGN also with WXF moves, not for Jieqi).
-    const formats = fam() === 'shogi'
-      ? [['kif', 'KIF'], ['ki2', 'KI2'], ['csa', 'CSA'], ['sfen', 'SFEN']]
-      : [['pgn', 'PGN'], ...(view.variant === 'jieqi' ? [] : [['pgn&moves=wxf', 'PGN (WXF)']]), ['fen', 'FEN']];
-    acts.push(`<span class="downloads">${t('action.download')} ${formats.map(([f, label]) => `<a href="/api/games/${id}/record?format=${f}" download>${label}</a>`).join(' ')}</span>`);
-    $('.actions').innerHTML = acts.join('');
-    if (rm.id) $('.actions').insertAdjacentHTML('afterbegin', `<a class="button primary to-rematch" href="/g/${rm.id}">${t('action.toRematch')}</a>`);
+    $('.actions').innerHTML = actionsHtml(view, id, myTurn);
 
     $('.type-move').hidden = !(you && playing);
     $('.spectators').textContent = view.spectators ? t('game.spectators', { n: view.spectators }) : '';
@@ -663,34 +447,7 @@ export function gamePage(main, id) {
     const box = $('.jieqi-info');
     if (view.variant !== 'jieqi') return;
     box.hidden = false;
-    const [red, black] = sides();
-    const glyph = (p) => `<svg class="mini" viewBox="-50 -50 100 100" role="img" aria-label="${p === 'X' || p === 'x' ? t('piece.xiangqi.X') : pieceName(p)}">${pieceSvg('jieqi', p, pieceStyle())}</svg>`;
-    const caseFor = (letter, side) => (side === red ? letter.toUpperCase() : letter.toLowerCase());
-    // Captured pieces, grouped by who took them; a covered piece whose identity this viewer may
-    // not know is shown face down.
-    const taken = { [red]: [], [black]: [] };
-    const captured = view.captured || {};
-    for (const [key, list] of Object.entries(captured)) {
-      for (const c of Array.isArray(list) ? list : []) {
-        const owner = c.side || (key === red ? black : red);
-        const letter = c.piece ? caseFor(c.piece, owner) : owner === red ? 'X' : 'x';
-        taken[owner === red ? black : red].push(letter);
-      }
-    }
-    let html = `<h2>${t('jieqi.captured')}</h2>`;
-    for (const side of [red, black])
-      html += `<p class="captures" data-side="${side}"><span>${t('jieqi.capturedBy', { side: sn(side) })}</span> ${taken[side].map(glyph).join('') || '—'}</p>`;
-    html += `<h2>${t('jieqi.pool')}</h2>`;
-    for (const side of [red, black]) {
-      const text = typeof view.pool === 'object' && view.pool ? view.pool[side] : '';
-      const items = [...String(text || '').matchAll(/([A-Za-z])(\d+)/g)].map((m) => [caseFor(m[1], side), Number(m[2])]).filter(([, n]) => n > 0);
-      html += `<p class="pool" data-side="${side}"><span>${t('jieqi.stillHidden', { side: sn(side) })}</span> ${items.map(([p, n]) => `<span class="pool-item">${glyph(p)}×${n}</span>`).join('') || '—'}</p>`;
-    }
-    if (view.commitment) html += `<p class="commitment"><span>${t('jieqi.commitment')}</span> <code>${view.commitment}</code></p>`;
-    if (view.deal) html += `<p class="commitment"><span>${t('jieqi.deal')}</span> <code>${view.deal}</code> <code>${view.salt || ''}</code></p>`;
-    if (Object.keys(view.covered_pieces || {}).length)
-      html += `<p class="end-reveal-legend"><svg class="mini end-revealed" viewBox="-50 -50 100 100" aria-hidden="true">${pieceSvg('jieqi', 'R', pieceStyle())}</svg> ${t('jieqi.endRevealedLegend')}</p>`;
-    box.innerHTML = html;
+    box.innerHTML = jieqiInfoHtml(view, sn, pieceStyle());
   }
 
   function setView(v, fromState = false) {
@@ -1018,4 +775,3 @@ export function gamePage(main, id) {
   };
 }
 
-export { fmtMs, navigate };

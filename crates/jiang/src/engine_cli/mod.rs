@@ -5,8 +5,12 @@
 //! that `isready` and `stop` are answered while the engine thinks; every line is flushed.
 
 mod commands;
+mod options;
 
 pub use commands::{CommandError, parse_go, parse_position};
+pub use options::elo;
+
+use options::Options;
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -59,76 +63,6 @@ struct Running {
     infinite: bool,
     /// `go ponder`: thinking on the opponent's time until `ponderhit` or `stop`.
     ponder: Option<Arc<Ponder>>,
-}
-
-/// The options a GUI sets, applied to the engine at each `go` (so that `setoption` never
-/// waits for a running search).
-#[derive(Clone, Debug)]
-struct Options {
-    hash_mb: usize,
-    multi_pv: usize,
-    level: u8,
-    limit_strength: bool,
-    elo: u32,
-    threads: usize,
-    move_overhead: u64,
-    random_mover: bool,
-    /// `Clear Hash` or a new game: the table is cleared before the next search.
-    clear: bool,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            hash_mb: Engine::DEFAULT_HASH_MB,
-            multi_pv: 1,
-            level: 8,
-            limit_strength: false,
-            elo: elo::MAX,
-            threads: 1,
-            move_overhead: 0,
-            random_mover: false,
-            clear: false,
-        }
-    }
-}
-
-impl Options {
-    /// The level searched: `UCI_Elo`'s when `UCI_LimitStrength` is on, else `Level`.
-    fn effective_level(&self) -> u8 {
-        if self.limit_strength {
-            elo::level_for(self.elo)
-        } else {
-            self.level
-        }
-    }
-}
-
-/// `UCI_Elo`: the levels on an Elo scale.
-///
-/// A rough mapping, not a rating: level 1 is pinned at 800 by convention and each level above
-/// adds the Elo difference of the mean score of that step of the measured ladder (README,
-/// "Level ladder": 100 ms a move, the four variants' scores averaged), e.g. 2 vs 1 scored
-/// 84.1% on average (+289), 8 vs 7 75.5% (+195). Nothing here is calibrated against rated
-/// human players or rated engine lists.
-pub mod elo {
-    /// The Elo of each level, 1 to 8.
-    pub const LEVELS: [u32; 8] = [800, 1090, 1310, 1500, 1690, 1850, 2000, 2190];
-    /// The lowest `UCI_Elo`.
-    pub const MIN: u32 = LEVELS[0];
-    /// The highest `UCI_Elo` (level 8, full strength).
-    pub const MAX: u32 = LEVELS[7];
-
-    /// The level nearest to `elo` (ties go to the weaker level).
-    pub fn level_for(elo: u32) -> u8 {
-        let mut best = 0;
-        for (i, &e) in LEVELS.iter().enumerate() {
-            if e.abs_diff(elo) < LEVELS[best].abs_diff(elo) {
-                best = i;
-            }
-        }
-        best as u8 + 1
-    }
 }
 
 /// The position a `go` searches: none given yet (the variant's start), a position, or the
