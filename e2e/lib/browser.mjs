@@ -51,6 +51,19 @@ export async function choose(page, name, value) {
   }
 }
 
+/**
+ * From the home page (already open), a game against the computer at `level`: the variant,
+ * clock and side picked as a person does, then "Play the computer"; resolves on the game page.
+ */
+export async function playComputer(page, { variant, clock, side, level }) {
+  await choose(page, 'variant', variant);
+  await choose(page, 'clock', clock);
+  await choose(page, 'side', side);
+  await page.selectOption('select[name=level]', level);
+  await page.locator('button.play-computer').click();
+  await page.waitForURL(/\/g\/[A-Za-z0-9]+$/);
+}
+
 /** `n` people, each on a machine of their own (a new context each): their pages. */
 export async function people(browser, n) {
   const pages = [];

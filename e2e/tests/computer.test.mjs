@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { newContext, choose, artifacts } from '../lib/browser.mjs';
+import { newContext, choose, playComputer, artifacts } from '../lib/browser.mjs';
 import { serverAndBrowser } from '../lib/fixture.mjs';
 
 const env = serverAndBrowser();
@@ -54,12 +54,7 @@ for (const [variant, side, move] of GAMES) {
 test('the level and a side chosen for the computer game are kept; the computer may move first', async () => {
   const page = await (await newContext(env.browser)).newPage();
   await page.goto(`${env.server.url}/`);
-  await choose(page, 'variant', 'xiangqi');
-  await choose(page, 'clock', '0');
-  await choose(page, 'side', 'black');
-  await page.selectOption('select[name=level]', '2');
-  await page.locator('button.play-computer').click();
-  await page.waitForURL(/\/g\/[A-Za-z0-9]+$/);
+  await playComputer(page, { variant: 'xiangqi', clock: '0', side: 'black', level: '2' });
   await page.locator('.player.top[data-side="red"] .computer-name', { hasText: 'Computer · level 2' }).waitFor();
   // Red (the computer) moves first; then Black, the visitor, is to move.
   await page.locator('.moves button[data-ply="1"]').waitFor({ timeout: 20000 });

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { newContext, choose, artifacts } from '../lib/browser.mjs';
+import { newContext, playComputer, artifacts } from '../lib/browser.mjs';
 import { serverAndBrowser } from '../lib/fixture.mjs';
 
 const env = serverAndBrowser();
@@ -146,13 +146,8 @@ for (const [size, viewport] of SIZES) {
   test(`${size}: against the computer: Abort alone before the first move, "thinking…" while it moves, no first-move countdown, "You lost" on resigning`, async () => {
     const page = await pageAt(viewport);
     await page.goto(`${env.server.url}/`);
-    await choose(page, 'variant', 'shogi');
-    await choose(page, 'clock', 'none');
-    await choose(page, 'side', 'sente');
     // Level 8 thinks for its pace (about 3 s untimed): long enough to see it thinking.
-    await page.selectOption('select[name=level]', '8');
-    await page.locator('button.play-computer').click();
-    await page.waitForURL(/\/g\/[A-Za-z0-9]+$/);
+    await playComputer(page, { variant: 'shogi', clock: 'none', side: 'sente', level: '8' });
     await page.locator('.player.bottom.to-move').waitFor();
     const actions = async () => page.locator('.actions button[data-action]').evaluateAll((bs) => bs.map((b) => b.dataset.action));
     let acts = await actions();

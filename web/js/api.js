@@ -68,3 +68,16 @@ export async function createGame(body) {
   localStorage.setItem(`jiang.variant.${res.id}`, body.variant);
   return res.id;
 }
+
+/** Hands each JSON message of `socket` to `handle`; a message that is not JSON is skipped. */
+export function onMessages(socket, handle) {
+  socket.onmessage = (e) => {
+    let msg;
+    try {
+      msg = JSON.parse(e.data);
+    } catch {
+      return;
+    }
+    handle(msg);
+  };
+}

@@ -1,6 +1,6 @@
 // The game page `/g/<id>`: board, clocks, move list, actions, live updates over WebSocket.
 import { t, currentLang } from './i18n.js';
-import { api, tokenFor, saveToken } from './api.js';
+import { api, tokenFor, saveToken, onMessages } from './api.js';
 import { errorText } from './errors.js';
 import { createBoard, aspect } from './board.js';
 import { familyOf, sidesOf, parse, moveSquares } from './position.js';
@@ -527,15 +527,7 @@ export function gamePage(main, id) {
       if (sock.readyState !== WebSocket.OPEN) return;
       sock.send(JSON.stringify({ type: view?.status === 'playing' && view.clock ? 'clock' : 'ping' }));
     }, 15000);
-    sock.onmessage = (e) => {
-      let msg;
-      try {
-        msg = JSON.parse(e.data);
-      } catch {
-        return;
-      }
-      onEvent(msg);
-    };
+    onMessages(sock, onEvent);
     sock.onclose = () => {
       if (ws === sock) connectionLost();
     };

@@ -5,7 +5,7 @@
 // elsewhere (a game in play, the analysis board, the editor: work a jump would lose). The home
 // page's lobby keeps its own socket and reports its seeks through `seekLeft`.
 import { t } from './i18n.js';
-import { api, tokenFor } from './api.js';
+import { api, tokenFor, onMessages } from './api.js';
 import { navigate } from './navigation.js';
 import { esc } from './html.js';
 
@@ -115,13 +115,7 @@ export function follow() {
     retry = 0;
     hold();
   };
-  s.onmessage = (e) => {
-    let msg;
-    try {
-      msg = JSON.parse(e.data);
-    } catch {
-      return;
-    }
+  onMessages(s, (msg) => {
     const mine = pendingSeeks();
     if (msg.type === 'snapshot') {
       const listed = new Set((msg.seeks || []).map((x) => x.id));
@@ -129,7 +123,7 @@ export function follow() {
     } else if (msg.type === 'update') {
       (msg.seeks_gone || []).filter((id) => mine.includes(id)).forEach(seekLeft);
     }
-  };
+  });
   s.onclose = () => {
     if (sock !== s) return;
     sock = null;

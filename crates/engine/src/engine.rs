@@ -14,7 +14,7 @@ use crate::search::{Info, Limits, Outcome, Searcher};
 use crate::shogi::ShogiNode;
 use crate::smp::search_threads;
 use crate::time::{Clock, Ponder};
-use crate::tree::GameTree;
+use crate::tree::{GameTree, Line};
 use crate::xiangqi::{InputError as XiangqiInputError, Knowledge, XiangqiNode};
 
 /// What the engine is asked to think about: a game as its side may know it.
@@ -251,16 +251,16 @@ impl Engine {
         let hash = self.hash_mb;
         match input {
             Input::Xiangqi(knowledge) => {
-                let (history, moves, root) = knowledge.nodes();
+                let line = knowledge.line();
+                let root = line.root.clone();
                 let searcher = self.xiangqi.get_or_insert_with(|| Searcher::new(hash));
-                let outcome = searcher.search(history, moves, root.clone(), limits, &mut |_| {});
-                ranking(&root, &outcome)
+                ranking(&root, &searcher.search(line, limits, &mut |_| {}))
             }
             Input::Shogi(game) => {
-                let (history, moves, root) = crate::shogi::nodes(game);
+                let line = crate::shogi::line(game);
+                let root = line.root.clone();
                 let searcher = self.shogi.get_or_insert_with(|| Searcher::new(hash));
-                let outcome = searcher.search(history, moves, root.clone(), limits, &mut |_| {});
-                ranking(&root, &outcome)
+                ranking(&root, &searcher.search(line, limits, &mut |_| {}))
             }
         }
     }
@@ -302,7 +302,7 @@ impl Engine {
                 };
                 run.think(
                     searcher,
-                    knowledge.nodes(),
+                    knowledge.line(),
                     self.random_mover,
                     &mut self.rng,
                     report,
@@ -324,8 +324,8 @@ impl Engine {
                     limits,
                     temperature: settings.temperature,
                 };
-                let nodes = crate::shogi::nodes(game);
-                run.think(searcher, nodes, self.random_mover, &mut self.rng, report)
+                let line = crate::shogi::line(game);
+                run.think(searcher, line, self.random_mover, &mut self.rng, report)
             }
         }
     }
@@ -360,23 +360,16 @@ impl Run {
     fn think<T: GameTree>(
         self,
         searcher: &mut Searcher<T>,
-        (history, moves, root): (Vec<T>, Vec<T::Move>, T),
+        line: Line<T>,
         random_mover: bool,
         rng: &mut Rng,
         report: &mut dyn FnMut(&Info),
     ) -> Thought {
         if random_mover {
-            return random_move(&root, rng);
+            return random_move(&line.root, rng);
         }
-        let outcome = search_threads(
-            searcher,
-            self.threads,
-            history,
-            moves,
-            root.clone(),
-            self.limits,
-            report,
-        );
+        let root = line.root.clone();
+        let outcome = search_threads(searcher, self.threads, line, self.limits, report);
         decide(&root, outcome, self.temperature, rng)
     }
 }

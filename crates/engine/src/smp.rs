@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::search::{Info, Limits, Outcome, Searcher};
-use crate::tree::GameTree;
+use crate::tree::{GameTree, Line};
 
 /// Searches like [`Searcher::search`] with `threads` threads (Lazy SMP): the helpers search
 /// the same root with the same table, every other one a ply deeper per iteration, until the
@@ -13,20 +13,18 @@ use crate::tree::GameTree;
 pub fn search_threads<T: GameTree>(
     main: &mut Searcher<T>,
     threads: usize,
-    history: Vec<T>,
-    history_moves: Vec<T::Move>,
-    root: T,
+    line: Line<T>,
     limits: Limits,
     report: &mut dyn FnMut(&Info),
 ) -> Outcome<T::Move> {
     if threads <= 1 {
-        return main.search(history, history_moves, root, limits, report);
+        return main.search(line, limits, report);
     }
     let halt = Arc::new(AtomicBool::new(false));
     std::thread::scope(|scope| {
         for i in 1..threads {
             let table = main.table.clone();
-            let (h, m, r) = (history.clone(), history_moves.clone(), root.clone());
+            let line = line.clone();
             let helper = Limits {
                 stop: Some(halt.clone()),
                 multi_pv: 1,
@@ -39,14 +37,14 @@ pub fn search_threads<T: GameTree>(
                 .stack_size(64 * 1024 * 1024)
                 .spawn_scoped(scope, move || {
                     let mut searcher = Searcher::<T>::with_table(table);
-                    searcher.search(h, m, r, helper, &mut |_| {});
+                    searcher.search(line, helper, &mut |_| {});
                 });
             // A helper that cannot start leaves the others (and the main search) to it.
             if spawned.is_err() {
                 break;
             }
         }
-        let outcome = main.search(history, history_moves, root, limits, report);
+        let outcome = main.search(line, limits, report);
         halt.store(true, Ordering::Relaxed);
         outcome
     })

@@ -79,3 +79,15 @@ pub trait GameTree: Clone + Send + 'static {
     /// The move in machine notation (ICCS without reveal, or USI).
     fn move_text(&self, mv: Self::Move) -> String;
 }
+
+/// Where a search starts: the position searched and the game that led to it, which the
+/// rules' repetition verdicts look back into.
+#[derive(Clone, Debug)]
+pub struct Line<T: GameTree> {
+    /// The positions before the root that can still repeat, oldest first.
+    pub history: Vec<T>,
+    /// The move played from each of them (the last one reaches the root): as many as `history`.
+    pub moves: Vec<T::Move>,
+    /// The position searched.
+    pub root: T,
+}

@@ -178,25 +178,31 @@ fn legal_in<P: Position>(variant: Variant, fen: &str, moves: &[&str], mv: &str) 
     p.legal_move_texts().iter().any(|t| t == mv)
 }
 
+/// Asserts that the engine's greeting `hello` has a line starting with each of `starts`.
+fn assert_offered(hello: &[String], starts: &[&str]) {
+    for start in starts {
+        assert!(
+            hello.iter().any(|l| l.starts_with(start)),
+            "{start:?} offered: {hello:?}"
+        );
+    }
+}
+
 #[test]
 fn a_uci_xiangqi_and_jieqi_session() {
     let (mut e, hello) = EngineProcess::greeted("uci");
-    for option in [
-        "UCI_Variant",
-        "Hash",
-        "MultiPV",
-        "Level",
-        "Threads",
-        "RandomMover",
-    ] {
-        assert!(
-            hello
-                .iter()
-                .any(|l| l.starts_with(&format!("option name {option} "))),
-            "{option} offered: {hello:?}"
-        );
-    }
-    assert!(hello.iter().any(|l| l.starts_with("id name Jiang")));
+    assert_offered(
+        &hello,
+        &[
+            "option name UCI_Variant ",
+            "option name Hash ",
+            "option name MultiPV ",
+            "option name Level ",
+            "option name Threads ",
+            "option name RandomMover ",
+            "id name Jiang",
+        ],
+    );
     e.send("setoption name Hash value 8");
     e.ready();
     e.send("ucinewgame");
@@ -308,7 +314,7 @@ fn a_uci_xiangqi_and_jieqi_session() {
 #[test]
 fn a_usi_shogi_and_minishogi_session() {
     let (mut e, hello) = EngineProcess::greeted("usi");
-    assert!(hello.iter().any(|l| l.starts_with("option name USI_Hash ")));
+    assert_offered(&hello, &["option name USI_Hash "]);
     e.send("setoption name USI_Hash value 8");
     e.send("setoption name USI_Ponder value false");
     e.ready();
@@ -406,10 +412,11 @@ fn last_pv_move(lines: &[String]) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// The `ponder` move of the `bestmove` line (the last of `lines`), when there is one, is the
-/// second move of the last line shown.
+/// The search's `bestmove` is the first move of the last line shown, and its `ponder` move
+/// (when there is one) that line's second move.
 #[track_caller]
-fn assert_ponder_follows_the_line(lines: &[String]) {
+fn assert_bestmove_follows_the_line(mv: &str, lines: &[String]) {
+    assert_eq!(last_pv_move(lines).as_deref(), Some(mv), "{lines:?}");
     let words: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
     if let [_, _, "ponder", reply] = words[..] {
         let line = lines
@@ -525,6 +532,22 @@ fn a_refused_position_gets_no_move() {
     e.quit();
 }
 
+/// Searches `startpos moves <moves>` with `go`, whose legal move must come within 2.5 s
+/// (every clock form asked here allows well under that); the lines of the answer.
+#[track_caller]
+fn go_in_time(e: &mut EngineProcess, variant: Variant, moves: &[&str], go: &str) -> Vec<String> {
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    let started = Instant::now();
+    let (mv, lines) = e.go(go);
+    let took = started.elapsed();
+    assert!(took < Duration::from_millis(2500), "{go}: {took:?}");
+    assert!(
+        legal(variant, "startpos", moves, &mv),
+        "{go}: {mv} {lines:?}"
+    );
+    lines
+}
+
 #[test]
 fn every_clock_form_ends_in_time() {
     let (mut e, _) = EngineProcess::greeted("usi");
@@ -538,15 +561,7 @@ fn every_clock_form_ends_in_time() {
         "btime 3000 wtime 3000 movestogo 1",
         "movetime 200",
     ] {
-        e.send("position startpos moves 7g7f 3c3d");
-        let started = Instant::now();
-        let (mv, lines) = e.go(go);
-        let took = started.elapsed();
-        assert!(took < Duration::from_millis(2500), "{go}: {took:?}");
-        assert!(
-            legal(Variant::Shogi, "startpos", &["7g7f", "3c3d"], &mv),
-            "{go}: {mv} {lines:?}"
-        );
+        go_in_time(&mut e, Variant::Shogi, &["7g7f", "3c3d"], go);
     }
     // The byo-yomi is used, not thrown away: the search takes a good part of it.
     e.send("position startpos");
@@ -567,14 +582,7 @@ fn every_clock_form_ends_in_time() {
         "nodes 4000",
         "depth 3",
     ] {
-        e.send("position startpos moves h2e2");
-        let started = Instant::now();
-        let (mv, lines) = e.go(go);
-        assert!(started.elapsed() < Duration::from_millis(2500), "{go}");
-        assert!(
-            legal(Variant::Xiangqi, "startpos", &["h2e2"], &mv),
-            "{go}: {mv}"
-        );
+        let lines = go_in_time(&mut e, Variant::Xiangqi, &["h2e2"], go);
         if go == "depth 3" {
             assert!(lines.iter().any(|l| l.starts_with("info depth 3 ")));
             assert!(!lines.iter().any(|l| l.starts_with("info depth 4 ")));
@@ -667,7 +675,7 @@ fn usi_go_mate_solves_tsume() {
 #[test]
 fn searchmoves_and_pondering() {
     let (mut e, hello) = EngineProcess::greeted("uci");
-    assert!(hello.iter().any(|l| l.starts_with("option name Ponder ")));
+    assert_offered(&hello, &["option name Ponder "]);
     // Only the moves listed are searched.
     let allowed = ["a0a1", "i0i1", "a3a4"];
     e.send("position startpos");
@@ -782,12 +790,7 @@ fn bestmove_is_the_first_move_of_the_last_line() {
             format!("startpos moves {opening}")
         };
         let (mv, lines) = e.search(&position, "movetime 40");
-        assert_eq!(
-            last_pv_move(&lines).as_deref(),
-            Some(mv.as_str()),
-            "{lines:?}"
-        );
-        assert_ponder_follows_the_line(&lines);
+        assert_bestmove_follows_the_line(&mv, &lines);
     }
     e.quit();
 
@@ -803,12 +806,7 @@ fn bestmove_is_the_first_move_of_the_last_line() {
             "7g7f 3c3d 8h2b+",
         ][i];
         let (mv, lines) = e.search(&format!("startpos moves {start}"), "byoyomi 60");
-        assert_eq!(
-            last_pv_move(&lines).as_deref(),
-            Some(mv.as_str()),
-            "{lines:?}"
-        );
-        assert_ponder_follows_the_line(&lines);
+        assert_bestmove_follows_the_line(&mv, &lines);
     }
     e.quit();
 }
@@ -816,20 +814,18 @@ fn bestmove_is_the_first_move_of_the_last_line() {
 #[test]
 fn standard_options() {
     let (mut e, hello) = EngineProcess::greeted("uci");
-    for option in [
-        "option name Clear Hash type button",
-        "option name Move Overhead type spin ",
-        "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin ",
-        "option name Threads type spin default 1 min 1 max ",
-        "option name MultiPV type spin ",
-        "option name Hash type spin ",
-    ] {
-        assert!(
-            hello.iter().any(|l| l.starts_with(option)),
-            "{option}: {hello:?}"
-        );
-    }
+    assert_offered(
+        &hello,
+        &[
+            "option name Clear Hash type button",
+            "option name Move Overhead type spin ",
+            "option name UCI_LimitStrength type check default false",
+            "option name UCI_Elo type spin ",
+            "option name Threads type spin default 1 min 1 max ",
+            "option name MultiPV type spin ",
+            "option name Hash type spin ",
+        ],
+    );
     e.send("setoption name Clear Hash");
     e.send("setoption name Hash value 4");
     e.send("setoption name Threads value 2");
@@ -856,14 +852,16 @@ fn standard_options() {
     e.quit();
 
     let (mut e, hello) = EngineProcess::greeted("usi");
-    for option in ["USI_Hash", "USI_Ponder", "Threads", "Clear Hash", "MultiPV"] {
-        assert!(
-            hello
-                .iter()
-                .any(|l| l.starts_with(&format!("option name {option} "))),
-            "{option}: {hello:?}"
-        );
-    }
+    assert_offered(
+        &hello,
+        &[
+            "option name USI_Hash ",
+            "option name USI_Ponder ",
+            "option name Threads ",
+            "option name Clear Hash ",
+            "option name MultiPV ",
+        ],
+    );
     e.send("setoption name USI_Ponder value true");
     e.send("setoption name Threads value 2");
     e.ready();

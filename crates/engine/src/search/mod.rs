@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::score::{EVAL_LIMIT, INFINITY, MATE, MATE_BOUND};
 use crate::time::Ponder;
-use crate::tree::{Chance, GameTree, Verdict};
+use crate::tree::{Chance, GameTree, Line, Verdict};
 use crate::tt::Table;
 
 const MAX_PLY: usize = 96;
@@ -166,17 +166,19 @@ impl<T: GameTree> Searcher<T> {
         self.history_scores.fill(0);
     }
 
-    /// Searches `root`, reached by `history_moves` from `history` (same lengths; the rules'
-    /// repetition verdicts look back into it), within `limits`, calling `report` after each
-    /// completed iteration.
+    /// Searches `line`'s root within `limits`, calling `report` after each completed
+    /// iteration.
     pub fn search(
         &mut self,
-        history: Vec<T>,
-        history_moves: Vec<T::Move>,
-        root: T,
+        line: Line<T>,
         limits: Limits,
         report: &mut dyn FnMut(&Info),
     ) -> Outcome<T::Move> {
+        let Line {
+            history,
+            moves: history_moves,
+            root,
+        } = line;
         assert_eq!(history.len(), history_moves.len());
         self.history = history;
         self.history_moves = history_moves;

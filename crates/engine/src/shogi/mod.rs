@@ -6,7 +6,7 @@ use jiang_rules::shogi::{self, Move, PieceKind, Position};
 use jiang_rules::{Side, Variant};
 
 use crate::score::MATE;
-use crate::tree::{Chance, GameTree, Verdict};
+use crate::tree::{Chance, GameTree, Line, Verdict};
 
 /// How far back (in plies) the search looks for a repetition.
 const REPETITION_WINDOW: usize = 64;
@@ -217,9 +217,9 @@ impl GameTree for ShogiNode {
     }
 }
 
-/// The history (positions before the current one, at most the repetition window, with the
-/// moves leading on) and the current node of a game.
-pub(crate) fn nodes(game: &shogi::Game) -> (Vec<ShogiNode>, Vec<Move>, ShogiNode) {
+/// The line to search in a game: its current node and the positions before it (at most the
+/// repetition window), with the moves leading on.
+pub(crate) fn line(game: &shogi::Game) -> Line<ShogiNode> {
     let moves = game.moves();
     let mut positions: Vec<Position> = game.positions().collect();
     let current = positions.pop().expect("a game has a start");
@@ -230,5 +230,9 @@ pub(crate) fn nodes(game: &shogi::Game) -> (Vec<ShogiNode>, Vec<Move>, ShogiNode
         .cloned()
         .map(ShogiNode::new)
         .collect();
-    (history, moves[first..].to_vec(), ShogiNode::new(current))
+    Line {
+        history,
+        moves: moves[first..].to_vec(),
+        root: ShogiNode::new(current),
+    }
 }

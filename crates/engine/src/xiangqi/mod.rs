@@ -11,7 +11,7 @@ use jiang_rules::jieqi::JieqiView;
 use jiang_rules::xiangqi::{self, Move, PieceKind, Position};
 use jiang_rules::{Outcome, Side, Variant};
 
-use crate::tree::{Chance, GameTree, Verdict};
+use crate::tree::{Chance, GameTree, Line, Verdict};
 
 /// Per side, how many of each identity ([`PieceKind::index`]) the searching side has not
 /// seen yet: what that side's covered pieces may be. All zero in Xiangqi.
@@ -209,9 +209,9 @@ impl Knowledge {
         XiangqiNode::new(self.position(), self.unseen)
     }
 
-    /// The history (positions before the current one, since the last capture, with the moves
-    /// leading on) and the current node.
-    pub(crate) fn nodes(&self) -> (Vec<XiangqiNode>, Vec<Move>, XiangqiNode) {
+    /// The line to search: the current node and the positions before it since the last
+    /// capture, with the moves leading on.
+    pub(crate) fn line(&self) -> Line<XiangqiNode> {
         let mut positions = vec![self.start.clone()];
         for &mv in &self.moves {
             let next = positions.last().expect("start").after(mv);
@@ -225,7 +225,11 @@ impl Knowledge {
             .map(|p| XiangqiNode::new(p.clone(), self.unseen))
             .collect();
         let moves = self.moves[first..].to_vec();
-        (history, moves, XiangqiNode::new(current, self.unseen))
+        Line {
+            history,
+            moves,
+            root: XiangqiNode::new(current, self.unseen),
+        }
     }
 }
 

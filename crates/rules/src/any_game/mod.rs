@@ -19,6 +19,17 @@ use rand_core::CryptoRng;
 use crate::jieqi::{JieqiGame, JieqiView, Observer};
 use crate::{Family, Outcome, Position as _, Reason, Side, Variant, shogi, xiangqi};
 
+/// `$body` with `$game` bound to the public game of whichever family is played: for what
+/// both families answer with methods of the same names (the `Game` and `Position` traits').
+macro_rules! either_family {
+    ($any:expr, |$game:ident| $body:expr) => {
+        match $any.public() {
+            Public::Xiangqi($game) => $body,
+            Public::Shogi($game) => $body,
+        }
+    };
+}
+
 mod errors;
 mod formats;
 mod known;
@@ -135,18 +146,12 @@ impl AnyGame {
 
     /// The variant being played.
     pub fn variant(&self) -> Variant {
-        match self.public() {
-            Public::Xiangqi(game) => game.position().variant(),
-            Public::Shogi(game) => game.position().variant(),
-        }
+        either_family!(self, |game| game.position().variant())
     }
 
     /// The side to move.
     pub fn turn(&self) -> Side {
-        match self.public() {
-            Public::Xiangqi(game) => game.position().turn(),
-            Public::Shogi(game) => game.position().turn(),
-        }
+        either_family!(self, |game| game.position().turn())
     }
 
     /// Plies played.
@@ -161,18 +166,12 @@ impl AnyGame {
 
     /// The start position as everyone may see it (FEN or SFEN).
     pub fn initial_fen(&self) -> String {
-        match self.public() {
-            Public::Xiangqi(game) => game.start().fen(),
-            Public::Shogi(game) => game.start().fen(),
-        }
+        either_family!(self, |game| game.start().fen())
     }
 
     /// The current position as everyone may see it (FEN or SFEN).
     pub fn fen(&self) -> String {
-        match self.public() {
-            Public::Xiangqi(game) => game.position().fen(),
-            Public::Shogi(game) => game.position().fen(),
-        }
+        either_family!(self, |game| game.position().fen())
     }
 
     /// The outcome if the moves played (or [`AnyGame::end`]) ended the game: the rules'

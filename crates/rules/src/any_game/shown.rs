@@ -22,10 +22,7 @@ pub struct PublicPosition {
 impl AnyGame {
     /// The square of the king (general) in check in the current position, if any.
     pub fn check(&self) -> Option<String> {
-        match self.public() {
-            Public::Xiangqi(game) => xiangqi_check(game.position()),
-            Public::Shogi(game) => shogi_check(game.position()),
-        }
+        either_family!(self, |game| game.position().checked_king())
     }
 
     /// The human names of the current position's legal moves, keyed by the machine text a
@@ -59,22 +56,13 @@ impl AnyGame {
 
     /// The start and every position after it, public.
     pub fn public_positions(&self) -> Vec<PublicPosition> {
-        match self.public() {
-            Public::Xiangqi(game) => game
-                .positions()
-                .map(|p| PublicPosition {
-                    check: xiangqi_check(&p),
-                    fen: p.fen(),
-                })
-                .collect(),
-            Public::Shogi(game) => game
-                .positions()
-                .map(|p| PublicPosition {
-                    check: shogi_check(&p),
-                    fen: p.fen(),
-                })
-                .collect(),
-        }
+        either_family!(self, |game| game
+            .positions()
+            .map(|p| PublicPosition {
+                check: p.checked_king(),
+                fen: p.fen(),
+            })
+            .collect())
     }
 
     /// Jieqi: the note shown after each move for its reveal, in `style`; `None` elsewhere.
@@ -98,16 +86,21 @@ impl AnyGame {
     }
 }
 
-/// The checked general of a xiangqi-family position, if any.
-fn xiangqi_check(position: &xiangqi::Position) -> Option<String> {
-    position
-        .in_check()
-        .then(|| position.general(position.turn()).to_string())
+/// The square of the king (general) in check, if the side to move is in check.
+trait CheckedKing {
+    fn checked_king(&self) -> Option<String>;
 }
 
-/// The checked king of a shogi-family position, if any.
-fn shogi_check(position: &shogi::Position) -> Option<String> {
-    position
-        .is_check()
-        .then(|| position.king_square(position.turn()).to_string())
+impl CheckedKing for xiangqi::Position {
+    fn checked_king(&self) -> Option<String> {
+        self.in_check()
+            .then(|| self.general(self.turn()).to_string())
+    }
+}
+
+impl CheckedKing for shogi::Position {
+    fn checked_king(&self) -> Option<String> {
+        self.is_check()
+            .then(|| self.king_square(self.turn()).to_string())
+    }
 }
