@@ -12,7 +12,6 @@ pub mod engine_pool;
 pub mod error;
 pub mod game;
 mod heartbeat;
-pub mod hints;
 pub mod http;
 pub mod lobby;
 pub mod seat;

@@ -144,7 +144,7 @@ pub(crate) enum Command {
     },
     Notation {
         style: NotationStyle,
-        reply: Reply<crate::hints::History>,
+        reply: Reply<jiang_protocol::NotationList>,
     },
     /// A finished game for the analysis board; refused while the game is not over.
     Finished {

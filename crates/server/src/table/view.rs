@@ -2,7 +2,7 @@
 //! that viewer may know), the board hints and the history. The rules crate decides every
 //! answer; this only changes its shape.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use jiang_protocol::{Capture, Hints, ImpassePoints, NotationList, ShownPosition, VariantFields};
 use jiang_rules::jieqi::{JieqiView, Observer};
@@ -58,7 +58,7 @@ impl WireGame for AnyGame {
         let can_declare_impasse = self
             .can_declare_impasse()
             .map(|can| can && !legal_moves.is_empty());
-        crate::hints::hints(self.check(), legal_moves, names, can_declare_impasse)
+        aligned_hints(self.check(), legal_moves, names, can_declare_impasse)
     }
 
     fn history(&self, style: NotationStyle) -> Result<NotationList, WrongFamily> {
@@ -119,4 +119,50 @@ fn captures(view: &JieqiView) -> BTreeMap<String, Vec<Capture>> {
             })
             .collect()
     })
+}
+
+/// Hints with `legal_names` aligned to `legal_moves` from `names` (machine text → names, as
+/// the rules crate lists them). A move without names gets an empty list.
+fn aligned_hints(
+    check: Option<String>,
+    legal_moves: &[String],
+    names: Vec<(String, Vec<String>)>,
+    can_declare_impasse: Option<bool>,
+) -> Hints {
+    let mut by_text: HashMap<String, Vec<String>> = names.into_iter().collect();
+    let legal_names = legal_moves
+        .iter()
+        .map(|mv| by_text.remove(mv).unwrap_or_default())
+        .collect();
+    Hints {
+        check,
+        legal_names,
+        can_declare_impasse,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_follow_the_legal_moves_order_and_missing_ones_are_empty() {
+        let legal = ["b".to_owned(), "a".to_owned(), "c".to_owned()];
+        let names = vec![
+            ("a".to_owned(), vec!["A".to_owned()]),
+            ("b".to_owned(), vec!["B".to_owned(), "B2".to_owned()]),
+        ];
+        let hints = aligned_hints(None, &legal, names, None);
+        assert_eq!(
+            hints.legal_names,
+            [
+                vec!["B".to_owned(), "B2".to_owned()],
+                vec!["A".to_owned()],
+                vec![]
+            ]
+        );
+        let json = serde_json::to_value(&hints).unwrap();
+        assert!(json.get("can_declare_impasse").is_none());
+        assert_eq!(json["check"], serde_json::Value::Null);
+    }
 }
