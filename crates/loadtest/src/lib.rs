@@ -106,6 +106,7 @@
 //! errors = 0 and lost = 0.
 
 mod computer;
+mod drive;
 mod lobby;
 mod nodes;
 mod play;
@@ -117,7 +118,8 @@ pub use nodes::NodeCounts;
 pub use report::Report;
 pub use verify::Verification;
 
-use play::{GameError, Player, Socket, Tally, drive};
+use drive::drive;
+use play::{GameError, Player, Socket, Tally};
 use report::{ms, percentile};
 
 use std::fmt;
