@@ -9,8 +9,9 @@ import { repo } from '../lib/server.mjs';
 import { createGame, newContext } from '../lib/browser.mjs';
 import { serverAndBrowser } from '../lib/fixture.mjs';
 import { TRANSLATED_CODES, TRANSLATED_REASONS } from '../../web/js/errors.js';
+import { LANGS as LANG_LIST } from '../../web/js/i18n.js';
 
-const LANGS = ['en', 'zh-Hans', 'zh-Hant', 'ja', 'vi', 'es', 'hu'];
+const LANGS = LANG_LIST.map(([code]) => code);
 const locale = (lang) => JSON.parse(fs.readFileSync(path.join(repo, `web/locales/${lang}.json`), 'utf8'));
 const apiMd = () => fs.readFileSync(path.join(repo, 'docs/api.md'), 'utf8');
 

@@ -15,7 +15,7 @@
 //! - the claims of [`CLAIMS`] hold: a highlight that shows where pieces can go equals their
 //!   legal destinations, a diagram captioned checkmate or stalemate is one, a drop shown as
 //!   illegal is illegal, …;
-//! - the seven languages of a variant carry the same diagrams in the same order and the same
+//! - every language of a variant carries the same diagrams in the same order and the same
 //!   structure (headings, lists, tables, rows), so a language can fall back to English;
 //! - `home.json` has a name and a description for every variant in every language.
 //!
@@ -27,7 +27,8 @@ use std::path::{Path, PathBuf};
 use jiang_rules::Variant::{Jieqi, Minishogi, Shogi, Xiangqi};
 use jiang_rules::{Family, Position, Variant};
 
-const LANGS: [&str; 7] = ["en", "zh-Hans", "zh-Hant", "ja", "vi", "es", "hu"];
+/// Every UI language: the server's list (`web/js/i18n.js` lists the same; `locales.rs` checks).
+const LANGS: [&str; 15] = jiang_server::http::pages::LANGUAGES;
 const VOID: [&str; 11] = [
     "br", "hr", "img", "input", "meta", "link", "wbr", "col", "source", "area", "base",
 ];

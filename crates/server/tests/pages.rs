@@ -48,7 +48,12 @@ async fn the_meta_description_is_in_the_negotiated_language() {
         ("/g/abcdefgh", Some("vi"), None, "vi"),
         // The cookie (the language picker's choice) wins over the browser's languages.
         ("/", Some("ja"), Some("lang=es"), "es"),
-        ("/", Some("de"), None, "en"),
+        ("/", Some("de-CH,de;q=0.9"), None, "de"),
+        ("/", Some("pt-PT"), None, "pt-BR"),
+        ("/", Some("sv"), None, "en"),
+        // The address's `?lang=` (a search engine's alternate) wins over both.
+        ("/rules/shogi?lang=ko", Some("ja"), Some("lang=es"), "ko"),
+        ("/?lang=xx", Some("ru"), None, "ru"),
     ] {
         let mut request = s.http.get(s.url(path));
         if let Some(accept) = accept {
@@ -70,6 +75,15 @@ async fn the_meta_description_is_in_the_negotiated_language() {
             assert_ne!(meta_description(&html), english, "{lang} is not English");
         }
         assert!(!html.contains("{{"), "every placeholder filled in: {path}");
+        // The same page in every language, for search engines.
+        let page = path.split('?').next().unwrap();
+        for other in jiang_server::http::pages::LANGUAGES {
+            let link =
+                format!(r#"<link rel="alternate" hreflang="{other}" href="{page}?lang={other}">"#);
+            assert!(html.contains(&link), "{path}: {link}");
+        }
+        let default = format!(r#"<link rel="alternate" hreflang="x-default" href="{page}">"#);
+        assert!(html.contains(&default), "{path}");
     }
     s.stop().await;
 }

@@ -1,9 +1,10 @@
 //! The front end: `web/` embedded with rust-embed (read from disk in debug builds).
 //!
 //! `/`, `/g/{id}`, `/rules/{variant}`, `/analysis/{variant}` and `/editor/{variant}` all answer
-//! `web/app.html` with `{{lang}}`,
-//! `{{description}}` (the page's meta description in that language), `{{version}}` and
-//! `{{commit}}` filled in; `/static/{path}` serves `web/{path}`.
+//! `web/app.html` with `{{lang}}` (the `?lang=` of the address, else the `lang` cookie, else
+//! Accept-Language), `{{alternates}}` (the same page in every language, as `hreflang` links
+//! for search engines), `{{description}}` (the page's meta description in that language),
+//! `{{version}}` and `{{commit}}` filled in; `/static/{path}` serves `web/{path}`.
 
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
@@ -11,7 +12,7 @@ use std::sync::{LazyLock, Mutex};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::Path;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use rust_embed::RustEmbed;
@@ -25,8 +26,12 @@ use crate::http::state::AppState;
 #[exclude = "*.md"]
 struct Web;
 
-/// The languages of the UI, as `{{lang}}` values.
-pub const LANGUAGES: [&str; 7] = ["en", "zh-Hans", "zh-Hant", "ja", "vi", "es", "hu"];
+/// The languages of the UI, as `{{lang}}` values (BCP 47 tags; `web/js/i18n.js` lists the
+/// same, with their names).
+pub const LANGUAGES: [&str; 15] = [
+    "en", "zh-Hans", "zh-Hant", "ja", "ko", "vi", "id", "es", "pt-BR", "fr", "it", "de", "pl",
+    "ru", "hu",
+];
 
 /// The build's short git commit (or `unknown`).
 pub const COMMIT: &str = env!("JIANG_COMMIT");
@@ -41,18 +46,27 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/static/{*path}", get(asset))
 }
 
-async fn app(headers: HeaderMap) -> Response {
+async fn app(uri: Uri, headers: HeaderMap) -> Response {
     let Some(file) = Web::get("app.html") else {
         return (StatusCode::INTERNAL_SERVER_ERROR, "web/app.html is missing").into_response();
     };
-    let lang = negotiate(
-        cookie(&headers, "lang").as_deref(),
-        headers
-            .get(header::ACCEPT_LANGUAGE)
-            .and_then(|v| v.to_str().ok()),
-    );
+    let asked = uri.query().and_then(|query| {
+        query
+            .split('&')
+            .find_map(|pair| pair.strip_prefix("lang="))
+            .and_then(|code| LANGUAGES.iter().find(|l| **l == code).copied())
+    });
+    let lang = asked.unwrap_or_else(|| {
+        negotiate(
+            cookie(&headers, "lang").as_deref(),
+            headers
+                .get(header::ACCEPT_LANGUAGE)
+                .and_then(|v| v.to_str().ok()),
+        )
+    });
     let html = String::from_utf8_lossy(&file.data)
         .replace("{{lang}}", lang)
+        .replace("{{alternates}}", &alternates(uri.path()))
         .replace("{{description}}", &escape_attribute(&description(lang)))
         .replace("{{version}}", env!("CARGO_PKG_VERSION"))
         .replace("{{commit}}", COMMIT);
@@ -65,6 +79,22 @@ async fn app(headers: HeaderMap) -> Response {
         html,
     )
         .into_response()
+}
+
+/// `<link rel="alternate" hreflang>` lines for the page at `path`: one per language (its
+/// `?lang=` address) and `x-default` (the address that negotiates).
+fn alternates(path: &str) -> String {
+    let path = escape_attribute(path);
+    let mut links: Vec<String> = LANGUAGES
+        .iter()
+        .map(|lang| {
+            format!(r#"<link rel="alternate" hreflang="{lang}" href="{path}?lang={lang}">"#)
+        })
+        .collect();
+    links.push(format!(
+        r#"<link rel="alternate" hreflang="x-default" href="{path}">"#
+    ));
+    links.join("\n")
 }
 
 /// The meta description in `lang`: the locale's `meta.description`, else the English one (a
@@ -127,8 +157,18 @@ fn match_tag(tag: &str) -> Option<&'static str> {
     Some(match primary {
         "en" => "en",
         "ja" => "ja",
+        "ko" => "ko",
         "vi" => "vi",
+        // `in` is Indonesian's withdrawn code, still sent by old Android systems.
+        "id" | "in" => "id",
         "es" => "es",
+        // Jiang's Portuguese is Brazil's; a reader of Portugal's reads it better than English.
+        "pt" => "pt-BR",
+        "fr" => "fr",
+        "it" => "it",
+        "de" => "de",
+        "pl" => "pl",
+        "ru" => "ru",
         "hu" => "hu",
         "zh" => {
             let traditional = rest
@@ -308,8 +348,12 @@ mod tests {
         assert_eq!(negotiate(Some("xx"), Some("hu-HU,en;q=0.5")), "hu");
         assert_eq!(negotiate(None, Some("zh-TW,zh;q=0.9")), "zh-Hant");
         assert_eq!(negotiate(None, Some("zh-CN")), "zh-Hans");
-        assert_eq!(negotiate(None, Some("de, es;q=0.3, vi;q=0.8")), "vi");
-        assert_eq!(negotiate(None, Some("de")), "en");
+        assert_eq!(negotiate(None, Some("sv, es;q=0.3, vi;q=0.8")), "vi");
+        assert_eq!(negotiate(None, Some("de-AT,de;q=0.9")), "de");
+        assert_eq!(negotiate(None, Some("pt-PT")), "pt-BR");
+        assert_eq!(negotiate(None, Some("in-ID")), "id");
+        assert_eq!(negotiate(None, Some("ko-KR")), "ko");
+        assert_eq!(negotiate(None, Some("sv")), "en");
         assert_eq!(negotiate(None, None), "en");
     }
 
