@@ -43,15 +43,27 @@ const NAMES: &[&str] = &[
     "Uwate",
     "Shitate",
     "Byo",
+    "byo",
     "yomi",
     "min",
+    "s",
 ];
 
 /// (language, key) whose value is the same word as in English in that language.
-const SAME_WORD: [(&str, &str); 2] = [
+const SAME_WORD: &[(&str, &str)] = &[
     // Spanish calls the xiangqi king "general", as English does.
     ("es", "piece.xiangqi.K"),
     ("es", "chat.title"),
+    // German loanwords, as lishogi's German uses them.
+    ("de", "chat.title"),
+    ("de", "engine.title"),
+    ("de", "lobby.title"),
+    ("de", "editor.handOf"),
+    // French: "handicap" and "lance" are French words (lishogi's French uses both).
+    ("fr", "handicap.lance"),
+    ("fr", "home.handicap"),
+    ("fr", "lobby.col.handicap"),
+    ("fr", "piece.shogi.L"),
 ];
 
 const CATEGORIES: [&str; 6] = ["zero", "one", "two", "few", "many", "other"];
