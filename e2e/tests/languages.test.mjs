@@ -34,9 +34,16 @@ async function problems(page, lang) {
   for (const key of Object.keys(english)) if (/^[a-z]+\.[a-zA-Z.]+$/.test(key) && text.includes(key)) found.push(`raw key: ${key}`);
   const overflow = await page.evaluate(() => {
     const out = [];
-    for (const el of document.querySelectorAll('button, a.button, select, .tabs a')) {
+    for (const el of document.querySelectorAll('button, a.button, select, label, .tabs a')) {
       if (!el.offsetParent) continue; // hidden
-      if (el.scrollWidth > el.clientWidth + 1) out.push(`${el.tagName.toLowerCase()} "${el.innerText.trim().slice(0, 40)}" ${el.scrollWidth} > ${el.clientWidth}`);
+      const box = el.getBoundingClientRect();
+      if (box.width <= 1) continue; // visually hidden (for screen readers)
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const text = range.getBoundingClientRect();
+      const outside = text.width > 0 && (text.left < box.left - 1 || text.right > box.right + 1);
+      if (outside || el.scrollWidth > el.clientWidth + 1)
+        out.push(`${el.tagName.toLowerCase()} "${el.innerText.trim().slice(0, 40)}": text ${Math.round(text.width)} px in ${Math.round(box.width)} px`);
     }
     if (document.documentElement.scrollWidth > window.innerWidth + 1) out.push(`page ${document.documentElement.scrollWidth} px wide`);
     return out;
