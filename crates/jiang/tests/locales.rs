@@ -64,6 +64,13 @@ const SAME_WORD: &[(&str, &str)] = &[
     ("fr", "home.handicap"),
     ("fr", "lobby.col.handicap"),
     ("fr", "piece.shogi.L"),
+    // Portuguese and Italian use "handicap" as a loanword (lishogi's pt-BR does); "general" is
+    // Portuguese too.
+    ("pt-BR", "home.handicap"),
+    ("pt-BR", "lobby.col.handicap"),
+    ("pt-BR", "piece.xiangqi.K"),
+    ("it", "home.handicap"),
+    ("it", "lobby.col.handicap"),
 ];
 
 const CATEGORIES: [&str; 6] = ["zero", "one", "two", "few", "many", "other"];
