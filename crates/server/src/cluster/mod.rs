@@ -601,6 +601,8 @@ mod tests {
             open: false,
             unlisted: true,
             computer: None,
+            players: [None, None],
+            rated: false,
         };
         Write::SaveGame(game.row(id))
     }

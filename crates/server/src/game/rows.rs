@@ -41,6 +41,16 @@ pub(super) struct Meta {
     /// Kept out of the lobby's "Watch" list.
     #[serde(default, skip_serializing_if = "is_false")]
     pub(super) unlisted: bool,
+    /// A rated game: its end changes both players' ratings.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub(super) rated: bool,
+    /// The public id of the player holding each seat (by side index), if it gave a key.
+    #[serde(default, skip_serializing_if = "no_players")]
+    pub(super) players: [Option<String>; 2],
+}
+
+fn no_players(players: &[Option<String>; 2]) -> bool {
+    players.iter().all(Option::is_none)
 }
 
 fn is_false(b: &bool) -> bool {
@@ -85,6 +95,10 @@ pub(crate) struct NewGame {
     pub unlisted: bool,
     /// The computer's level in a game against it (it holds the seat without a token).
     pub computer: Option<u8>,
+    /// The public id of the player holding each seat (by side index), if any.
+    pub players: [Option<String>; 2],
+    /// A rated game.
+    pub rated: bool,
 }
 
 impl NewGame {
@@ -106,6 +120,8 @@ impl NewGame {
                 control: self.control,
                 open: self.open,
                 unlisted: self.unlisted,
+                rated: self.rated,
+                players: self.players.clone(),
                 started_at: self.computer.map(|_| now),
                 ..Meta::default()
             })
@@ -115,6 +131,29 @@ impl NewGame {
             opponent: self.computer.map(computer::opponent_column),
         }
     }
+
+    /// The writes that store the new game `id`: its row, and a seat row per player.
+    pub(crate) fn writes(&self, id: &str) -> Vec<Write> {
+        let row = self.row(id);
+        let mut unit = vec![Write::SaveGame(row)];
+        for (side, player) in self.players.iter().enumerate() {
+            if let Some(player) = player {
+                unit.push(seat_write(id, side, player, self.rated));
+            }
+        }
+        unit
+    }
+}
+
+/// The write that records player `player` in seat `side` (index) of game `game`.
+pub(super) fn seat_write(game: &str, side: usize, player: &str, rated: bool) -> Write {
+    Write::Player(PlayerWrite::Seat {
+        game_id: game.to_owned(),
+        side: side as i64,
+        player_id: player.to_owned(),
+        rated,
+        at: now_ms(),
+    })
 }
 
 pub(super) enum Load {

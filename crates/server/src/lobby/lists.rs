@@ -61,6 +61,8 @@ pub(super) fn seek_info(seek: &Seek) -> Option<SeekInfo> {
         },
         side: variant.side_from_name(&seek.side)?,
         handicap: seek.handicap.clone(),
+        rated: seek.rated,
+        player: seek.player.clone(),
     })
 }
 
@@ -121,6 +123,8 @@ impl SeekEntry {
             handicap: self.info.handicap.clone(),
             waiting_ms: u64::try_from(now.saturating_duration_since(self.created).as_millis())
                 .unwrap_or(u64::MAX),
+            rated: self.info.rated,
+            player: self.info.player.clone(),
         }
     }
 }

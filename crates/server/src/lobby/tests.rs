@@ -18,6 +18,8 @@ fn seek(lobby: &Lobby, id: &str) {
         control: None,
         side: Side::Second,
         handicap: None,
+        rated: false,
+        player: None,
     };
     lobby.add_seek(
         id,
