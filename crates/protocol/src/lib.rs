@@ -44,7 +44,7 @@ pub use message::{
 };
 pub use players::{
     CreatePlayer, Leaderboard, LeaderboardEntry, PlayerCreated, PlayerGame, PlayerRef, PlayerView,
-    RatingPoint, RatingView, RenamePlayer,
+    QrRequest, RatingPoint, RatingView, RenamePlayer,
 };
 pub use position::{PositionCheck, PositionProblem, ValidatePosition};
 pub use request::{

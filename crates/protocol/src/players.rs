@@ -152,3 +152,11 @@ pub struct LeaderboardEntry {
     /// Rated games played.
     pub games: u64,
 }
+
+/// `POST /api/qr`: a QR code of a short text (the player page's carry link), as SVG.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QrRequest {
+    /// The text to encode (at most 512 bytes).
+    pub text: String,
+}

@@ -9,8 +9,8 @@ use jiang_protocol::{
     ErrorCode, ErrorReason, ExportRequest, ExportedRecord, GameView, Health, ImportedGame, Joined,
     Leaderboard, LobbyClientMessage, LobbyServerMessage, LobbyShare, LobbySnapshot, MoveRequest,
     NodeAlive, NodeReply, NodeRequest, NotationList, PairRequest, Paired, PlayerCreated,
-    PlayerView, PositionCheck, PremoveRequest, RenamePlayer, ReviewAnswer, ReviewRequest,
-    ServerMessage, Summaries, SummariesRequest, TakebackRequest, ValidatePosition,
+    PlayerView, PositionCheck, PremoveRequest, QrRequest, RenamePlayer, ReviewAnswer,
+    ReviewRequest, ServerMessage, Summaries, SummariesRequest, TakebackRequest, ValidatePosition,
 };
 use serde::de::DeserializeOwned;
 
@@ -185,6 +185,7 @@ parse_as_one_of!(
     RenamePlayer,
     PlayerView,
     Leaderboard,
+    QrRequest,
 );
 
 #[test]

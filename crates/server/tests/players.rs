@@ -558,3 +558,125 @@ async fn the_leaderboard_lists_established_players_best_first() {
     );
     s.stop().await;
 }
+
+on_both!(
+    the_browser_keeps_the_key_in_a_same_site_cookie,
+    |s: TestServer| async move {
+        let (id, key) = new_player(&s, Some("carrier")).await;
+        let keep = "/api/players/me/cookie";
+        assert_refused(
+            s.as_player(Method::POST, keep, None, Some(json!({}))).await,
+            StatusCode::UNAUTHORIZED,
+            "player_key_required",
+        );
+        assert_refused(
+            s.as_player(Method::POST, keep, Some("wrong"), Some(json!({})))
+                .await,
+            StatusCode::UNAUTHORIZED,
+            "wrong_player_key",
+        );
+        // The carry link's landing: the key from the header is kept in the cookie.
+        let answer = s
+            .http
+            .post(s.url(keep))
+            .header("authorization", format!("Player {key}"))
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), StatusCode::OK);
+        let cookie = answer.headers()["set-cookie"].to_str().unwrap().to_owned();
+        assert!(
+            cookie.starts_with(&format!("jiang_player={key};")),
+            "{cookie}"
+        );
+        assert!(
+            cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
+            "{cookie}"
+        );
+        let page: PlayerView = typed(&answer.json().await.unwrap());
+        assert_eq!(page.id, id);
+
+        // The cookie identifies the player for reads and for changes from the site's own pages …
+        let with_cookie = |request: reqwest::RequestBuilder| {
+            request.header("cookie", format!("jiang_player={key}"))
+        };
+        let me = with_cookie(s.http.get(s.url("/api/players/me")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(me.status(), StatusCode::OK);
+        let rename = |origin: &str| {
+            with_cookie(s.http.patch(s.url("/api/players/me")))
+                .header("origin", origin)
+                .header(
+                    "sec-fetch-site",
+                    if origin == s.base {
+                        "same-origin"
+                    } else {
+                        "cross-site"
+                    },
+                )
+                .json(&json!({"name": "renamed"}))
+        };
+        // … but no other site can make a visitor's browser change the player.
+        let refused = rename("http://evil.example").send().await.unwrap();
+        assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+        assert_eq!(page_name(&s, &id).await, Some("carrier".to_owned()));
+        let done = rename(&s.base).send().await.unwrap();
+        assert_eq!(done.status(), StatusCode::OK);
+        assert_eq!(page_name(&s, &id).await, Some("renamed".to_owned()));
+        // Nor create a player in it.
+        let created = s
+            .http
+            .post(s.url("/api/players"))
+            .header("origin", "http://evil.example")
+            .header("sec-fetch-site", "cross-site")
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(created.status(), StatusCode::FORBIDDEN);
+
+        // Forgetting clears the cookie; the key itself still works.
+        let forgot = s.http.delete(s.url(keep)).send().await.unwrap();
+        assert_eq!(forgot.status(), StatusCode::NO_CONTENT);
+        let cleared = forgot.headers()["set-cookie"].to_str().unwrap();
+        assert!(
+            cleared.starts_with("jiang_player=;") && cleared.contains("Max-Age=0"),
+            "{cleared}"
+        );
+        assert_eq!(my_page(&s, &key).await.0, StatusCode::OK);
+        s.stop().await;
+    }
+);
+
+/// A player's name as its page says.
+async fn page_name(s: &TestServer, id: &str) -> Option<String> {
+    page(s, id).await.name
+}
+
+#[tokio::test]
+async fn the_carry_code_is_an_svg_qr_code() {
+    let s = TestServer::start().await;
+    let answer = s
+        .http
+        .post(s.url("/api/qr"))
+        .json(&json!({"text": "http://127.0.0.1/#key=abc"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert_eq!(answer.headers()["content-type"], "image/svg+xml");
+    assert_eq!(answer.headers()["cache-control"], "no-store");
+    let svg = answer.text().await.unwrap();
+    assert!(svg.contains("<svg") && svg.contains("<path"), "{svg}");
+    for text in [String::new(), "x".repeat(513)] {
+        assert_refused(
+            s.post("/api/qr", None, json!({ "text": text })).await,
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+        );
+    }
+    s.stop().await;
+}

@@ -88,6 +88,11 @@ pub(crate) fn router(state: AppState) -> Router {
                 .delete(players::delete_player),
         )
         .route("/api/players/me/key", post(players::rotate_key))
+        .route(
+            "/api/players/me/cookie",
+            post(players::keep_key).delete(players::forget_key),
+        )
+        .route("/api/qr", post(players::qr))
         .route("/api/players/{who}", get(players::player_page))
         .route("/api/leaderboard/{variant}", get(players::leaderboard))
         .route("/api/analysis", post(crate::analysis::analyse))

@@ -9,13 +9,14 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use jiang_protocol::{
-    CreatePlayer, Leaderboard, LeaderboardEntry, PlayerCreated, RenamePlayer, to_sorted_value,
+    CreatePlayer, Leaderboard, LeaderboardEntry, PlayerCreated, QrRequest, RenamePlayer,
+    to_sorted_value,
 };
 use serde_json::Value;
 
 use super::{
-    Auth, COOKIE, CORRESPONDENCE, REALTIME, authenticate, header_key, key_cookie, name_key,
-    new_key, new_player_id, page, read_error, valid_name,
+    Auth, COOKIE, CORRESPONDENCE, REALTIME, authenticate, header_key, key_cookie, key_required,
+    name_key, new_key, new_player_id, page, read_error, valid_name,
 };
 use crate::error::{ApiError, ErrorCode};
 use crate::http::extract::{JsonBody, SameSiteJson, cookie};
@@ -299,4 +300,68 @@ pub(crate) async fn leaderboard(
             .collect(),
     };
     Ok(Json(to_sorted_value(&board)))
+}
+
+/// `POST /api/players/me/cookie` with `Authorization: Player <key>`: keeps the key in this
+/// browser's player cookie (the carry link's landing: the page reads the key from the URL's
+/// fragment, which the server never sees) and answers the player's page.
+pub(crate) async fn keep_key(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    // Only this site's own pages may set the cookie (no other site logs a visitor in).
+    SameSiteJson(_): SameSiteJson<jiang_protocol::EmptyRequest>,
+) -> Result<Response, ApiError> {
+    let Some(key) = header_key(&headers) else {
+        return Err(key_required());
+    };
+    let auth = authenticate(&*state.games.store().backend(), Some(key.clone()), true).await?;
+    let me = auth.require()?.clone();
+    let view = page(&*state.games.store().backend(), me).await?;
+    let mut response = Json(to_sorted_value(&view)).into_response();
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        key_cookie(Some(&key), state.origin.secure_cookies()),
+    );
+    Ok(response)
+}
+
+/// `DELETE /api/players/me/cookie`: this browser forgets the player (the key keeps working
+/// wherever else it is kept).
+pub(crate) async fn forget_key(State(state): State<AppState>) -> Response {
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        key_cookie(None, state.origin.secure_cookies()),
+    );
+    response
+}
+
+/// The longest text `POST /api/qr` encodes.
+const MAX_QR_TEXT: usize = 512;
+
+/// `POST /api/qr` `{"text": …}`: the text as a QR code (SVG, error correction M). A POST so
+/// that a key in the text never stands in a URL.
+pub(crate) async fn qr(JsonBody(request): JsonBody<QrRequest>) -> Result<Response, ApiError> {
+    if request.text.is_empty() || request.text.len() > MAX_QR_TEXT {
+        return Err(ApiError::invalid_request(format_args!(
+            "`text` has 1 to {MAX_QR_TEXT} bytes"
+        )));
+    }
+    let code = qrcode::QrCode::with_error_correction_level(&request.text, qrcode::EcLevel::M)
+        .map_err(ApiError::invalid_request)?;
+    let svg = code
+        .render::<qrcode::render::svg::Color>()
+        .min_dimensions(200, 200)
+        .build();
+    let mut response = svg.into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("image/svg+xml"),
+    );
+    headers.insert(
+        header::CACHE_CONTROL,
+        axum::http::HeaderValue::from_static("no-store"),
+    );
+    Ok(response)
 }

@@ -88,10 +88,7 @@ impl Auth {
         match &self.player {
             Some(p) => Ok(p),
             None if self.wrong => Err(wrong_key()),
-            None => Err(ApiError::new(
-                ErrorCode::PlayerKeyRequired,
-                "This needs a player key: Authorization: Player <key>, or become a player first.",
-            )),
+            None => Err(key_required()),
         }
     }
 
@@ -103,6 +100,14 @@ impl Auth {
         }
         Ok(self.player.as_ref())
     }
+}
+
+/// `401 player_key_required`.
+pub(crate) fn key_required() -> ApiError {
+    ApiError::new(
+        ErrorCode::PlayerKeyRequired,
+        "This needs a player key: Authorization: Player <key>, or become a player first.",
+    )
 }
 
 fn wrong_key() -> ApiError {
