@@ -17,7 +17,7 @@ export const TRANSLATED_CODES = [
   'game_in_progress',
   // Players (issue 24): the key, names, rated play.
   'invalid_name', 'name_taken', 'player_key_required', 'wrong_player_key', 'same_player',
-  'rated_not_allowed', 'player_not_found',
+  'rated_not_allowed', 'player_not_found', 'rating_out_of_range',
   // Set-up and request refusals a page can meet (a typed FEN, a link's parameters).
   'invalid_fen', 'invalid_side', 'invalid_handicap', 'invalid_level', 'unknown_variant',
   'bad_variant', 'unsupported_format', 'missing_text', 'not_found', 'invalid_request',

@@ -9,7 +9,7 @@ import { navigate } from './navigation.js';
 import { mountLobby } from './lobby.js';
 import { clockLabel } from './clock.js';
 import { rememberSeek } from './seeks.js';
-import { playerBox } from './players.js';
+import { playerBox, me } from './players.js';
 
 const VARIANTS = ['xiangqi', 'jieqi', 'shogi', 'minishogi'];
 /** Clock presets per family: label and API clock (seconds). */
@@ -138,6 +138,10 @@ export function homePage(main) {
           <label class="check"><input type="checkbox" name="open"> ${t('home.open')}</label>
           <label class="check"><input type="checkbox" name="unlisted"> ${t('home.unlisted')}</label>
           <label class="check"><input type="checkbox" name="rated"> ${t('home.rated')}</label>
+          <label>${t('home.range')} <select name="range">
+            <option value="">${t('home.rangeAny')}</option>
+            ${[100, 200, 300].map((n) => `<option value="${n}">${t('home.rangeWithin', { n })}</option>`).join('')}
+          </select></label>
         </fieldset>
       </section>
     </div>
@@ -218,6 +222,13 @@ export function homePage(main) {
       if (data.get('open') && !computer) body.open = true;
       if (data.get('unlisted')) body.unlisted = true;
       if (data.get('rated') && !computer) body.rated = true;
+      // "Within n of mine": the range around this player's rating in the game's variant.
+      if (data.get('range') && !computer) {
+        const mine = await me();
+        const rating = (body.clock ? mine?.ratings : mine?.correspondence)?.[variant]?.rating ?? 1500;
+        const n = Number(data.get('range'));
+        body.rating_range = [rating - n, rating + n];
+      }
       const button = computer ? form.querySelector('.play-computer') : form.querySelector('button[type=submit]');
       err.hidden = true;
       if (computer) body.opponent = { computer: Number(data.get('level')) || level };

@@ -185,7 +185,7 @@ export function mountLobby(root, quickRoot = null) {
     const seekRows = [...seeks.values()].map((s) => {
       const mineSeek = !!tokenFor(s.id);
       return `<tr data-id="${esc(s.id)}">
-        <td>${t('variant.' + s.variant)}${s.rated ? ` <span class="rated-mark">${t('lobby.ratedMark')}</span>` : ''}</td>
+        <td>${t('variant.' + s.variant)}${s.rated ? ` <span class="rated-mark">${t('lobby.ratedMark')}</span>` : ''}${s.rating_range ? ` <span class="range">${t('lobby.range', { min: s.rating_range[0], max: s.rating_range[1] })}</span>` : ''}</td>
         <td class="seek-player">${s.player ? playerLink(s.player, s.player.rating) : '—'}</td><td>${clockLabel(s.clock)}</td>
         <td>${t('side.' + s.side)}</td><td>${s.handicap ? t('handicap.' + s.handicap) : '—'}</td>
         <td class="waited" data-since="${s.since}">${waited(now - s.since)}</td>
@@ -194,7 +194,7 @@ export function mountLobby(root, quickRoot = null) {
           : `<button type="button" class="primary" data-key="join-${esc(s.id)}" data-join="${esc(s.id)}">${t('lobby.join')}</button>`}</td></tr>`;
     });
     const gameRows = [...games.values()].map((g) => `<tr${g.computer ? ' class="vs-computer"' : ''}>
-        <td>${t('variant.' + g.variant)}${g.computer ? ` <span class="computer-mark">${t('lobby.vsComputer', { level: g.computer })}</span>` : ''}</td><td>${clockLabel(g.clock)}</td><td>${g.moves}</td><td>${g.spectators}</td>
+        <td>${t('variant.' + g.variant)}${g.computer ? ` <span class="computer-mark">${t('lobby.vsComputer', { level: g.computer })}</span>` : ''}${g.players ? ` <span class="watch-players">${Object.values(g.players).map((p) => playerLink(p, p.rating)).join(' · ')}</span>` : ''}</td><td>${clockLabel(g.clock)}</td><td>${g.moves}</td><td>${g.spectators}</td>
         <td><a href="/g/${esc(g.id)}" data-key="watch-${esc(g.id)}">${t('lobby.watchGame')}</a></td></tr>`);
     const mineRows = mine.map((g) => `<li class="my-game" data-status="${g.status}">
         <a href="/g/${esc(g.id)}" data-key="mine-${esc(g.id)}">${t('variant.' + g.variant)} · ${clockLabel(g.clock)}</a>

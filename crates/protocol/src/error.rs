@@ -139,6 +139,8 @@ named_enum! {
     NameTaken = (409, "name_taken"),
     /// Joining a rated game as the player who holds its other seat.
     SamePlayer = (409, "same_player"),
+    /// Joining a game whose creator asked for opponents in a rating range one is not in.
+    RatingOutOfRange = (409, "rating_out_of_range"),
     /// An action while the opponent's seat is still free.
     NotStarted = (409, "not_started"),
     /// A move (or an impasse declaration) out of turn.

@@ -67,6 +67,9 @@ pub struct Seek {
     /// The creator, if it is a player, with its rating in this variant and speed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub player: Option<crate::PlayerRef>,
+    /// The ratings an opponent may have to join, `[min, max]`, if the creator set them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_range: Option<[i64; 2]>,
 }
 
 /// A game in play as the "Watch" list shows it.
@@ -89,6 +92,9 @@ pub struct LiveGame {
     /// In a game against the computer: its level (1–8); absent between two people.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computer: Option<u8>,
+    /// Per side name, the player holding the seat (its rating as it was when seated).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub players: std::collections::BTreeMap<String, crate::PlayerRef>,
 }
 
 /// The counts at the top of the home page.

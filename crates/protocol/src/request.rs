@@ -35,6 +35,10 @@ pub struct CreateGame {
     /// a handicap.
     #[serde(default, skip_serializing_if = "is_false")]
     pub rated: bool,
+    /// The ratings (in this variant and speed) an opponent may have to join, `[min, max]`
+    /// inclusive: whoever joins needs a player key and a rating within it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_range: Option<[i64; 2]>,
 }
 
 /// Whether a flag is unset (to leave it out of the JSON).

@@ -57,14 +57,7 @@ async fn rated_game(
     assert_eq!(status, StatusCode::CREATED, "{v}");
     let id = v["id"].as_str().unwrap().to_owned();
     let red = v["token"].as_str().unwrap().to_owned();
-    let (status, v) = s
-        .as_player(
-            Method::POST,
-            &format!("/api/games/{id}/join"),
-            Some(joiner),
-            Some(json!({})),
-        )
-        .await;
+    let (status, v) = join(s, &id, Some(joiner)).await;
     assert_eq!(status, StatusCode::OK, "{v}");
     (id, red, v["token"].as_str().unwrap().to_owned())
 }
@@ -321,22 +314,18 @@ on_both!(
             .await;
         assert_eq!(status, StatusCode::CREATED, "{v}");
         let id = v["id"].as_str().unwrap();
-        let join = format!("/api/games/{id}/join");
         assert_refused(
-            s.as_player(Method::POST, &join, Some(&key), Some(json!({})))
-                .await,
+            join(&s, id, Some(&key)).await,
             StatusCode::CONFLICT,
             "same_player",
         );
         assert_refused(
-            s.as_player(Method::POST, &join, None, Some(json!({})))
-                .await,
+            join(&s, id, None).await,
             StatusCode::UNAUTHORIZED,
             "player_key_required",
         );
         assert_refused(
-            s.as_player(Method::POST, &join, Some("wrong"), Some(json!({})))
-                .await,
+            join(&s, id, Some("wrong")).await,
             StatusCode::UNAUTHORIZED,
             "wrong_player_key",
         );
@@ -354,14 +343,7 @@ on_both!(
             .await;
         assert_eq!(status, StatusCode::CREATED, "{v}");
         let casual = v["id"].as_str().unwrap().to_owned();
-        let (status, v) = s
-            .as_player(
-                Method::POST,
-                &format!("/api/games/{casual}/join"),
-                Some(&other),
-                Some(json!({})),
-            )
-            .await;
+        let (status, v) = join(&s, &casual, Some(&other)).await;
         assert_eq!(status, StatusCode::OK, "{v}");
         s.resign(&casual, v["token"].as_str().unwrap()).await;
         let (_, v) = my_page(&s, &key).await;
@@ -679,4 +661,86 @@ async fn the_carry_code_is_an_svg_qr_code() {
         );
     }
     s.stop().await;
+}
+
+on_both!(
+    rating_ranges_keep_seeks_for_players_within_them,
+    |s: TestServer| async move {
+        let (_, key_a) = new_player(&s, Some("ranger")).await;
+        let (b, key_b) = new_player(&s, Some("rookie")).await;
+        let clock = json!({"main": 300, "increment": 3});
+        let seek = |range: [i64; 2]| {
+            let body = json!({"variant": "xiangqi", "side": "red", "open": true, "clock": clock,
+                          "rating_range": range});
+            s.as_player(Method::POST, "/api/games", Some(&key_a), Some(body))
+        };
+        let (status, high) = seek([1600, 1800]).await;
+        assert_eq!(status, StatusCode::CREATED, "{high}");
+        let high = high["id"].as_str().unwrap().to_owned();
+        let (_, lobby) = s.get("/api/lobby", None).await;
+        assert_eq!(
+            lobby["seeks"][0]["rating_range"],
+            json!([1600, 1800]),
+            "{lobby}"
+        );
+        assert_refused(
+            join(&s, &high, None).await,
+            StatusCode::UNAUTHORIZED,
+            "player_key_required",
+        );
+        // A new player's 1500 is not in 1600–1800: refused, and quick pairing passes it by.
+        assert_refused(
+            join(&s, &high, Some(&key_b)).await,
+            StatusCode::CONFLICT,
+            "rating_out_of_range",
+        );
+        let pair = json!({"variant": "xiangqi", "clock": clock});
+        let (status, paired) = s
+            .as_player(Method::POST, "/api/lobby/pair", Some(&key_b), Some(pair))
+            .await;
+        assert_eq!(
+            status,
+            StatusCode::CREATED,
+            "a new seek, not the ranged one: {paired}"
+        );
+        assert_refused(
+            s.post(
+                "/api/games",
+                None,
+                json!({"variant": "xiangqi", "rating_range": [1600, 1500]}),
+            )
+            .await,
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+        );
+        // Within 1400–1600 the same player joins; the Watch list names both players.
+        let (_, near) = seek([1400, 1600]).await;
+        let near = near["id"].as_str().unwrap().to_owned();
+        let (status, v) = join(&s, &near, Some(&key_b)).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let mut listed = Value::Null;
+        for _ in 0..50 {
+            let (_, lobby) = s.get("/api/lobby", None).await;
+            if let Some(game) = lobby["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|g| g["id"] == near)
+            {
+                listed = game.clone();
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert_eq!(listed["players"]["red"]["name"], "ranger", "{listed}");
+        assert_eq!(listed["players"]["black"]["id"], json!(b), "{listed}");
+        assert_eq!(listed["players"]["black"]["rating"], 1500, "{listed}");
+        s.stop().await;
+    }
+);
+
+/// Joins game `id` as the player of `key` (or anonymously).
+async fn join(s: &TestServer, id: &str, key: Option<&str>) -> (StatusCode, Value) {
+    let path = format!("/api/games/{id}/join");
+    s.as_player(Method::POST, &path, key, Some(json!({}))).await
 }

@@ -603,6 +603,7 @@ mod tests {
             computer: None,
             players: [None, None],
             rated: false,
+            rating_range: None,
         };
         Write::SaveGame(game.row(id))
     }

@@ -5,6 +5,8 @@ use std::time::Instant;
 
 use jiang_rules::{Outcome, Reason, RecordClock, Side};
 
+use jiang_protocol::PlayerRef;
+
 use crate::error::{ApiError, ErrorCode};
 use crate::seat;
 use crate::store::{MoveRow, PlayerWrite, Write};
@@ -43,17 +45,33 @@ impl Live {
                 "Both seats of this game are taken; you can watch it.",
             ));
         };
-        if self.state.meta.rated {
-            let Some(me) = &player else {
-                return Err(ApiError::new(
-                    ErrorCode::PlayerKeyRequired,
-                    "This game is rated: join it with a player key.",
-                ));
-            };
-            if self.state.meta.players[(!free).index()].as_ref() == Some(me) {
+        let range = self.state.meta.rating_range;
+        if (self.state.meta.rated || range.is_some()) && player.is_none() {
+            return Err(ApiError::new(
+                ErrorCode::PlayerKeyRequired,
+                "This game takes players only: join it with a player key.",
+            ));
+        }
+        // The joiner as the seat shows it, with its rating now, read from the store.
+        let shown = match &player {
+            Some(id) => Some(self.player_shown(games, id).await?),
+            None => None,
+        };
+        if let Some(me) = &shown {
+            let other = self.state.meta.players[(!free).index()].as_ref();
+            if self.state.meta.rated && other.is_some_and(|p| p.id == me.id) {
                 return Err(ApiError::new(
                     ErrorCode::SamePlayer,
                     "You hold the other seat of this rated game already.",
+                ));
+            }
+            let rating = me.rating.unwrap_or_default();
+            if let Some([min, max]) = range
+                && !(min..=max).contains(&rating)
+            {
+                return Err(ApiError::new(
+                    ErrorCode::RatingOutOfRange,
+                    format!("This game is for ratings {min} to {max}; yours is {rating}."),
                 ));
             }
         }
@@ -62,7 +80,7 @@ impl Live {
         next.tokens[free.index()] = Some(seat::hash_token(&token));
         next.status = Status::Playing;
         next.meta.started_at = Some(now_ms());
-        next.meta.players[free.index()] = player.clone();
+        next.meta.players[free.index()] = shown;
         next.first_move_deadline = Some(now + games.settings.first_move_timeout);
         let unit = player
             .iter()
@@ -375,7 +393,7 @@ impl Live {
             let setup = table::rematch(self.variant, &self.setup)
                 .map_err(|e| ApiError::internal(e.to_string()))?;
             let mut hashes: [Option<String>; 2] = [None, None];
-            let mut players: [Option<String>; 2] = [None, None];
+            let mut players: [Option<PlayerRef>; 2] = [None, None];
             for old in Side::BOTH {
                 let new = self.rematch_side(old).index();
                 hashes[new] = next.meta.rematch_seats[old.index()].clone();
@@ -392,6 +410,7 @@ impl Live {
                 computer: self.computer.map(|c| c.level),
                 players,
                 rated: next.meta.rated,
+                rating_range: None,
             };
             unit.extend(new_game.writes(&next_id));
             next.meta.next = Some(next_id);
@@ -418,6 +437,17 @@ impl Live {
         Ok(())
     }
 
+    /// Player `id` as a seat of this game shows it: name and rating in its variant and speed,
+    /// read from the store now. A player deleted meanwhile is `401 wrong_player_key`.
+    async fn player_shown(&self, games: &Games, id: &str) -> Result<PlayerRef, ApiError> {
+        let speed = crate::players::speed_of(self.state.meta.control.is_some());
+        let backend = games.store.backend();
+        crate::players::player_ref(&*backend, id, self.variant.name(), speed)
+            .await
+            .map_err(crate::players::read_error)?
+            .ok_or_else(crate::players::wrong_key)
+    }
+
     /// The write that rates the end `next` of a rated game between two players: a win, a
     /// draw or a loss (on time, by resignation, by a claim against an absent player) counts;
     /// an abandoned game does not (nor does an aborted one, which never gets here).
@@ -425,7 +455,7 @@ impl Live {
         if !next.meta.rated {
             return None;
         }
-        let [Some(first), Some(second)] = next.meta.players.clone() else {
+        let [Some(first), Some(second)] = next.meta.players.clone().map(|p| p.map(|p| p.id)) else {
             return None;
         };
         let outcome = next.result?;

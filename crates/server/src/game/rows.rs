@@ -1,5 +1,7 @@
 //! Persistence mapping: a game's stored row and moves ↔ its live state.
 
+use jiang_protocol::PlayerRef;
+
 use super::*;
 
 /// The rest of a game's state, persisted as JSON in `games.meta`.
@@ -44,12 +46,16 @@ pub(super) struct Meta {
     /// A rated game: its end changes both players' ratings.
     #[serde(default, skip_serializing_if = "is_false")]
     pub(super) rated: bool,
-    /// The public id of the player holding each seat (by side index), if it gave a key.
+    /// The player holding each seat (by side index), if it gave a key, with its name and
+    /// rating as they were when it took the seat (the lobby's Watch list shows them).
     #[serde(default, skip_serializing_if = "no_players")]
-    pub(super) players: [Option<String>; 2],
+    pub(super) players: [Option<PlayerRef>; 2],
+    /// The ratings an opponent may have to join, `[min, max]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) rating_range: Option<[i64; 2]>,
 }
 
-fn no_players(players: &[Option<String>; 2]) -> bool {
+fn no_players(players: &[Option<PlayerRef>; 2]) -> bool {
     players.iter().all(Option::is_none)
 }
 
@@ -95,10 +101,12 @@ pub(crate) struct NewGame {
     pub unlisted: bool,
     /// The computer's level in a game against it (it holds the seat without a token).
     pub computer: Option<u8>,
-    /// The public id of the player holding each seat (by side index), if any.
-    pub players: [Option<String>; 2],
+    /// The player holding each seat (by side index), if any.
+    pub players: [Option<PlayerRef>; 2],
     /// A rated game.
     pub rated: bool,
+    /// The ratings an opponent may have to join, `[min, max]`.
+    pub rating_range: Option<[i64; 2]>,
 }
 
 impl NewGame {
@@ -122,6 +130,7 @@ impl NewGame {
                 unlisted: self.unlisted,
                 rated: self.rated,
                 players: self.players.clone(),
+                rating_range: self.rating_range,
                 started_at: self.computer.map(|_| now),
                 ..Meta::default()
             })
@@ -138,7 +147,7 @@ impl NewGame {
         let mut unit = vec![Write::SaveGame(row)];
         for (side, player) in self.players.iter().enumerate() {
             if let Some(player) = player {
-                unit.push(seat_write(id, side, player, self.rated));
+                unit.push(seat_write(id, side, &player.id, self.rated));
             }
         }
         unit

@@ -124,8 +124,8 @@ impl Live {
             players: Side::BOTH
                 .iter()
                 .filter_map(|&s| {
-                    let player = self.state.meta.players[s.index()].clone()?;
-                    Some((self.name(s).to_owned(), player))
+                    let player = self.state.meta.players[s.index()].as_ref()?;
+                    Some((self.name(s).to_owned(), player.id.clone()))
                 })
                 .collect(),
             variant_fields: self.state.table.variant_fields(viewer),

@@ -81,6 +81,13 @@ pub(crate) async fn create(
             "A rated game needs a player key.",
         ));
     }
+    if let Some([min, max]) = request.rating_range
+        && (min > max || computer.is_some())
+    {
+        return Err(ApiError::invalid_request(
+            "`rating_range` is [min, max] with min ≤ max, between people",
+        ));
+    }
     if computer.is_some() && request.open {
         // The computer holds the other seat at once: there is nothing to seek.
         return Err(ApiError::invalid_request(
@@ -126,6 +133,16 @@ pub(crate) async fn create(
         ));
     }
     drop(table);
+    // The creator as its seat and seek show it: name and rating now, read from the store.
+    let speed = crate::players::speed_of(control.is_some());
+    let shown = match &player {
+        Some(id) => {
+            crate::players::player_ref(&*state.games.store().backend(), id, variant.name(), speed)
+                .await
+                .map_err(crate::players::read_error)?
+        }
+        None => None,
+    };
     if request.open {
         state.lobby.reserve(client)?;
     }
@@ -144,10 +161,11 @@ pub(crate) async fn create(
         computer,
         players: {
             let mut players = [None, None];
-            players[side.index()] = player.clone();
+            players[side.index()] = shown.clone();
             players
         },
         rated: request.rated,
+        rating_range: request.rating_range,
     };
     let stored = state.games.store().write(new_game.writes(&id)).await;
     if let Err(e) = stored {
@@ -159,22 +177,6 @@ pub(crate) async fn create(
     }
     if request.open {
         let [first, second] = new_game.tokens;
-        // The creator's rating as the seek shows it, read now from the store.
-        let speed = crate::players::speed_of(control.is_some());
-        let shown = match &player {
-            Some(id) => crate::players::player_ref(
-                &*state.games.store().backend(),
-                id,
-                variant.name(),
-                speed,
-            )
-            .await
-            .unwrap_or_else(|e| {
-                tracing::warn!(error = %e, "cannot read a seek's player");
-                None
-            }),
-            None => None,
-        };
         let info = crate::lobby::SeekInfo {
             variant,
             control,
@@ -182,6 +184,7 @@ pub(crate) async fn create(
             handicap,
             rated: request.rated,
             player: shown,
+            rating_range: request.rating_range,
         };
         let hash = first.or(second).expect("the creator's seat is taken");
         state.lobby.add_seek(&id, info, client, hash);

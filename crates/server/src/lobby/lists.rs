@@ -63,6 +63,7 @@ pub(super) fn seek_info(seek: &Seek) -> Option<SeekInfo> {
         handicap: seek.handicap.clone(),
         rated: seek.rated,
         player: seek.player.clone(),
+        rating_range: seek.rating_range,
     })
 }
 
@@ -79,6 +80,7 @@ pub(super) fn playing_game(game: &LiveGame) -> Option<PlayingGame> {
         spectators: game.spectators,
         listed: true,
         computer: game.computer,
+        players: game.players.clone(),
     })
 }
 
@@ -125,6 +127,7 @@ impl SeekEntry {
                 .unwrap_or(u64::MAX),
             rated: self.info.rated,
             player: self.info.player.clone(),
+            rating_range: self.info.rating_range,
         }
     }
 }
@@ -139,6 +142,7 @@ impl GameEntry {
             moves: self.game.moves,
             spectators: self.game.spectators,
             computer: self.game.computer,
+            players: self.game.players.clone(),
         }
     }
 }

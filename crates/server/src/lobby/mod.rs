@@ -108,6 +108,8 @@ pub(crate) struct SeekInfo {
     pub rated: bool,
     /// The creator, if a player (with its rating when the seek was opened).
     pub player: Option<jiang_protocol::PlayerRef>,
+    /// The ratings an opponent may have to join.
+    pub rating_range: Option<[i64; 2]>,
 }
 
 /// Where a game stands, as its actor tells the lobby.
@@ -133,6 +135,8 @@ pub(crate) struct PlayingGame {
     pub listed: bool,
     /// Against the computer: its level.
     pub computer: Option<u8>,
+    /// Per side name, the player holding the seat.
+    pub players: std::collections::BTreeMap<String, jiang_protocol::PlayerRef>,
 }
 
 struct SeekEntry {
@@ -322,6 +326,12 @@ impl Lobby {
             let owner = seek.info.player.as_ref().map(|p| p.id.as_str());
             me.is_none_or(|(me, _)| owner != Some(me))
         };
+        // A seek with a rating range takes only a player rated within it.
+        let in_range = |seek: &SeekEntry| match (seek.info.rating_range, me) {
+            (None, _) => true,
+            (Some([min, max]), Some((_, mine))) => (min..=max).contains(&mine),
+            (Some(_), None) => false,
+        };
         let inner = self.lock();
         let mut found: Vec<(&String, i64, Instant)> = inner
             .seeks
@@ -333,6 +343,7 @@ impl Lobby {
                     && s.info.rated == rated
                     && !skip.contains(id)
                     && not_mine(s)
+                    && in_range(s)
             })
             .map(|(id, s)| {
                 let distance = match (me, s.info.player.as_ref().and_then(|p| p.rating)) {

@@ -20,6 +20,7 @@ fn seek(lobby: &Lobby, id: &str) {
         handicap: None,
         rated: false,
         player: None,
+        rating_range: None,
     };
     lobby.add_seek(
         id,
@@ -38,6 +39,7 @@ fn playing(moves: u64, spectators: u64, listed: bool) -> Listing {
         spectators,
         listed,
         computer: None,
+        players: Default::default(),
     })
 }
 

@@ -110,7 +110,8 @@ pub(crate) fn key_required() -> ApiError {
     )
 }
 
-fn wrong_key() -> ApiError {
+/// `401 wrong_player_key`.
+pub(crate) fn wrong_key() -> ApiError {
     ApiError::new(
         ErrorCode::WrongPlayerKey,
         "The player key is wrong, replaced by a newer one or of a deleted player.",
