@@ -262,6 +262,21 @@ on_both!(
         )
         .await;
         assert_eq!(rows, 0, "the aborted game rated nobody");
+
+        // Bob deletes himself: the games stay on Alice's page, without him.
+        let (status, _) = s
+            .as_player(Method::DELETE, "/api/players/me", Some(&key_b), None)
+            .await;
+        assert_eq!(status, StatusCode::NO_CONTENT);
+        let alice = page(&s, &a).await;
+        let first = alice
+            .games
+            .iter()
+            .find(|g| g.id == id)
+            .expect("the game stays");
+        assert_eq!(first.opponent, None, "shown as a deleted player");
+        assert_eq!(first.result.as_deref(), Some("win"));
+        assert_eq!(alice.ratings["xiangqi"].games, 1);
         s.stop().await;
     }
 );
@@ -744,3 +759,24 @@ async fn join(s: &TestServer, id: &str, key: Option<&str>) -> (StatusCode, Value
     let path = format!("/api/games/{id}/join");
     s.as_player(Method::POST, &path, key, Some(json!({}))).await
 }
+
+on_both!(
+    a_rated_rematch_is_rated_between_the_same_players,
+    |s: TestServer| async move {
+        let (a, key_a) = new_player(&s, None).await;
+        let (b, key_b) = new_player(&s, None).await;
+        let (id, red, black) = rated_game(&s, &key_a, &key_b, true).await;
+        s.resign(&id, &black).await;
+        for token in [&red, &black] {
+            let (status, v) = s.action(&id, "rematch", Some(token), json!({})).await;
+            assert_eq!(status, StatusCode::OK, "{v}");
+        }
+        let next = s.view(&id, None).await["rematch"]["id"].clone();
+        let next = next.as_str().expect("the rematch exists");
+        let view = s.view(next, None).await;
+        assert_eq!(view["rated"], true, "{view}");
+        // Sides swap: Alice plays black now.
+        assert_eq!(view["players"], json!({"red": b, "black": a}), "{view}");
+        s.stop().await;
+    }
+);
