@@ -623,6 +623,30 @@ on_both!(
         let done = rename(&s.base).send().await.unwrap();
         assert_eq!(done.status(), StatusCode::OK);
         assert_eq!(page_name(&s, &id).await, Some("renamed".to_owned()));
+        // A seat taken with the cookie is the player's, from the site's own pages only.
+        let create = |origin: Option<&str>| {
+            let mut request = with_cookie(s.http.post(s.url("/api/games")));
+            if let Some(origin) = origin {
+                request = request
+                    .header("origin", origin)
+                    .header("sec-fetch-site", "same-origin");
+            }
+            request.json(&json!({"variant": "xiangqi", "rated": true}))
+        };
+        let refused = create(None).send().await.unwrap();
+        assert_eq!(
+            refused.status(),
+            StatusCode::FORBIDDEN,
+            "the cookie without Origin"
+        );
+        let created = create(Some(&s.base)).send().await.unwrap();
+        assert_eq!(created.status(), StatusCode::CREATED);
+        let game: Value = created.json().await.unwrap();
+        let view = s.view(game["id"].as_str().unwrap(), None).await;
+        assert_eq!(
+            view["players"].as_object().unwrap().values().next(),
+            Some(&json!(id))
+        );
         // Nor create a player in it.
         let created = s
             .http

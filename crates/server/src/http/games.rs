@@ -44,13 +44,14 @@ pub(crate) async fn create_game(
 
 /// The player (public id) a request takes a seat as: its player key's, if any. A rated seat
 /// needs one (`401`); a wrong key in the `Authorization` header is `401` too, while a stale
-/// player cookie just means an anonymous seat.
+/// player cookie just means an anonymous seat. The cookie takes a seat only from this site's
+/// own pages, as the seat cookie acts (`403 cross_origin`).
 pub(crate) async fn seat_player(
     state: &AppState,
     headers: &HeaderMap,
     rated: bool,
 ) -> Result<Option<String>, ApiError> {
-    let auth = crate::players::handlers::who(state, headers, false).await?;
+    let auth = crate::players::handlers::who(state, headers, true).await?;
     if rated {
         return Ok(Some(auth.require()?.id.clone()));
     }
