@@ -12,8 +12,9 @@
 //! sees, and the events) and `rows` (stored rows ↔ state).
 //!
 //! May use: `table`, `clock`, `store`, `seat`, `engine_pool` (the computer's seat), `lobby`
-//! (to list its game), `cluster` (leases, forwarding) and `http::ratelimit` (chat rates);
-//! never the router or the handlers.
+//! (to list its game), `cluster` (leases, forwarding), `http::ratelimit` (chat rates) and
+//! `players` (a joining player's name and rating, read from the store); never the router or
+//! the handlers.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -24,8 +24,8 @@
 //! [`crate::cluster::DEAD_AFTER`] leaves the lists.
 //!
 //! May use: `clock`, `error`, `seat`, `cluster` (when a node counts as gone), the `http`
-//! guards (`ratelimit`, `slots`); `handlers` and `socket` add `game` and `http::{state,
-//! extract}`. The game actors tell it where their games stand; it never calls them.
+//! guards (`ratelimit`, `slots`); `handlers` and `socket` add `game`, `players` (who pairs,
+//! and their rating) and `http::{state, extract}`. The game actors tell it where their games stand; it never calls them.
 
 mod handlers;
 mod lists;

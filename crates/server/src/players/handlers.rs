@@ -20,7 +20,6 @@ use super::{
 };
 use crate::error::{ApiError, ErrorCode};
 use crate::http::extract::{JsonBody, SameSiteJson, cookie};
-use crate::http::games::parse_variant;
 use crate::http::state::{AppState, ClientAddress};
 use crate::rating;
 use crate::seat;
@@ -258,7 +257,9 @@ pub(crate) async fn leaderboard(
     Path(variant): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
-    let variant = parse_variant(&variant)?;
+    let variant: jiang_rules::Variant = variant
+        .parse()
+        .map_err(|e| ApiError::new(ErrorCode::UnknownVariant, format!("{e}.")))?;
     let speed = match query
         .as_deref()
         .unwrap_or("")

@@ -9,6 +9,8 @@
 //! `/api/leaderboard` endpoints).
 //!
 //! May use: `store`, `rating`, `seat`, `error`, `http::state` and `http::extract` (handlers).
+//! The game and lobby handlers ask it who a request is (`handlers::who`) to seat a player;
+//! the game actors read a joining player's name and rating through it (`player_ref`).
 
 pub(crate) mod handlers;
 mod names;

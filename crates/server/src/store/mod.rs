@@ -20,7 +20,8 @@
 //! `connect` (opening and migrating a database), `writer` (the group-commit [`Store`]),
 //! `players` (players, ratings and seats: their rows, writes and reads).
 //!
-//! May use: nothing of the server but its own rows: every other room writes through it.
+//! May use: nothing of the server but its own rows and `rating` (the pure Glicko-2 with which
+//! a rated game's end is rated inside its transaction): every other room writes through it.
 
 mod connect;
 mod players;
