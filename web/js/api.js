@@ -33,10 +33,12 @@ export function myGames(n) {
 }
 
 /** Call the API. Throws ApiError with the server's message on a non-2xx answer. */
-export async function api(path, { method = 'GET', body, token } = {}) {
+export async function api(path, { method = 'GET', body, token, playerKey } = {}) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
+  // Only a carry link's key is ever sent this way: the browser's own key is its cookie.
+  if (playerKey) headers.Authorization = `Player ${playerKey}`;
   let res;
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

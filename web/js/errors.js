@@ -15,6 +15,9 @@ export const TRANSLATED_CODES = [
   'claim_too_early',
   'too_many_seeks', 'seek_rate_limited',
   'game_in_progress',
+  // Players (issue 24): the key, names, rated play.
+  'invalid_name', 'name_taken', 'player_key_required', 'wrong_player_key', 'same_player',
+  'rated_not_allowed', 'player_not_found', 'rating_out_of_range',
   // Set-up and request refusals a page can meet (a typed FEN, a link's parameters).
   'invalid_fen', 'invalid_side', 'invalid_handicap', 'invalid_level', 'unknown_variant',
   'bad_variant', 'unsupported_format', 'missing_text', 'not_found', 'invalid_request',
@@ -49,3 +52,6 @@ export function errorText({ code, reason, message, params } = {}) {
   }
   return message || code || '';
 }
+
+/** The sentence for a failed request: the server's refusal (see errorText), or "network". */
+export const failureText = (ex) => (ex?.status ? errorText(ex) : t('error.network'));

@@ -10,6 +10,7 @@ import { navigate } from './navigation.js';
 import { turnAlerts, turnSoundOn, setTurnSound, turnNotifyOn, setTurnNotify, chime, beep } from './alerts.js';
 import { sideName } from './results.js';
 import { gamePageHtml, askPromotion, resultBanner, drawOfferHtml, impasseHtml, actionsHtml, jieqiInfoHtml } from './gamepanel.js';
+import { seatPlayer } from './players.js';
 import { chatPanel, chatSettingOn, setChatSetting, takebackBox, claimBox } from './comforts.js';
 
 /** The move notations offered per family (the server writes them all). */
@@ -306,7 +307,9 @@ export function gamePage(main, id) {
       const computer = view.computer?.side === side ? ` <span class="computer-name">${t('game.computer', { level: view.computer.level })}</span>` : '';
       // The computer to move: say that it is thinking (its answer comes as a move event).
       const thinking = view.computer?.side === side && toMove && !view.pendingMove ? ` <span class="thinking" role="status">${t('game.thinking')}</span>` : '';
-      el.innerHTML = `<span class="who"><span class="dot ${side}" aria-hidden="true"></span>${sn(side)}${you ? ` <em>(${t('game.you')})</em>` : ''}${computer}${thinking}${away}</span>` +
+      // A seat taken with a player key: the player's name and rating in this variant.
+      const player = view.players?.[side] ? seatPlayer(view.players[side], view, () => renderPlayers(bottom)) : '';
+      el.innerHTML = `<span class="who"><span class="dot ${side}" aria-hidden="true"></span>${sn(side)}${you ? ` <em>(${t('game.you')})</em>` : ''}${player}${computer}${thinking}${away}</span>` +
         (clock ? `<span class="clock" data-side="${side}" role="timer" aria-label="${t('game.clockOf', { side: sn(side) })}"><span class="time"></span><span class="periods"></span></span>` : '');
     }
     updateClocks();
@@ -370,7 +373,7 @@ export function gamePage(main, id) {
   function renderPanel(myTurn) {
     const you = view.you;
     const status = $('.status');
-    $('.time-control').textContent = t('game.timeControl', { clock: clockLabel(view.clock_settings) });
+    $('.time-control').textContent = t('game.timeControl', { clock: clockLabel(view.clock_settings) }) + (view.rated ? ` · ${t('game.rated')}` : '');
     const playing = view.status === 'playing';
     // A visitor to a waiting game reads the same sentence in the join box below.
     if (view.status === 'waiting') status.textContent = you ? t('game.waiting') : '';

@@ -9,6 +9,7 @@ import { navigate } from './navigation.js';
 import { mountLobby } from './lobby.js';
 import { clockLabel } from './clock.js';
 import { rememberSeek } from './seeks.js';
+import { playerBox, me } from './players.js';
 
 const VARIANTS = ['xiangqi', 'jieqi', 'shogi', 'minishogi'];
 /** Clock presets per family: label and API clock (seconds). */
@@ -49,6 +50,10 @@ export function homePage(main) {
   const lobbyRoot = document.createElement('div');
   const quickRoot = document.createElement('div');
   const lobby = mountLobby(lobbyRoot, quickRoot);
+  // "Become a player", or who this browser plays as: kept across the form's redraws too.
+  const playerRoot = document.createElement('div');
+  playerRoot.className = 'player-box';
+  const player = playerBox(playerRoot);
   let level = Number(localStorage.getItem('jiang.home.level')) || 3;
   // The side: the first player's by default (against the computer the newcomer moves first).
   let role = localStorage.getItem('jiang.home.side') || 'first';
@@ -66,6 +71,7 @@ export function homePage(main) {
   <div class="hero">
     <h1>${t('home.title')}</h1>
     <p class="lead">${t('home.lead')}</p>
+    <div class="player-slot"></div>
   </div>
   <form class="create play-now" novalidate>
     <section class="play-card computer-card" aria-labelledby="computer-title">
@@ -131,6 +137,11 @@ export function homePage(main) {
           <legend class="visually-hidden">${t('home.listing')}</legend>
           <label class="check"><input type="checkbox" name="open"> ${t('home.open')}</label>
           <label class="check"><input type="checkbox" name="unlisted"> ${t('home.unlisted')}</label>
+          <label class="check"><input type="checkbox" name="rated"> ${t('home.rated')}</label>
+          <label>${t('home.range')} <select name="range">
+            <option value="">${t('home.rangeAny')}</option>
+            ${[100, 200, 300].map((n) => `<option value="${n}">${t('home.rangeWithin', { n })}</option>`).join('')}
+          </select></label>
         </fieldset>
       </section>
     </div>
@@ -152,8 +163,10 @@ export function homePage(main) {
 </section>`;
     main.querySelector('.lobby-slot').replaceWith(lobbyRoot);
     main.querySelector('.quick-slot').replaceWith(quickRoot);
+    main.querySelector('.player-slot').replaceWith(playerRoot);
     lobby.rerender();
-    const form = main.querySelector('form');
+    player.rerender();
+    const form = main.querySelector('form.create');
     // "Play with the computer" submits the same form with an opponent.
     let vsComputer = false;
     form.querySelector('.play-computer').addEventListener('click', () => {
@@ -208,6 +221,14 @@ export function homePage(main) {
       // The computer takes the other seat at once: such a game is never an open seek.
       if (data.get('open') && !computer) body.open = true;
       if (data.get('unlisted')) body.unlisted = true;
+      if (data.get('rated') && !computer) body.rated = true;
+      // "Within n of mine": the range around this player's rating in the game's variant.
+      if (data.get('range') && !computer) {
+        const mine = await me();
+        const rating = (body.clock ? mine?.ratings : mine?.correspondence)?.[variant]?.rating ?? 1500;
+        const n = Number(data.get('range'));
+        body.rating_range = [rating - n, rating + n];
+      }
       const button = computer ? form.querySelector('.play-computer') : form.querySelector('button[type=submit]');
       err.hidden = true;
       if (computer) body.opponent = { computer: Number(data.get('level')) || level };

@@ -9,6 +9,7 @@ import { navigate } from './navigation.js';
 import { clockLabel } from './clock.js';
 import { rememberSeek, pendingSeeks, seekLeft, onSeekTaken } from './seeks.js';
 import { esc } from './html.js';
+import { playerLink } from './players.js';
 
 export { clockLabel };
 
@@ -47,6 +48,8 @@ export function mountLobby(root, quickRoot = null) {
   // pointer is down in the lobby, redraws wait for its release.
   let pressing = false;
   let pending = false;
+  // Quick pairing rated (needs a player) or casual: this browser's last choice.
+  let ratedQuick = localStorage.getItem('jiang.quick.rated') === '1';
 
   const own = () => [...seeks.keys()].filter((id) => tokenFor(id));
 
@@ -137,7 +140,9 @@ export function mountLobby(root, quickRoot = null) {
   const quick = (i) =>
     act(async () => {
       const [variant, clock] = QUICK[i];
-      const res = await api('/api/lobby/pair', { method: 'POST', body: { variant, clock, own: own() } });
+      const body = { variant, clock, own: own() };
+      if (ratedQuick) body.rated = true;
+      const res = await api('/api/lobby/pair', { method: 'POST', body });
       saveToken(res.id, res.token, res.side);
       if (res.created) rememberSeek(res.id);
       navigate(`/g/${res.id}`);
@@ -180,7 +185,8 @@ export function mountLobby(root, quickRoot = null) {
     const seekRows = [...seeks.values()].map((s) => {
       const mineSeek = !!tokenFor(s.id);
       return `<tr data-id="${esc(s.id)}">
-        <td>${t('variant.' + s.variant)}</td><td>${clockLabel(s.clock)}</td>
+        <td>${t('variant.' + s.variant)}${s.rated ? ` <span class="rated-mark">${t('lobby.ratedMark')}</span>` : ''}${s.rating_range ? ` <span class="range">${t('lobby.range', { min: s.rating_range[0], max: s.rating_range[1] })}</span>` : ''}</td>
+        <td class="seek-player">${s.player ? playerLink(s.player, s.player.rating) : '—'}</td><td>${clockLabel(s.clock)}</td>
         <td>${t('side.' + s.side)}</td><td>${s.handicap ? t('handicap.' + s.handicap) : '—'}</td>
         <td class="waited" data-since="${s.since}">${waited(now - s.since)}</td>
         <td>${mineSeek
@@ -188,7 +194,7 @@ export function mountLobby(root, quickRoot = null) {
           : `<button type="button" class="primary" data-key="join-${esc(s.id)}" data-join="${esc(s.id)}">${t('lobby.join')}</button>`}</td></tr>`;
     });
     const gameRows = [...games.values()].map((g) => `<tr${g.computer ? ' class="vs-computer"' : ''}>
-        <td>${t('variant.' + g.variant)}${g.computer ? ` <span class="computer-mark">${t('lobby.vsComputer', { level: g.computer })}</span>` : ''}</td><td>${clockLabel(g.clock)}</td><td>${g.moves}</td><td>${g.spectators}</td>
+        <td>${t('variant.' + g.variant)}${g.computer ? ` <span class="computer-mark">${t('lobby.vsComputer', { level: g.computer })}</span>` : ''}${g.players ? ` <span class="watch-players">${Object.values(g.players).map((p) => playerLink(p, p.rating)).join(' · ')}</span>` : ''}</td><td>${clockLabel(g.clock)}</td><td>${g.moves}</td><td>${g.spectators}</td>
         <td><a href="/g/${esc(g.id)}" data-key="watch-${esc(g.id)}">${t('lobby.watchGame')}</a></td></tr>`);
     const mineRows = mine.map((g) => `<li class="my-game" data-status="${g.status}">
         <a href="/g/${esc(g.id)}" data-key="mine-${esc(g.id)}">${t('variant.' + g.variant)} · ${clockLabel(g.clock)}</a>
@@ -196,9 +202,10 @@ export function mountLobby(root, quickRoot = null) {
     const quickHtml = `<div class="quick">
     ${quickRoot ? '' : `<h3>${t('lobby.quick')}</h3>`}
     <div class="quick-buttons">${QUICK.map(([v, c], i) => {
-      const waiting = [...seeks.values()].some((s) => s.variant === v && sameClock(s.clock, c) && !s.handicap && !tokenFor(s.id));
+      const waiting = [...seeks.values()].some((s) => s.variant === v && sameClock(s.clock, c) && !s.handicap && !!s.rated === ratedQuick && !tokenFor(s.id));
       return `<button type="button" class="quick-pair${waiting ? ' has-seek' : ''}" data-key="quick-${i}" data-quick="${i}" data-variant="${v}" data-clock="${clockLabel(c)}">${t('variant.' + v)} ${clockLabel(c)}</button>`;
     }).join('')}</div>
+    <label class="check"><input type="checkbox" class="quick-rated" data-key="quick-rated"${ratedQuick ? ' checked' : ''}> ${t('lobby.rated')}</label>
     <p class="hint">${t('lobby.quickHint')}</p>
   </div>`;
     if (quickRoot) {
@@ -216,7 +223,7 @@ export function mountLobby(root, quickRoot = null) {
   ${quickRoot ? '' : quickHtml}
   <div class="seeks">
     <h3>${t('lobby.seeks')}</h3>
-    ${seekRows.length ? `<table class="lobby-table seek-table"><thead><tr><th>${t('lobby.col.variant')}</th><th>${t('lobby.col.clock')}</th><th>${t('lobby.col.side')}</th><th>${t('lobby.col.handicap')}</th><th>${t('lobby.col.waiting')}</th><th><span class="visually-hidden">${t('lobby.join')}</span></th></tr></thead><tbody>${seekRows.join('')}</tbody></table>` : `<p class="muted">${t('lobby.noSeeks')}</p>`}
+    ${seekRows.length ? `<table class="lobby-table seek-table"><thead><tr><th>${t('lobby.col.variant')}</th><th>${t('lobby.col.player')}</th><th>${t('lobby.col.clock')}</th><th>${t('lobby.col.side')}</th><th>${t('lobby.col.handicap')}</th><th>${t('lobby.col.waiting')}</th><th><span class="visually-hidden">${t('lobby.join')}</span></th></tr></thead><tbody>${seekRows.join('')}</tbody></table>` : `<p class="muted">${t('lobby.noSeeks')}</p>`}
   </div>
   <div class="watch">
     <h3>${t('lobby.watch')}</h3>
@@ -249,6 +256,14 @@ export function mountLobby(root, quickRoot = null) {
   };
   root.addEventListener('click', onClick);
   quickRoot?.addEventListener('click', onClick);
+  const onRated = (e) => {
+    if (!e.target.classList?.contains('quick-rated')) return;
+    ratedQuick = e.target.checked;
+    localStorage.setItem('jiang.quick.rated', ratedQuick ? '1' : '0');
+    render();
+  };
+  root.addEventListener('change', onRated);
+  quickRoot?.addEventListener('change', onRated);
   // One of this browser's seeks was taken: "My games" says so at once.
   const offTaken = onSeekTaken(() => loadMine());
   // The waiting times tick without redrawing the tables.

@@ -1,9 +1,11 @@
 // Entry point: the page chrome (skip link, header, language picker, footer) and client-side
 // routing on location.pathname: `/` home, `/g/<id>` game, `/rules/<variant>` rules,
-// `/analysis/<variant>` the analysis board, `/editor/<variant>` the board editor.
+// `/analysis/<variant>` the analysis board, `/editor/<variant>` the board editor,
+// `/player/<name or id>` a player's page.
 import { LANGS, initialLang, setLang, rememberLang, currentLang, t } from './i18n.js';
 import { navigate, setRouter } from './navigation.js';
 import { follow as followSeeks } from './seeks.js';
+import { adoptCarriedKey } from './players.js';
 
 let page = null; // the current page: { destroy?(), rerender?() }
 let routeSeq = 0;
@@ -49,6 +51,10 @@ async function route() {
     mod = await import('./editor.js');
     if (seq !== routeSeq) return;
     page = mod.editorPage(main, m[1] || 'xiangqi');
+  } else if ((m = path.match(/^\/player\/([^/]+)\/?$/))) {
+    mod = await import('./players.js');
+    if (seq !== routeSeq) return;
+    page = mod.playerPage(main, decodeURIComponent(m[1]));
   } else if ((m = path.match(/^\/rules(?:\/([a-z]+))?\/?$/))) {
     mod = await import('./rules.js');
     if (seq !== routeSeq) return;
@@ -85,5 +91,6 @@ window.addEventListener('popstate', route);
 (async () => {
   await setLang(initialLang());
   renderChrome();
+  await adoptCarriedKey();
   await route();
 })();

@@ -125,6 +125,10 @@ struct ServeArgs {
     /// (seek churn; 0: no limit).
     #[arg(long, env = "JIANG_SEEKS_PER_MINUTE", default_value_t = 10.0)]
     seeks_per_minute: f64,
+    /// New players (`POST /api/players`) a client address may create per hour, after a first
+    /// burst of 5 (0: no limit).
+    #[arg(long, env = "JIANG_PLAYERS_PER_HOUR", default_value_t = 6.0)]
+    players_per_hour: f64,
     /// Seconds an open seek stays listed after its creator's page is gone.
     #[arg(long, env = "JIANG_SEEK_TIMEOUT", default_value = "30", value_parser = seconds)]
     seek_timeout: Duration,
@@ -268,6 +272,14 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
         rate_limit: jiang_server::Rate {
             per_second: args.rate_limit,
             burst: args.rate_limit * 3.0,
+        },
+        player_rate: if args.rate_limit > 0.0 && args.players_per_hour > 0.0 {
+            jiang_server::Rate {
+                per_second: args.players_per_hour / 3600.0,
+                burst: 5.0,
+            }
+        } else {
+            jiang_server::Rate::UNLIMITED
         },
         durability: args.sqlite_sync.into(),
         claim_grace_min: args.claim_grace_min,

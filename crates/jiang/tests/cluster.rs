@@ -663,3 +663,95 @@ fn cluster_mode_needs_postgres() {
     );
     assert!(!db.exists(), "no database file was created");
 }
+
+/// `method` `base` + `path` as the player of `key` (`Authorization: Player <key>`): (status,
+/// JSON).
+async fn as_player(
+    http: &reqwest::Client,
+    method: reqwest::Method,
+    url: String,
+    key: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut request = http.request(method, url);
+    if let Some(key) = key {
+        request = request.header("authorization", format!("Player {key}"));
+    }
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.expect("request");
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// Players across nodes (issue 24): players created on different nodes meet in rated games run
+/// by either node; every node reads the same ratings, straight after each game, from the store.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(cluster_tests),
+    ignore = "set JIANG_TEST_DATABASE_URL and JIANG_TEST_NATS_URL to run the cluster tests"
+)]
+async fn ratings_are_the_stores_on_every_node() {
+    use reqwest::Method;
+    let nats = std::env::var("JIANG_TEST_NATS_URL").unwrap();
+    let name = format!("players-{}", std::process::id());
+    let db = Database::postgres("cluster_players").await;
+    let http = reqwest::Client::new();
+    let nodes: Vec<Node> = ["a", "b"]
+        .iter()
+        .map(|n| start_node(&db.url, &nats, &name, &format!("players-{n}")))
+        .collect();
+    let mut keys = Vec::new();
+    for (node, player) in [(0, "ana"), (1, "ben")] {
+        let url = format!("{}/api/players", nodes[node].base);
+        let body = json!({ "name": player });
+        let (status, created) = as_player(&http, Method::POST, url, None, Some(body)).await;
+        assert_eq!(status, 201, "{created}");
+        keys.push(created["key"].as_str().unwrap().to_owned());
+    }
+    // Game 1: created on a by ana, joined on b by ben (b runs it), resigned by ben through a.
+    // Game 2: created on b by ben, joined on a by ana, resigned by ana through b.
+    for (game, (creator, joiner)) in [(0, 1), (1, 0)].into_iter().enumerate() {
+        let body = json!({"variant": "xiangqi", "side": "red", "rated": true,
+                          "clock": {"main": 300, "increment": 3}});
+        let url = format!("{}/api/games", nodes[creator].base);
+        let (status, created) =
+            as_player(&http, Method::POST, url, Some(&keys[creator]), Some(body)).await;
+        assert_eq!(status, 201, "{created}");
+        let id = created["id"].as_str().unwrap().to_owned();
+        let url = format!("{}/api/games/{id}/join", nodes[joiner].base);
+        let body = Some(json!({}));
+        let (status, joined) = as_player(&http, Method::POST, url, Some(&keys[joiner]), body).await;
+        assert_eq!(status, 200, "{joined}");
+        let black = joined["token"].as_str().unwrap();
+        let (status, answer) = act(&http, &nodes[creator].base, &id, black, "resign", json!({}))
+            .await
+            .unwrap();
+        assert_eq!(status, 200, "{answer}");
+        for node in &nodes {
+            for (player, wins) in [("ana", 1), ("ben", game)] {
+                let url = format!("{}/api/players/{player}", node.base);
+                let (status, page) = as_player(&http, Method::GET, url, None, None).await;
+                assert_eq!(status, 200, "{page}");
+                let rating = &page["ratings"]["xiangqi"];
+                assert_eq!(
+                    rating["games"],
+                    game + 1,
+                    "{} on {}: {page}",
+                    player,
+                    node.id
+                );
+                let won = page["games"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|g| g["result"] == "win")
+                    .count();
+                assert_eq!(won, wins, "{player} on {}: {page}", node.id);
+            }
+        }
+    }
+    drop(nodes);
+    db.drop_database().await;
+}

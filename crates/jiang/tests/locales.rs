@@ -47,6 +47,7 @@ const NAMES: &[&str] = &[
     "yomi",
     "min",
     "s",
+    "vs",
 ];
 
 /// (language, key) whose value is the same word as in English in that language.
@@ -59,6 +60,8 @@ const SAME_WORD: &[(&str, &str)] = &[
     ("de", "engine.title"),
     ("de", "lobby.title"),
     ("de", "editor.handOf"),
+    ("de", "player.name"),
+    ("de", "player.nameOptional"),
     // French: "handicap" and "lance" are French words (lishogi's French uses both).
     ("fr", "handicap.lance"),
     ("fr", "home.handicap"),
@@ -69,6 +72,10 @@ const SAME_WORD: &[(&str, &str)] = &[
     ("pt-BR", "home.handicap"),
     ("pt-BR", "lobby.col.handicap"),
     ("pt-BR", "piece.xiangqi.K"),
+    // Brazilian and Indonesian chess players say "rating"; "casual" is Portuguese too.
+    ("pt-BR", "player.rating"),
+    ("pt-BR", "player.casual"),
+    ("id", "player.rating"),
     ("it", "home.handicap"),
     ("it", "lobby.col.handicap"),
 ];

@@ -36,6 +36,9 @@ pub enum NodeRequest {
     Join {
         /// The game.
         game: String,
+        /// The public id of the joining player, if it gave a player key.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<String>,
     },
     /// A player's action (one of the WebSocket's action messages). Answer: [`NodeReply::View`].
     Act {

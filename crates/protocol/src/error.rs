@@ -109,22 +109,38 @@ named_enum! {
     BadRecord = (400, "bad_record"),
     /// `/ws` without a WebSocket upgrade.
     NotWebsocket = (400, "not_websocket"),
+    /// A player name that is not 2–20 letters, digits, `_` or `-`.
+    InvalidName = (400, "invalid_name"),
+    /// `rated` where it cannot be: against the computer, from a custom start or a handicap.
+    RatedNotAllowed = (400, "rated_not_allowed"),
     /// A method the path does not answer.
     MethodNotAllowed = (405, "method_not_allowed"),
     /// (WebSocket) a message that is not one of the client messages.
     InvalidMessage = (400, "invalid_message"),
     /// An action without a token.
     MissingToken = (401, "missing_token"),
+    /// A rated game (or `/api/players/me`) without a player key.
+    PlayerKeyRequired = (401, "player_key_required"),
+    /// A player key that is wrong, rotated away or of a deleted player.
+    WrongPlayerKey = (401, "wrong_player_key"),
     /// A token that holds no seat in this game.
     WrongToken = (403, "wrong_token"),
     /// A browser request from another origin, or the seat cookie without origin headers.
     CrossOrigin = (403, "cross_origin"),
     /// No game with that id.
     GameNotFound = (404, "game_not_found"),
+    /// No player with that id or name.
+    PlayerNotFound = (404, "player_not_found"),
     /// No such API endpoint.
     NotFound = (404, "not_found"),
     /// Join when both seats are taken.
     SeatTaken = (409, "seat_taken"),
+    /// Another player has that name (after case folding and NFKC).
+    NameTaken = (409, "name_taken"),
+    /// Joining a rated game as the player who holds its other seat.
+    SamePlayer = (409, "same_player"),
+    /// Joining a game whose creator asked for opponents in a rating range one is not in.
+    RatingOutOfRange = (409, "rating_out_of_range"),
     /// An action while the opponent's seat is still free.
     NotStarted = (409, "not_started"),
     /// A move (or an impasse declaration) out of turn.

@@ -16,6 +16,7 @@ mod comforts;
 mod error;
 mod lobby;
 mod message;
+mod players;
 mod position;
 mod request;
 mod view;
@@ -40,6 +41,10 @@ pub use lobby::{
 pub use message::{
     ClientMessage, ClockMessage, CountMessage, DrawOfferMessage, MoveEvent, RematchMessage,
     ServerMessage,
+};
+pub use players::{
+    CreatePlayer, Leaderboard, LeaderboardEntry, PlayerCreated, PlayerGame, PlayerRef, PlayerView,
+    QrRequest, RatingPoint, RatingView, RenamePlayer,
 };
 pub use position::{PositionCheck, PositionProblem, ValidatePosition};
 pub use request::{

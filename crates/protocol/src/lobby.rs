@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::request::is_false;
+
 use crate::error::ErrorCode;
 use crate::request::TimeControlSpec;
 use crate::view::{GameResult, GameStatus};
@@ -19,6 +21,10 @@ pub struct PairRequest {
     /// Seeks this browser opened itself (game ids), never joined (at most 32).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub own: Vec<String>,
+    /// Rated pairing (needs a player key): only rated seeks match, and the seek opened when
+    /// none is free is rated.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rated: bool,
 }
 
 /// The answer to a quick pairing: the seat taken (`created: false`, the game has started) or
@@ -55,6 +61,15 @@ pub struct Seek {
     pub handicap: Option<String>,
     /// How long the seek has waited, in milliseconds, when the message was written.
     pub waiting_ms: u64,
+    /// A rated seek (joining needs a player key).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rated: bool,
+    /// The creator, if it is a player, with its rating in this variant and speed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<crate::PlayerRef>,
+    /// The ratings an opponent may have to join, `[min, max]`, if the creator set them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_range: Option<[i64; 2]>,
 }
 
 /// A game in play as the "Watch" list shows it.
@@ -77,6 +92,9 @@ pub struct LiveGame {
     /// In a game against the computer: its level (1–8); absent between two people.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computer: Option<u8>,
+    /// Per side name, the player holding the seat (its rating as it was when seated).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub players: std::collections::BTreeMap<String, crate::PlayerRef>,
 }
 
 /// The counts at the top of the home page.

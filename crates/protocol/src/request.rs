@@ -30,9 +30,19 @@ pub struct CreateGame {
     /// Who holds the other seat; absent: a person (who joins through the invite link).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opponent: Option<Opponent>,
+    /// A rated game: needs a player key (`Authorization: Player <key>` or the player cookie)
+    /// here and from whoever joins, never against the computer, never from a custom start or
+    /// a handicap.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rated: bool,
+    /// The ratings (in this variant and speed) an opponent may have to join, `[min, max]`
+    /// inclusive: whoever joins needs a player key and a rating within it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_range: Option<[i64; 2]>,
 }
 
-fn is_false(b: &bool) -> bool {
+/// Whether a flag is unset (to leave it out of the JSON).
+pub(crate) fn is_false(b: &bool) -> bool {
     !*b
 }
 

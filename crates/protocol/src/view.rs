@@ -119,6 +119,13 @@ pub struct GameState {
     /// In a game against the computer: its side and level (absent in games between people).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computer: Option<ComputerSeat>,
+    /// A rated game (both seats held by players; the end changes their ratings).
+    #[serde(default, skip_serializing_if = "crate::request::is_false")]
+    pub rated: bool,
+    /// Per side name: the public id of the player holding the seat, for seats taken with a
+    /// player key (`GET /api/players/{id}` names them).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub players: BTreeMap<String, String>,
     /// What only some variants show.
     #[serde(flatten)]
     pub variant_fields: VariantFields,

@@ -5,12 +5,12 @@ use std::collections::HashMap;
 
 use jiang_protocol::{
     AnalysisAnswer, AnalysisRequest, ChatMuteRequest, ClaimRequest, ClientMessage, CreateGame,
-    Created, DrawRequest, EngineClientMessage, EngineServerMessage, ErrorBody, ErrorCode,
-    ErrorReason, ExportRequest, ExportedRecord, GameView, Health, ImportedGame, Joined,
-    LobbyClientMessage, LobbyServerMessage, LobbyShare, LobbySnapshot, MoveRequest, NodeAlive,
-    NodeReply, NodeRequest, NotationList, PairRequest, Paired, PositionCheck, PremoveRequest,
-    ReviewAnswer, ReviewRequest, ServerMessage, Summaries, SummariesRequest, TakebackRequest,
-    ValidatePosition,
+    CreatePlayer, Created, DrawRequest, EngineClientMessage, EngineServerMessage, ErrorBody,
+    ErrorCode, ErrorReason, ExportRequest, ExportedRecord, GameView, Health, ImportedGame, Joined,
+    Leaderboard, LobbyClientMessage, LobbyServerMessage, LobbyShare, LobbySnapshot, MoveRequest,
+    NodeAlive, NodeReply, NodeRequest, NotationList, PairRequest, Paired, PlayerCreated,
+    PlayerView, PositionCheck, PremoveRequest, QrRequest, RenamePlayer, ReviewAnswer,
+    ReviewRequest, ServerMessage, Summaries, SummariesRequest, TakebackRequest, ValidatePosition,
 };
 use serde::de::DeserializeOwned;
 
@@ -180,6 +180,12 @@ parse_as_one_of!(
     NodeReply,
     NodeAlive,
     LobbyShare,
+    CreatePlayer,
+    PlayerCreated,
+    RenamePlayer,
+    PlayerView,
+    Leaderboard,
+    QrRequest,
 );
 
 #[test]

@@ -14,6 +14,8 @@ pub mod game;
 mod heartbeat;
 pub mod http;
 pub mod lobby;
+pub mod players;
+pub mod rating;
 pub mod seat;
 pub mod store;
 pub mod table;
@@ -40,6 +42,9 @@ pub struct Config {
     pub public_url: Option<String>,
     /// Per-client-address limit on API requests (including WebSocket upgrades).
     pub rate_limit: Rate,
+    /// Per-client-address limit on new players (`POST /api/players`): 5 at once, then one
+    /// every 10 minutes.
+    pub player_rate: Rate,
     /// How long the side to move has for its first move before the game is aborted (30 s).
     pub first_move_timeout: Duration,
     /// SQLite durability (see [`Durability`]).
@@ -121,6 +126,10 @@ impl Default for Config {
             rate_limit: Rate {
                 per_second: 20.0,
                 burst: 60.0,
+            },
+            player_rate: Rate {
+                per_second: 1.0 / 600.0,
+                burst: 5.0,
             },
             first_move_timeout: Duration::from_secs(30),
             durability: Durability::Full,
@@ -314,6 +323,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     let app = http::router(http::state::AppState {
         games,
         limiter: Arc::new(http::ratelimit::Limiter::new(config.rate_limit)),
+        player_limiter: Arc::new(http::ratelimit::Limiter::new(config.player_rate)),
         trusted_proxies: trusted_proxies.clone(),
         origin: Arc::new(http::origin::OriginPolicy::new(&public_url)?),
         sockets,

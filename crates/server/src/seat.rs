@@ -11,7 +11,7 @@ use subtle::ConstantTimeEq;
 const BASE62: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /// Random base62 text of `len` characters (rejection sampling: no modulo bias).
-fn base62(len: usize) -> String {
+pub fn random_base62(len: usize) -> String {
     let mut out = String::with_capacity(len);
     let mut buf = [0u8; 64];
     while out.len() < len {
@@ -30,7 +30,7 @@ fn base62(len: usize) -> String {
 
 /// A new game id: 10 base62 characters (about 59 bits), short enough for a link.
 pub fn new_game_id() -> String {
-    base62(10)
+    random_base62(10)
 }
 
 /// Whether `id` looks like a game id (so junk never reaches the database).
@@ -40,7 +40,7 @@ pub fn is_game_id(id: &str) -> bool {
 
 /// A new seat token: 32 base62 characters (about 190 bits).
 pub fn new_token() -> String {
-    base62(32)
+    random_base62(32)
 }
 
 /// The token of a player's seat in the rematch of game `game_id`, derived from the token

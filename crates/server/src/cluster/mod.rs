@@ -601,6 +601,9 @@ mod tests {
             open: false,
             unlisted: true,
             computer: None,
+            players: [None, None],
+            rated: false,
+            rating_range: None,
         };
         Write::SaveGame(game.row(id))
     }

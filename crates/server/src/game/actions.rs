@@ -5,17 +5,28 @@ use std::time::Instant;
 
 use jiang_rules::{Outcome, Reason, RecordClock, Side};
 
+use jiang_protocol::PlayerRef;
+
 use crate::error::{ApiError, ErrorCode};
 use crate::seat;
-use crate::store::{MoveRow, Write};
+use crate::store::{MoveRow, PlayerWrite, Write};
 use crate::table::{self, RecordFormat, RecordInfo, Refusal};
 
-use super::rows::{NewGame, duration_ms};
+use super::rows::{NewGame, duration_ms, seat_write};
 use super::view::Event;
-use super::{Action, DrawAction, Games, Joined, Live, RecordFile, Status, TIMER_RETRY, now_ms};
+use super::{
+    Action, DrawAction, Games, Joined, Live, RecordFile, State, Status, TIMER_RETRY, now_ms,
+};
 
 impl Live {
-    pub(super) async fn join(&mut self, games: &Games, now: Instant) -> Result<Joined, ApiError> {
+    /// Seats whoever asks in the free seat; `player` is its public id if it gave a player key.
+    /// A rated game takes players only, and never the same player in both seats.
+    pub(super) async fn join(
+        &mut self,
+        games: &Games,
+        player: Option<String>,
+        now: Instant,
+    ) -> Result<Joined, ApiError> {
         if self.state.status.is_over() {
             return Err(ApiError::new(ErrorCode::GameOver, "This game is over."));
         }
@@ -34,13 +45,48 @@ impl Live {
                 "Both seats of this game are taken; you can watch it.",
             ));
         };
+        let range = self.state.meta.rating_range;
+        if (self.state.meta.rated || range.is_some()) && player.is_none() {
+            return Err(ApiError::new(
+                ErrorCode::PlayerKeyRequired,
+                "This game takes players only: join it with a player key.",
+            ));
+        }
+        // The joiner as the seat shows it, with its rating now, read from the store.
+        let shown = match &player {
+            Some(id) => Some(self.player_shown(games, id).await?),
+            None => None,
+        };
+        if let Some(me) = &shown {
+            let other = self.state.meta.players[(!free).index()].as_ref();
+            if self.state.meta.rated && other.is_some_and(|p| p.id == me.id) {
+                return Err(ApiError::new(
+                    ErrorCode::SamePlayer,
+                    "You hold the other seat of this rated game already.",
+                ));
+            }
+            let rating = me.rating.unwrap_or_default();
+            if let Some([min, max]) = range
+                && !(min..=max).contains(&rating)
+            {
+                return Err(ApiError::new(
+                    ErrorCode::RatingOutOfRange,
+                    format!("This game is for ratings {min} to {max}; yours is {rating}."),
+                ));
+            }
+        }
         let token = seat::new_token();
         let mut next = self.state.clone();
         next.tokens[free.index()] = Some(seat::hash_token(&token));
         next.status = Status::Playing;
         next.meta.started_at = Some(now_ms());
+        next.meta.players[free.index()] = shown;
         next.first_move_deadline = Some(now + games.settings.first_move_timeout);
-        self.commit(games, next, Vec::new(), now).await?;
+        let unit = player
+            .iter()
+            .map(|p| seat_write(&self.id, free.index(), p, next.meta.rated))
+            .collect();
+        self.commit(games, next, unit, now).await?;
         // The new player's absence counts from now, not from when the game was loaded.
         if !self.subscribers.iter().any(|s| s.viewer == Some(free)) {
             self.comforts.away_since[free.index()] = Some(now);
@@ -347,9 +393,11 @@ impl Live {
             let setup = table::rematch(self.variant, &self.setup)
                 .map_err(|e| ApiError::internal(e.to_string()))?;
             let mut hashes: [Option<String>; 2] = [None, None];
+            let mut players: [Option<PlayerRef>; 2] = [None, None];
             for old in Side::BOTH {
-                hashes[self.rematch_side(old).index()] =
-                    next.meta.rematch_seats[old.index()].clone();
+                let new = self.rematch_side(old).index();
+                hashes[new] = next.meta.rematch_seats[old.index()].clone();
+                players[new] = next.meta.players[old.index()].clone();
             }
             let next_id = seat::new_game_id();
             let new_game = NewGame {
@@ -360,8 +408,11 @@ impl Live {
                 open: false,
                 unlisted: next.meta.unlisted,
                 computer: self.computer.map(|c| c.level),
+                players,
+                rated: next.meta.rated,
+                rating_range: None,
             };
-            unit.push(Write::SaveGame(new_game.row(&next_id)));
+            unit.extend(new_game.writes(&next_id));
             next.meta.next = Some(next_id);
         }
         self.commit(games, next, unit, now).await?;
@@ -384,6 +435,46 @@ impl Live {
         self.broadcast(Event::End, now);
         self.log_end();
         Ok(())
+    }
+
+    /// Player `id` as a seat of this game shows it: name and rating in its variant and speed,
+    /// read from the store now. A player deleted meanwhile is `401 wrong_player_key`.
+    async fn player_shown(&self, games: &Games, id: &str) -> Result<PlayerRef, ApiError> {
+        let speed = crate::players::speed_of(self.state.meta.control.is_some());
+        let backend = games.store.backend();
+        crate::players::player_ref(&*backend, id, self.variant.name(), speed)
+            .await
+            .map_err(crate::players::read_error)?
+            .ok_or_else(crate::players::wrong_key)
+    }
+
+    /// The write that rates the end `next` of a rated game between two players: a win, a
+    /// draw or a loss (on time, by resignation, by a claim against an absent player) counts;
+    /// an abandoned game does not (nor does an aborted one, which never gets here).
+    pub(super) fn rating_write(&self, next: &State) -> Option<Write> {
+        if !next.meta.rated {
+            return None;
+        }
+        let [Some(first), Some(second)] = next.meta.players.clone().map(|p| p.map(|p| p.id)) else {
+            return None;
+        };
+        let outcome = next.result?;
+        if outcome.reason == Reason::Abandoned || first == second {
+            return None;
+        }
+        let first_score = match outcome.winner {
+            Some(Side::First) => 1.0,
+            Some(Side::Second) => 0.0,
+            None => 0.5,
+        };
+        Some(Write::Player(PlayerWrite::RateGame {
+            game_id: self.id.clone(),
+            variant: self.variant.name().to_owned(),
+            speed: crate::players::speed_of(next.meta.control.is_some()).to_owned(),
+            players: [first, second],
+            first_score,
+            at: now_ms(),
+        }))
     }
 
     pub(super) fn log_end(&self) {

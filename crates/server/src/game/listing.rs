@@ -23,6 +23,13 @@ impl Live {
                 spectators: self.spectator_count() as u64,
                 listed: !self.state.meta.unlisted && !self.abandoned_by_person(),
                 computer: self.computer.map(|c| c.level),
+                players: Side::BOTH
+                    .iter()
+                    .filter_map(|&s| {
+                        let player = self.state.meta.players[s.index()].clone()?;
+                        Some((self.name(s).to_owned(), player))
+                    })
+                    .collect(),
             }),
             Status::Ended | Status::Aborted => Listing::Over,
         }

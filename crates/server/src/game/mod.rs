@@ -12,8 +12,9 @@
 //! sees, and the events) and `rows` (stored rows ↔ state).
 //!
 //! May use: `table`, `clock`, `store`, `seat`, `engine_pool` (the computer's seat), `lobby`
-//! (to list its game), `cluster` (leases, forwarding) and `http::ratelimit` (chat rates);
-//! never the router or the handlers.
+//! (to list its game), `cluster` (leases, forwarding), `http::ratelimit` (chat rates) and
+//! `players` (a joining player's name and rating, read from the store); never the router or
+//! the handlers.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -27,7 +28,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use crate::clock::{self, Clock, ClockSnapshot, TimeControl};
 use crate::error::{ApiError, ErrorCode};
 use crate::seat;
-use crate::store::{GameRow, Store, StoreError, StoredGame, Write};
+use crate::store::{GameRow, PlayerWrite, Store, StoreError, StoredGame, Write};
 use crate::table::{self, AnyGame, NotationStyle, RecordFormat, Setup, WireGame};
 mod actions;
 mod comforts;
@@ -131,6 +132,8 @@ pub(crate) enum Command {
         reply: Reply<GameView>,
     },
     Join {
+        /// The joining player's public id, if it gave a player key.
+        player: Option<String>,
         reply: Reply<Joined>,
     },
     Act {
@@ -390,7 +393,7 @@ fn fail(cmd: Command, error: ApiError) {
     }
     match cmd {
         Command::View { reply, .. } | Command::Act { reply, .. } => refuse(reply, error),
-        Command::Join { reply } => refuse(reply, error),
+        Command::Join { reply, .. } => refuse(reply, error),
         Command::Record { reply, .. } => refuse(reply, error),
         Command::Notation { reply, .. } => refuse(reply, error),
         Command::Finished { reply } => refuse(reply, error),
@@ -482,6 +485,12 @@ impl Live {
         mut unit: Vec<Write>,
         now: Instant,
     ) -> Result<(), ApiError> {
+        if self.state.status == Status::Playing
+            && next.status == Status::Ended
+            && let Some(rate) = self.rating_write(&next)
+        {
+            unit.push(rate);
+        }
         unit.push(Write::UpdateGame(self.row(&next, now)));
         if let (Some(cluster), Some(epoch)) = (&games.cluster, self.lease) {
             unit.push(cluster.fence(&self.id, epoch));
@@ -571,8 +580,8 @@ impl Live {
                     .map(|viewer| self.view(viewer, now));
                 let _ = reply.send(answer);
             }
-            Command::Join { reply } => {
-                let answer = self.join(games, now).await;
+            Command::Join { player, reply } => {
+                let answer = self.join(games, player, now).await;
                 let _ = reply.send(answer);
             }
             Command::Act {

@@ -127,8 +127,10 @@ impl Games {
                     _ => None,
                 })
             }
-            Command::Join { reply } => {
-                let answer = cluster.request(owner, &NodeRequest::Join { game }).await;
+            Command::Join { player, reply } => {
+                let answer = cluster
+                    .request(owner, &NodeRequest::Join { game, player })
+                    .await;
                 settle(answer, reply, |r| match r {
                     NodeReply::Joined { joined } => Some(joined),
                     _ => None,
@@ -303,9 +305,16 @@ impl Games {
                     view: Box::new(view),
                 },
             ),
-            NodeRequest::Join { game } => answer(
-                self.ask_routed(&game, |reply| Command::Join { reply }, false)
-                    .await,
+            NodeRequest::Join { game, player } => answer(
+                self.ask_routed(
+                    &game,
+                    |reply| Command::Join {
+                        player: player.clone(),
+                        reply,
+                    },
+                    false,
+                )
+                .await,
                 |joined| NodeReply::Joined { joined },
             ),
             NodeRequest::Act {

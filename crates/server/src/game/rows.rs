@@ -1,5 +1,7 @@
 //! Persistence mapping: a game's stored row and moves ↔ its live state.
 
+use jiang_protocol::PlayerRef;
+
 use super::*;
 
 /// The rest of a game's state, persisted as JSON in `games.meta`.
@@ -41,6 +43,20 @@ pub(super) struct Meta {
     /// Kept out of the lobby's "Watch" list.
     #[serde(default, skip_serializing_if = "is_false")]
     pub(super) unlisted: bool,
+    /// A rated game: its end changes both players' ratings.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub(super) rated: bool,
+    /// The player holding each seat (by side index), if it gave a key, with its name and
+    /// rating as they were when it took the seat (the lobby's Watch list shows them).
+    #[serde(default, skip_serializing_if = "no_players")]
+    pub(super) players: [Option<PlayerRef>; 2],
+    /// The ratings an opponent may have to join, `[min, max]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) rating_range: Option<[i64; 2]>,
+}
+
+fn no_players(players: &[Option<PlayerRef>; 2]) -> bool {
+    players.iter().all(Option::is_none)
 }
 
 fn is_false(b: &bool) -> bool {
@@ -85,6 +101,12 @@ pub(crate) struct NewGame {
     pub unlisted: bool,
     /// The computer's level in a game against it (it holds the seat without a token).
     pub computer: Option<u8>,
+    /// The player holding each seat (by side index), if any.
+    pub players: [Option<PlayerRef>; 2],
+    /// A rated game.
+    pub rated: bool,
+    /// The ratings an opponent may have to join, `[min, max]`.
+    pub rating_range: Option<[i64; 2]>,
 }
 
 impl NewGame {
@@ -106,6 +128,9 @@ impl NewGame {
                 control: self.control,
                 open: self.open,
                 unlisted: self.unlisted,
+                rated: self.rated,
+                players: self.players.clone(),
+                rating_range: self.rating_range,
                 started_at: self.computer.map(|_| now),
                 ..Meta::default()
             })
@@ -115,6 +140,29 @@ impl NewGame {
             opponent: self.computer.map(computer::opponent_column),
         }
     }
+
+    /// The writes that store the new game `id`: its row, and a seat row per player.
+    pub(crate) fn writes(&self, id: &str) -> Vec<Write> {
+        let row = self.row(id);
+        let mut unit = vec![Write::SaveGame(row)];
+        for (side, player) in self.players.iter().enumerate() {
+            if let Some(player) = player {
+                unit.push(seat_write(id, side, &player.id, self.rated));
+            }
+        }
+        unit
+    }
+}
+
+/// The write that records player `player` in seat `side` (index) of game `game`.
+pub(super) fn seat_write(game: &str, side: usize, player: &str, rated: bool) -> Write {
+    Write::Player(PlayerWrite::Seat {
+        game_id: game.to_owned(),
+        side: side as i64,
+        player_id: player.to_owned(),
+        rated,
+        at: now_ms(),
+    })
 }
 
 pub(super) enum Load {

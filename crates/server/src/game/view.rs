@@ -120,6 +120,14 @@ impl Live {
             premove: viewer.and_then(|s| self.comforts.premoves[s.index()].clone()),
             away: self.away_view(now),
             computer: self.computer_view(),
+            rated: self.state.meta.rated,
+            players: Side::BOTH
+                .iter()
+                .filter_map(|&s| {
+                    let player = self.state.meta.players[s.index()].as_ref()?;
+                    Some((self.name(s).to_owned(), player.id.clone()))
+                })
+                .collect(),
             variant_fields: self.state.table.variant_fields(viewer),
         }
     }

@@ -23,16 +23,17 @@ use crate::http::extract::{
 };
 use crate::http::state::{AppState, ClientAddress};
 use crate::seat;
-use crate::store::Write;
 use crate::table::{self, AnyGame, NotationStyle, RecordFormat, SetupError};
 
 pub(crate) async fn create_game(
     State(state): State<AppState>,
     Extension(ClientAddress(client)): Extension<ClientAddress>,
+    headers: HeaderMap,
     // No other site may make a visitor's browser create a game (and get its seat cookie).
     SameSiteJson(request): SameSiteJson<CreateGame>,
 ) -> Result<Response, ApiError> {
-    let created = create(&state, request, client).await?;
+    let player = seat_player(&state, &headers, request.rated).await?;
+    let created = create(&state, request, client, player).await?;
     Ok(seated_answer(
         &state,
         StatusCode::CREATED,
@@ -41,14 +42,53 @@ pub(crate) async fn create_game(
     ))
 }
 
-/// Validates and stores the game `request` asks for, with the creator's seat; an open one is
-/// listed in the lobby (within `client`'s seek limits).
+/// The player (public id) a request takes a seat as: its player key's, if any. A rated seat
+/// needs one (`401`); a wrong key in the `Authorization` header is `401` too, while a stale
+/// player cookie just means an anonymous seat. The cookie takes a seat only from this site's
+/// own pages, as the seat cookie acts (`403 cross_origin`).
+pub(crate) async fn seat_player(
+    state: &AppState,
+    headers: &HeaderMap,
+    rated: bool,
+) -> Result<Option<String>, ApiError> {
+    let auth = crate::players::handlers::who(state, headers, true).await?;
+    if rated {
+        return Ok(Some(auth.require()?.id.clone()));
+    }
+    Ok(auth.optional()?.map(|p| p.id.clone()))
+}
+
+/// Validates and stores the game `request` asks for, with the creator's seat (held by
+/// `player`, if it gave a player key); an open one is listed in the lobby (within `client`'s
+/// seek limits).
 pub(crate) async fn create(
     state: &AppState,
     request: CreateGame,
     client: IpAddr,
+    player: Option<String>,
 ) -> Result<Created, ApiError> {
     let computer = crate::game::requested_level(request.opponent)?;
+    if request.rated && (computer.is_some() || request.fen.is_some() || request.handicap.is_some())
+    {
+        return Err(ApiError::new(
+            ErrorCode::RatedNotAllowed,
+            "A rated game is between two players from the usual start: no computer, no custom \
+             position, no handicap.",
+        ));
+    }
+    if request.rated && player.is_none() {
+        return Err(ApiError::new(
+            ErrorCode::PlayerKeyRequired,
+            "A rated game needs a player key.",
+        ));
+    }
+    if let Some([min, max]) = request.rating_range
+        && (min > max || computer.is_some())
+    {
+        return Err(ApiError::invalid_request(
+            "`rating_range` is [min, max] with min ≤ max, between people",
+        ));
+    }
     if computer.is_some() && request.open {
         // The computer holds the other seat at once: there is nothing to seek.
         return Err(ApiError::invalid_request(
@@ -94,6 +134,16 @@ pub(crate) async fn create(
         ));
     }
     drop(table);
+    // The creator as its seat and seek show it: name and rating now, read from the store.
+    let speed = crate::players::speed_of(control.is_some());
+    let shown = match &player {
+        Some(id) => {
+            crate::players::player_ref(&*state.games.store().backend(), id, variant.name(), speed)
+                .await
+                .map_err(crate::players::read_error)?
+        }
+        None => None,
+    };
     if request.open {
         state.lobby.reserve(client)?;
     }
@@ -110,12 +160,15 @@ pub(crate) async fn create(
         open: request.open,
         unlisted: request.unlisted,
         computer,
+        players: {
+            let mut players = [None, None];
+            players[side.index()] = shown.clone();
+            players
+        },
+        rated: request.rated,
+        rating_range: request.rating_range,
     };
-    let stored = state
-        .games
-        .store()
-        .write(vec![Write::SaveGame(new_game.row(&id))])
-        .await;
+    let stored = state.games.store().write(new_game.writes(&id)).await;
     if let Err(e) = stored {
         if request.open {
             state.lobby.unreserve(client);
@@ -130,6 +183,9 @@ pub(crate) async fn create(
             control,
             side: !side,
             handicap,
+            rated: request.rated,
+            player: shown,
+            rating_range: request.rating_range,
         };
         let hash = first.or(second).expect("the creator's seat is taken");
         state.lobby.add_seek(&id, info, client, hash);
@@ -193,12 +249,18 @@ pub(crate) async fn view_game(
 pub(crate) async fn join_game(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     // No other site may make a visitor's browser take a seat.
     _: SameSiteJson<EmptyRequest>,
 ) -> Result<Response, ApiError> {
+    // Whether the game is rated is the game's to say: its actor refuses a missing player.
+    let player = seat_player(&state, &headers, false).await?;
     let joined = state
         .games
-        .ask(&id, |reply| Command::Join { reply })
+        .ask(&id, |reply| Command::Join {
+            player: player.clone(),
+            reply,
+        })
         .await?;
     Ok(seated_answer(
         &state,

@@ -40,6 +40,7 @@ use crate::game::Action;
 use crate::http::games::{action, create_game, join_game, notation, record, view_game};
 use crate::http::state::{AppState, ClientAddress};
 use crate::lobby;
+use crate::players::handlers as players;
 
 pub use extract::MAX_BODY;
 
@@ -79,6 +80,21 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/lobby/ws", get(lobby::upgrade))
         .route("/api/lobby/pair", post(lobby::pair))
         .route("/api/summaries", post(lobby::summaries))
+        .route("/api/players", post(players::create_player))
+        .route(
+            "/api/players/me",
+            get(players::my_page)
+                .patch(players::rename_player)
+                .delete(players::delete_player),
+        )
+        .route("/api/players/me/key", post(players::rotate_key))
+        .route(
+            "/api/players/me/cookie",
+            post(players::keep_key).delete(players::forget_key),
+        )
+        .route("/api/qr", post(players::qr))
+        .route("/api/players/{who}", get(players::player_page))
+        .route("/api/leaderboard/{variant}", get(players::leaderboard))
         .route("/api/analysis", post(crate::analysis::analyse))
         .route("/api/analysis/export", post(crate::analysis::export))
         .route("/api/analysis/ws", get(crate::analysis::engine::upgrade))

@@ -43,6 +43,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/rules/{variant}", get(app))
         .route("/analysis/{variant}", get(app))
         .route("/editor/{variant}", get(app))
+        .route("/player/{who}", get(app))
         .route("/static/{*path}", get(asset))
 }
 

@@ -17,6 +17,8 @@ use crate::http::slots::Slots;
 pub(crate) struct AppState {
     pub games: Arc<Games>,
     pub limiter: Arc<Limiter>,
+    /// New players per client address (`POST /api/players`).
+    pub player_limiter: Arc<Limiter>,
     /// Reverse proxies whose `X-Forwarded-For` is believed (see [`ratelimit::client_address`]).
     pub trusted_proxies: Arc<[IpAddr]>,
     /// Which browser requests may use the seat cookie (see [`crate::http::origin`]).

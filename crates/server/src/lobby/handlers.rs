@@ -4,7 +4,7 @@
 use axum::Extension;
 use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use jiang_protocol::{
     CreateGame, PairRequest, Paired, Summaries, SummariesRequest, to_sorted_value,
@@ -17,7 +17,7 @@ use crate::error::{ApiError, ErrorCode};
 use crate::game::{Command, summary};
 use crate::http::extract::seated_answer;
 use crate::http::extract::{JsonBody, SameSiteJson};
-use crate::http::games::create;
+use crate::http::games::{create, seat_player};
 use crate::http::state::{AppState, ClientAddress};
 use crate::seat;
 
@@ -42,8 +42,10 @@ pub(crate) async fn lobby_view(State(state): State<AppState>) -> Json<Value> {
 pub(crate) async fn pair(
     State(state): State<AppState>,
     Extension(ClientAddress(client)): Extension<ClientAddress>,
+    headers: HeaderMap,
     SameSiteJson(request): SameSiteJson<PairRequest>,
 ) -> Result<Response, ApiError> {
+    let player = seat_player(&state, &headers, request.rated).await?;
     if request.own.len() > MAX_OWN {
         return Err(ApiError::invalid_request(format_args!(
             "`own` names at most {MAX_OWN} games"
@@ -56,10 +58,30 @@ pub(crate) async fn pair(
             ApiError::new(ErrorCode::UnknownVariant, format!("{e}."))
         })?;
     let control = TimeControl::try_from(request.clock).map_err(ApiError::invalid_request)?;
-    let candidates = state.lobby.matching(variant, Some(control), &request.own);
+    // The caller's rating, read now from the store: the nearest seek is tried first.
+    let mine = match &player {
+        Some(id) => crate::players::player_ref(
+            &*state.games.store().backend(),
+            id,
+            variant.name(),
+            crate::players::REALTIME,
+        )
+        .await
+        .map_err(crate::players::read_error)?
+        .and_then(|p| p.rating),
+        None => None,
+    };
+    let me = player.as_deref().zip(mine);
+    let candidates = state
+        .lobby
+        .matching(variant, Some(control), &request.own, request.rated, me);
     let mut paired = None;
     for id in candidates.into_iter().take(PAIR_TRIES) {
-        match state.games.ask(&id, |reply| Command::Join { reply }).await {
+        let join = |reply| Command::Join {
+            player: player.clone(),
+            reply,
+        };
+        match state.games.ask(&id, join).await {
             Ok(joined) => {
                 paired = Some(Paired {
                     url: format!("{}/g/{id}", state.games.settings().public_url),
@@ -71,7 +93,11 @@ pub(crate) async fn pair(
                 break;
             }
             // Taken (or ended) meanwhile: try the next one.
-            Err(e) if matches!(e.code, ErrorCode::SeatTaken | ErrorCode::GameOver) => {}
+            Err(e)
+                if matches!(
+                    e.code,
+                    ErrorCode::SeatTaken | ErrorCode::GameOver | ErrorCode::SamePlayer
+                ) => {}
             Err(e) => return Err(e),
         }
     }
@@ -82,9 +108,10 @@ pub(crate) async fn pair(
                 variant: request.variant,
                 clock: Some(request.clock),
                 open: true,
+                rated: request.rated,
                 ..CreateGame::default()
             };
-            let created = create(&state, create_request, client).await?;
+            let created = create(&state, create_request, client, player).await?;
             let paired = Paired {
                 id: created.id,
                 side: created.side,

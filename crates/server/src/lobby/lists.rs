@@ -61,6 +61,9 @@ pub(super) fn seek_info(seek: &Seek) -> Option<SeekInfo> {
         },
         side: variant.side_from_name(&seek.side)?,
         handicap: seek.handicap.clone(),
+        rated: seek.rated,
+        player: seek.player.clone(),
+        rating_range: seek.rating_range,
     })
 }
 
@@ -77,6 +80,7 @@ pub(super) fn playing_game(game: &LiveGame) -> Option<PlayingGame> {
         spectators: game.spectators,
         listed: true,
         computer: game.computer,
+        players: game.players.clone(),
     })
 }
 
@@ -121,6 +125,9 @@ impl SeekEntry {
             handicap: self.info.handicap.clone(),
             waiting_ms: u64::try_from(now.saturating_duration_since(self.created).as_millis())
                 .unwrap_or(u64::MAX),
+            rated: self.info.rated,
+            player: self.info.player.clone(),
+            rating_range: self.info.rating_range,
         }
     }
 }
@@ -135,6 +142,7 @@ impl GameEntry {
             moves: self.game.moves,
             spectators: self.game.spectators,
             computer: self.game.computer,
+            players: self.game.players.clone(),
         }
     }
 }

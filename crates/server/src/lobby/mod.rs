@@ -24,8 +24,8 @@
 //! [`crate::cluster::DEAD_AFTER`] leaves the lists.
 //!
 //! May use: `clock`, `error`, `seat`, `cluster` (when a node counts as gone), the `http`
-//! guards (`ratelimit`, `slots`); `handlers` and `socket` add `game` and `http::{state,
-//! extract}`. The game actors tell it where their games stand; it never calls them.
+//! guards (`ratelimit`, `slots`); `handlers` and `socket` add `game`, `players` (who pairs,
+//! and their rating) and `http::{state, extract}`. The game actors tell it where their games stand; it never calls them.
 
 mod handlers;
 mod lists;
@@ -104,6 +104,12 @@ pub(crate) struct SeekInfo {
     /// The free seat: the side whoever joins plays.
     pub side: Side,
     pub handicap: Option<String>,
+    /// A rated seek.
+    pub rated: bool,
+    /// The creator, if a player (with its rating when the seek was opened).
+    pub player: Option<jiang_protocol::PlayerRef>,
+    /// The ratings an opponent may have to join.
+    pub rating_range: Option<[i64; 2]>,
 }
 
 /// Where a game stands, as its actor tells the lobby.
@@ -129,6 +135,8 @@ pub(crate) struct PlayingGame {
     pub listed: bool,
     /// Against the computer: its level.
     pub computer: Option<u8>,
+    /// Per side name, the player holding the seat.
+    pub players: std::collections::BTreeMap<String, jiang_protocol::PlayerRef>,
 }
 
 struct SeekEntry {
@@ -302,28 +310,52 @@ impl Lobby {
         self.changed.notify_one();
     }
 
-    /// The open seeks of `variant` with exactly `control` and no handicap, oldest first, but
-    /// those in `skip`.
+    /// The open seeks of `variant` with exactly `control`, no handicap and the same `rated`,
+    /// but those in `skip` and those of player `me`: oldest first, or with `me`'s `rating`
+    /// given, the nearest rating first (then the oldest).
     pub(crate) fn matching(
         &self,
         variant: Variant,
         control: Option<TimeControl>,
         skip: &[String],
+        rated: bool,
+        me: Option<(&str, i64)>,
     ) -> Vec<String> {
+        // A seek of the caller's own player is never its match.
+        let not_mine = |seek: &SeekEntry| {
+            let owner = seek.info.player.as_ref().map(|p| p.id.as_str());
+            me.is_none_or(|(me, _)| owner != Some(me))
+        };
+        // A seek with a rating range takes only a player rated within it.
+        let in_range = |seek: &SeekEntry| match (seek.info.rating_range, me) {
+            (None, _) => true,
+            (Some([min, max]), Some((_, mine))) => (min..=max).contains(&mine),
+            (Some(_), None) => false,
+        };
         let inner = self.lock();
-        let mut found: Vec<(&String, Instant)> = inner
+        let mut found: Vec<(&String, i64, Instant)> = inner
             .seeks
             .iter()
             .filter(|(id, s)| {
                 s.info.variant == variant
                     && s.info.control == control
                     && s.info.handicap.is_none()
+                    && s.info.rated == rated
                     && !skip.contains(id)
+                    && not_mine(s)
+                    && in_range(s)
             })
-            .map(|(id, s)| (id, s.created))
+            .map(|(id, s)| {
+                let distance = match (me, s.info.player.as_ref().and_then(|p| p.rating)) {
+                    (Some((_, mine)), Some(theirs)) => (mine - theirs).abs(),
+                    (Some(_), None) => i64::MAX,
+                    (None, _) => 0,
+                };
+                (id, distance, s.created)
+            })
             .collect();
-        found.sort_by_key(|&(_, created)| created);
-        found.into_iter().map(|(id, _)| id.clone()).collect()
+        found.sort_by_key(|&(_, distance, created)| (distance, created));
+        found.into_iter().map(|(id, _, _)| id.clone()).collect()
     }
 
     /// Lobby socket `socket` now holds the seeks of `seats` whose tokens match (the others are

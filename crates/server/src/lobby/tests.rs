@@ -13,11 +13,24 @@ fn lobby() -> Arc<Lobby> {
 }
 
 fn seek(lobby: &Lobby, id: &str) {
+    rated_seek(lobby, id, None, None);
+}
+
+/// A rated seek of player `id` at `rating` (none: no player), with `range`.
+fn rated_seek(lobby: &Lobby, id: &str, rating: Option<i64>, range: Option<[i64; 2]>) {
     let info = SeekInfo {
         variant: Variant::Xiangqi,
         control: None,
         side: Side::Second,
         handicap: None,
+        rated: rating.is_some(),
+        player: rating.map(|rating| jiang_protocol::PlayerRef {
+            id: format!("p-{id}"),
+            name: None,
+            rating: Some(rating),
+            provisional: false,
+        }),
+        rating_range: range,
     };
     lobby.add_seek(
         id,
@@ -36,6 +49,7 @@ fn playing(moves: u64, spectators: u64, listed: bool) -> Listing {
         spectators,
         listed,
         computer: None,
+        players: Default::default(),
     })
 }
 
@@ -125,4 +139,26 @@ fn holds_keep_a_seek_only_with_its_token() {
     assert!(lobby.lock().seeks.contains_key("a"));
     lobby.flush(gone + lobby.settings.seek_timeout);
     assert!(!lobby.lock().seeks.contains_key("a"));
+}
+
+#[test]
+fn rated_pairing_prefers_the_nearest_rating_within_each_range() {
+    let lobby = lobby();
+    rated_seek(&lobby, "low", Some(1200), None);
+    rated_seek(&lobby, "mid", Some(1500), None);
+    rated_seek(&lobby, "high", Some(1900), None);
+    rated_seek(&lobby, "picky", Some(1850), Some([1800, 2000]));
+    seek(&lobby, "casual");
+    let matching = |me| lobby.matching(Variant::Xiangqi, None, &[], true, me);
+    assert_eq!(
+        matching(Some(("me", 1850))),
+        ["picky", "high", "mid", "low"]
+    );
+    assert_eq!(matching(Some(("me", 1450))), ["mid", "low", "high"]);
+    // Never one's own seek; casual pairing sees casual seeks only.
+    assert_eq!(matching(Some(("p-mid", 1500))), ["low", "high"]);
+    assert_eq!(
+        lobby.matching(Variant::Xiangqi, None, &[], false, None),
+        ["casual"]
+    );
 }

@@ -17,15 +17,21 @@
 //! and holding the write lock (tests/disk_full.rs in crates/jiang reproduces it).
 //!
 //! Rooms: `sql` (the SQL both back ends share and their [`Backend`] implementations),
-//! `connect` (opening and migrating a database), `writer` (the group-commit [`Store`]).
+//! `connect` (opening and migrating a database), `writer` (the group-commit [`Store`]),
+//! `players` (players, ratings and seats: their rows, writes and reads).
 //!
-//! May use: nothing of the server but its own rows: every other room writes through it.
+//! May use: nothing of the server but its own rows and `rating` (the pure Glicko-2 with which
+//! a rated game's end is rated inside its transaction): every other room writes through it.
 
 mod connect;
+mod players;
 mod sql;
 mod writer;
 
 pub use connect::{Durability, connect};
+pub use players::{
+    BoardRow, HistoryRow, PlayerGameRow, PlayerReads, PlayerRow, PlayerWrite, RatingRow,
+};
 pub(crate) use sql::RESUMABLE;
 pub use sql::{PgBackend, SqliteBackend};
 pub use writer::{AbortWrites, Store};
@@ -230,6 +236,8 @@ pub enum Write {
     /// Rewrite the one row of `store_probe` with this time (ms since the epoch): the health
     /// probe's tiny write.
     Probe(i64),
+    /// A change of players, ratings or seats (see [`PlayerWrite`]).
+    Player(PlayerWrite),
     /// Cluster mode: the unit commits only if `owner` still holds game `game_id`'s lease with
     /// the `epoch` it took (else the whole unit fails with [`StoreError::Fenced`]); the lease is
     /// extended to at least `expires_at` (ms since the Unix epoch). The row lock it takes also
@@ -272,7 +280,7 @@ pub struct StoredGame {
 }
 
 /// What a database back end does. Both implementations run the same SQL.
-pub trait Backend: Send + Sync + 'static {
+pub trait Backend: PlayerReads + Send + Sync + 'static {
     /// Commits all units in one transaction (all or nothing).
     fn commit<'a>(&'a self, units: &'a [Vec<Write>]) -> BoxFuture<'a, Result<(), StoreError>>;
     /// One game and its moves.

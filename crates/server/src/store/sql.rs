@@ -9,6 +9,8 @@ use sqlx::postgres::PgPool;
 use sqlx::sqlite::SqlitePool;
 use sqlx::{Connection, Database};
 
+// The player rows' SQL, their reads and `player_backend!`, which writes them for both drivers.
+use super::players::*;
 use super::{Backend, GameRow, LogRow, MoveRow, RunRow, StoreError, StoredGame, Write};
 
 /// `$1` to `$8` are the columns of [`UPDATE_GAME`], in its order (one binder serves both).
@@ -212,6 +214,7 @@ macro_rules! sql_backend {
                             .execute(&mut **tx)
                             .await?;
                     }
+                    Write::Player(write) => Self::apply_player(tx, write).await?,
                     Write::Fence {
                         game_id,
                         owner,
@@ -360,6 +363,7 @@ pub struct SqliteBackend {
     pub(super) pool: SqlitePool,
 }
 sql_backend!(SqliteBackend, sqlx::Sqlite, "BEGIN IMMEDIATE");
+player_backend!(SqliteBackend, sqlx::Sqlite);
 
 /// The PostgreSQL back end, for operators who run several server processes.
 pub struct PgBackend {
@@ -372,3 +376,4 @@ sql_backend!(
     sqlx::Postgres,
     "BEGIN; SET LOCAL lock_timeout = '3s'"
 );
+player_backend!(PgBackend, sqlx::Postgres);

@@ -281,6 +281,25 @@ impl TestServer {
         (status, value)
     }
 
+    /// `method` `path` as the player of `key` (`Authorization: Player <key>`), with an optional
+    /// JSON body.
+    pub async fn as_player(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        key: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut request = self.http.request(method, self.url(path));
+        if let Some(key) = key {
+            request = request.header("authorization", format!("Player {key}"));
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        self.send_request(request, None).await
+    }
+
     /// POST `path` with `body` (JSON) and an optional bearer token.
     pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (StatusCode, Value) {
         self.send_request(self.http.post(self.url(path)).json(&body), token)
