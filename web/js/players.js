@@ -199,22 +199,19 @@ ${rows.map(([v, r]) => `<tr data-variant="${v}"><td>${t('variant.' + v)}</td><td
         history.replaceState(null, '', `/player/${encodeURIComponent(view.name || view.id)}`);
       });
     });
-    main.querySelector('.forget-key').addEventListener('click', () =>
-      act(async () => {
-        if (!confirm(t('player.forgetConfirm'))) return;
-        await api('/api/players/me/cookie', { method: 'DELETE', body: {} });
-        me(true);
-        navigate('/');
-      }),
-    );
-    main.querySelector('.delete-player').addEventListener('click', () =>
-      act(async () => {
-        if (!confirm(t('player.deleteConfirm'))) return;
-        await api('/api/players/me', { method: 'DELETE', body: {} });
-        me(true);
-        navigate('/');
-      }),
-    );
+    // Leaving this player on this device (`forget`: the cookie) or for good: asked first,
+    // then the home page.
+    const leave = (selector, question, path) =>
+      main.querySelector(selector).addEventListener('click', () =>
+        act(async () => {
+          if (!confirm(t(question))) return;
+          await api(path, { method: 'DELETE', body: {} });
+          me(true);
+          navigate('/');
+        }),
+      );
+    leave('.forget-key', 'player.forgetConfirm', '/api/players/me/cookie');
+    leave('.delete-player', 'player.deleteConfirm', '/api/players/me');
   }
 
   render();

@@ -140,31 +140,20 @@ on_both!(
     names_are_unique_after_folding_and_refused_by_type,
     |s: TestServer| async move {
         let (_, key) = new_player(&s, Some("Straße")).await;
-        for taken in ["STRASSE", "strasse", "Ｓｔｒａｓｓｅ"] {
-            assert_refused(
-                s.as_player(
+        let taken = ["STRASSE", "strasse", "Ｓｔｒａｓｓｅ"]
+            .map(|n| (n, StatusCode::CONFLICT, "name_taken"));
+        let bad = ["a", "two words", "<script>", "123456789012345678901"]
+            .map(|n| (n, StatusCode::BAD_REQUEST, "invalid_name"));
+        for (name, status, code) in taken.into_iter().chain(bad) {
+            let answer = s
+                .as_player(
                     Method::POST,
                     "/api/players",
                     None,
-                    Some(json!({ "name": taken })),
+                    Some(json!({ "name": name })),
                 )
-                .await,
-                StatusCode::CONFLICT,
-                "name_taken",
-            );
-        }
-        for bad in ["a", "two words", "<script>", "123456789012345678901"] {
-            assert_refused(
-                s.as_player(
-                    Method::POST,
-                    "/api/players",
-                    None,
-                    Some(json!({ "name": bad })),
-                )
-                .await,
-                StatusCode::BAD_REQUEST,
-                "invalid_name",
-            );
+                .await;
+            assert_refused(answer, status, code);
         }
         let (_, other) = new_player(&s, None).await;
         assert_refused(

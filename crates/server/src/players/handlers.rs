@@ -23,7 +23,7 @@ use crate::http::extract::{JsonBody, SameSiteJson, cookie};
 use crate::http::state::{AppState, ClientAddress};
 use crate::rating;
 use crate::seat;
-use crate::store::{PlayerRow, PlayerWrite, StoreError, Write, now_ms};
+use crate::store::{BoardQuery, PlayerRow, PlayerWrite, StoreError, Write, now_ms};
 
 /// The most rows of the leaderboard.
 const BOARD_SIZE: i64 = 100;
@@ -278,12 +278,12 @@ pub(crate) async fn leaderboard(
         .games
         .store()
         .backend()
-        .leaderboard(
-            variant.name(),
+        .leaderboard(BoardQuery {
+            variant: variant.name(),
             speed,
-            rating::PROVISIONAL_DEVIATION,
-            BOARD_SIZE,
-        )
+            max_deviation: rating::PROVISIONAL_DEVIATION,
+            limit: BOARD_SIZE,
+        })
         .await
         .map_err(read_error)?;
     let board = Leaderboard {

@@ -30,7 +30,7 @@ mod writer;
 
 pub use connect::{Durability, connect};
 pub use players::{
-    BoardRow, HistoryRow, PlayerGameRow, PlayerReads, PlayerRow, PlayerWrite, RatingRow,
+    BoardQuery, BoardRow, HistoryRow, PlayerGameRow, PlayerReads, PlayerRow, PlayerWrite, RatingRow,
 };
 pub(crate) use sql::RESUMABLE;
 pub use sql::{PgBackend, SqliteBackend};

@@ -88,6 +88,20 @@ pub struct PlayerGameRow {
     pub rating_change: Option<f64>,
 }
 
+/// Which leaderboard to read: a variant at a speed, players whose deviation is at most
+/// `max_deviation` (the non-provisional ones), the best `limit`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoardQuery<'a> {
+    /// The variant's name.
+    pub variant: &'a str,
+    /// `realtime` or `correspondence`.
+    pub speed: &'a str,
+    /// The largest deviation listed.
+    pub max_deviation: f64,
+    /// The most rows.
+    pub limit: i64,
+}
+
 /// One row of the leaderboard.
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct BoardRow {
@@ -207,13 +221,10 @@ pub trait PlayerReads {
         &'a self,
         game_id: &'a str,
     ) -> BoxFuture<'a, Result<Vec<(i64, String)>, StoreError>>;
-    /// Non-provisional ratings (deviation at most `max_deviation`) of live players, best first.
+    /// The leaderboard `query` asks for: live players, best first.
     fn leaderboard<'a>(
         &'a self,
-        variant: &'a str,
-        speed: &'a str,
-        max_deviation: f64,
-        limit: i64,
+        query: BoardQuery<'a>,
     ) -> BoxFuture<'a, Result<Vec<BoardRow>, StoreError>>;
 }
 
@@ -537,20 +548,17 @@ macro_rules! player_backend {
 
             fn leaderboard<'a>(
                 &'a self,
-                variant: &'a str,
-                speed: &'a str,
-                max_deviation: f64,
-                limit: i64,
+                query: BoardQuery<'a>,
             ) -> BoxFuture<'a, Result<Vec<BoardRow>, StoreError>> {
                 fetch!(
                     &self.pool,
                     fetch_all,
                     BoardRow,
                     SELECT_BOARD,
-                    variant,
-                    speed,
-                    max_deviation,
-                    limit
+                    query.variant,
+                    query.speed,
+                    query.max_deviation,
+                    query.limit
                 )
             }
         }
