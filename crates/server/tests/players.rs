@@ -252,11 +252,24 @@ on_both!(
         .await;
         assert_eq!(rows, 0, "the aborted game rated nobody");
 
-        // Bob deletes himself: the games stay on Alice's page, without him.
+        // Bob deletes himself in the middle of a rated game: the games stay on Alice's page,
+        // without him; the game still rates Alice, and Bob's ratings stay gone.
+        let (id4, red4, black4) = rated_game(&s, &key_a, &key_b, true).await;
+        s.play(&id4, &red4, "h2e2").await;
+        s.play(&id4, &black4, "h9g7").await;
         let (status, _) = s
             .as_player(Method::DELETE, "/api/players/me", Some(&key_b), None)
             .await;
         assert_eq!(status, StatusCode::NO_CONTENT);
+        s.resign(&id4, &black4).await;
+        let (kept,): (i64,) = fetch_one(
+            &s.config.database_url,
+            "SELECT COUNT(*) FROM ratings WHERE player_id = $1",
+            &[&b],
+        )
+        .await;
+        assert_eq!(kept, 0, "a deleted player's ratings are not written again");
+        assert_eq!(page(&s, &a).await.ratings["xiangqi"].games, 2);
         let alice = page(&s, &a).await;
         let first = alice
             .games
@@ -265,7 +278,6 @@ on_both!(
             .expect("the game stays");
         assert_eq!(first.opponent, None, "shown as a deleted player");
         assert_eq!(first.result.as_deref(), Some("win"));
-        assert_eq!(alice.ratings["xiangqi"].games, 1);
         s.stop().await;
     }
 );

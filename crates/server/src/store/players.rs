@@ -237,6 +237,10 @@ pub(super) const ROTATE_KEY: &str =
 pub(super) const DELETE_PLAYER: &str = "UPDATE players SET key_hash = NULL, name = NULL, \
      name_key = NULL, deleted_at = $2 WHERE id = $1 AND deleted_at IS NULL";
 pub(super) const DELETE_RATINGS: &str = "DELETE FROM ratings WHERE player_id = $1";
+/// A deleted player's ratings, written by a rated game that ended after the deletion: gone
+/// again, as the deletion promised (the opponent is rated as usual).
+pub(super) const DELETE_RATINGS_OF_DELETED: &str = "DELETE FROM ratings WHERE player_id = $1 \
+     AND EXISTS (SELECT 1 FROM players WHERE id = $1 AND deleted_at IS NOT NULL)";
 pub(super) const INSERT_SEAT: &str = "INSERT INTO player_games (game_id, side, player_id, \
      rated, created_at) VALUES ($1, $2, $3, $4, $5)";
 /// A new rating row, if the player has none yet in that variant and speed.
@@ -426,6 +430,7 @@ macro_rules! player_backend {
                                 change,
                                 at
                             );
+                            execute!(tx, DELETE_RATINGS_OF_DELETED, player);
                         }
                     }
                 }
