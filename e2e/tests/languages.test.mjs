@@ -1,4 +1,4 @@
-// Every UI language on a phone (390×844): the home, game, analysis and rules pages render in
+// Every UI language on a phone (390×844): the home, game, analysis, player and rules pages render in
 // it with no string of the English catalogue left (a sentence the language translates but the
 // page still shows in English), no catalogue key shown raw, no text overflowing its button or
 // link-button, and no sideways scroll. Plural forms follow the language's CLDR rules.
@@ -51,8 +51,16 @@ async function problems(page, lang) {
   return found.concat(overflow.map((o) => `overflow: ${o}`));
 }
 
+/** One player for every language's look at a player page (created once: creation is rate
+ * limited per address). */
+let player = null;
+async function aPlayer() {
+  player ??= fetch(`${env.server.url}/api/players`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'polyglot' }) }).then((r) => r.json());
+  return player;
+}
+
 for (const [lang, name] of LANGS) {
-  test(`${lang} (${name}): home, game, analysis and rules on a phone, all in ${lang}`, async () => {
+  test(`${lang} (${name}): home, game, analysis, player and rules pages on a phone, all in ${lang}`, async () => {
     const ctx = await newContext(env.browser, { viewport: PHONE });
     await ctx.addCookies([{ name: 'lang', value: lang, url: env.server.url }]);
     const page = await ctx.newPage();
@@ -71,6 +79,12 @@ for (const [lang, name] of LANGS) {
     await page.goto(`${env.server.url}/analysis/xiangqi`);
     await page.locator('svg.board [data-piece]').first().waitFor();
     bad.push(...(await problems(page, lang)).map((p) => `analysis: ${p}`));
+
+    const { id } = await aPlayer();
+    assert.ok(id, 'a player');
+    await page.goto(`${env.server.url}/player/${id}`);
+    await page.locator(`.player-page[data-id="${id}"]`).waitFor();
+    bad.push(...(await problems(page, lang)).map((p) => `player: ${p}`));
 
     for (const variant of ['xiangqi', 'jieqi', 'shogi', 'minishogi']) {
       await page.goto(`${env.server.url}/rules/${variant}`);
