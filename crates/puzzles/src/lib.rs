@@ -1,0 +1,14 @@
+//! Jiang's puzzles: positions from real games where exactly one move wins, found and proved by
+//! Jiang's own engine.
+//!
+//! - [`format`]: a puzzle as stored and shipped (one JSON object a line), its themes and proof.
+//! - [`check`]: the trainer's verdict on a move played in a puzzle (right, wrong, solved, and the
+//!   reply), from the rules alone.
+
+#![warn(missing_docs)]
+
+pub mod check;
+pub mod format;
+
+pub use check::{CheckError, Verdict, check};
+pub use format::{FormatError, Proof, ProofKind, Puzzle, Theme, read_puzzles, write_puzzles};
