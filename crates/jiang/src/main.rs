@@ -143,6 +143,16 @@ struct ServeArgs {
     /// Nodes the engine searches per position of a computer review (the fixed budget).
     #[arg(long, env = "JIANG_REVIEW_NODES", default_value_t = 40_000, value_parser = clap::value_parser!(u64).range(1..))]
     review_nodes: u64,
+    /// A puzzle file (one puzzle a line, docs/puzzles.md) to load at start, besides the
+    /// shipped sets; may be given several times.
+    #[arg(long = "puzzles", env = "JIANG_PUZZLES", value_delimiter = ',')]
+    puzzle_files: Vec<std::path::PathBuf>,
+    /// Do not load the puzzle sets shipped in the binary.
+    #[arg(long, env = "JIANG_NO_SHIPPED_PUZZLES")]
+    no_shipped_puzzles: bool,
+    /// Hours between two searches of the finished games for new puzzles (0: never).
+    #[arg(long, env = "JIANG_PUZZLE_IMPORT_HOURS", default_value = "6", value_parser = hours)]
+    puzzle_import_hours: f64,
     /// Cluster mode: the NATS server that links several nodes serving one site (needs a
     /// PostgreSQL `--database`; see docs/configuration.md, "Cluster").
     #[arg(long, env = "JIANG_CLUSTER")]
@@ -190,6 +200,14 @@ fn seconds(text: &str) -> Result<Duration, String> {
         _ => Err(format!(
             "`{text}` is not a number of seconds greater than 0"
         )),
+    }
+}
+
+/// A number of hours from 0 (never) to 100,000.
+fn hours(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(h) if (0.0..=1e5).contains(&h) => Ok(h),
+        _ => Err(format!("`{text}` is not a number of hours from 0 (never)")),
     }
 }
 
@@ -302,6 +320,12 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
             .map_or_else(jiang_server::engine_pool::default_threads, |n| n as usize),
         analysis_seconds: args.analysis_seconds,
         review_nodes: args.review_nodes,
+        puzzles: jiang_server::PuzzleSettings {
+            shipped: !args.no_shipped_puzzles,
+            files: args.puzzle_files,
+            import_every: (args.puzzle_import_hours > 0.0)
+                .then(|| Duration::from_secs_f64(args.puzzle_import_hours * 3600.0)),
+        },
         ..jiang_server::Config::default()
     };
     let runtime = tokio::runtime::Runtime::new()

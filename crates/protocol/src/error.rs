@@ -133,6 +133,8 @@ named_enum! {
     PlayerNotFound = (404, "player_not_found"),
     /// No such API endpoint.
     NotFound = (404, "not_found"),
+    /// No puzzle has that id, or none matches what was asked (variant, theme).
+    PuzzleNotFound = (404, "puzzle_not_found"),
     /// Join when both seats are taken.
     SeatTaken = (409, "seat_taken"),
     /// Another player has that name (after case folding and NFKC).

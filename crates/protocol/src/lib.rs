@@ -18,6 +18,7 @@ mod lobby;
 mod message;
 mod players;
 mod position;
+mod puzzles;
 mod request;
 mod view;
 
@@ -47,6 +48,10 @@ pub use players::{
     QrRequest, RatingPoint, RatingView, RenamePlayer,
 };
 pub use position::{PositionCheck, PositionProblem, ValidatePosition};
+pub use puzzles::{
+    PuzzleHint, PuzzleMoveAnswer, PuzzleMoveRequest, PuzzleRated, PuzzleRating, PuzzleResult,
+    PuzzleSolution, PuzzleStepRequest, PuzzleView,
+};
 pub use request::{
     CreateGame, Created, DrawAction, DrawRequest, EmptyRequest, Health, ImportedGame,
     ImportedResult, Joined, MoveRequest, NotationList, Opponent, TimeControlSpec,

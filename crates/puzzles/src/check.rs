@@ -74,9 +74,8 @@ pub fn start(puzzle: &Puzzle) -> Result<AnyGame, CheckError> {
     })
 }
 
-/// Judges `text`, played after `line` (the moves of this puzzle played so far, as the trainer
-/// showed them: the solver's as sent, the opponent's as recorded).
-pub fn check(puzzle: &Puzzle, line: &[String], text: &str) -> Result<Verdict, CheckError> {
+/// The game after `line`, which must follow the puzzle's solution up to a solver's turn.
+fn follow(puzzle: &Puzzle, line: &[String]) -> Result<AnyGame, CheckError> {
     let variant = puzzle.variant;
     if line.len() % 2 == 1 || line.len() >= puzzle.solution.len() {
         return Err(CheckError::NotSolversTurn);
@@ -94,6 +93,25 @@ pub fn check(puzzle: &Puzzle, line: &[String], text: &str) -> Result<Verdict, Ch
             reason: format!("move {} `{recorded}`: {e}", i + 1),
         })?;
     }
+    Ok(game)
+}
+
+/// The hint at the solver's turn after `line`: where the solution's next move starts — the
+/// square of the piece it moves (`h2`, `7g`), or for a drop the piece's letter and `*` (`G*`).
+pub fn hint(puzzle: &Puzzle, line: &[String]) -> Result<String, CheckError> {
+    follow(puzzle, line)?;
+    let next = &puzzle.solution[line.len()];
+    Ok(match next.split_once('*') {
+        Some((piece, _)) => format!("{piece}*"),
+        None => next.get(..2).unwrap_or(next).to_owned(),
+    })
+}
+
+/// Judges `text`, played after `line` (the moves of this puzzle played so far, as the trainer
+/// showed them: the solver's as sent, the opponent's as recorded).
+pub fn check(puzzle: &Puzzle, line: &[String], text: &str) -> Result<Verdict, CheckError> {
+    let variant = puzzle.variant;
+    let mut game = follow(puzzle, line)?;
     let text = text.trim();
     let sent = match variant.family() {
         // A player may add Jieqi's reveal letter; the position decides what is revealed.

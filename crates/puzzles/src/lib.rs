@@ -4,11 +4,13 @@
 //! - [`format`]: a puzzle as stored and shipped (one JSON object a line), its themes and proof.
 //! - [`check`]: the trainer's verdict on a move played in a puzzle (right, wrong, solved, and the
 //!   reply), from the rules alone.
+//! - [`shipped`]: the sets in the repository's `puzzles/` folder, embedded.
 
 #![warn(missing_docs)]
 
 pub mod check;
 pub mod format;
+pub mod shipped;
 
-pub use check::{CheckError, Verdict, check};
+pub use check::{CheckError, Verdict, check, hint};
 pub use format::{FormatError, Proof, ProofKind, Puzzle, Theme, read_puzzles, write_puzzles};

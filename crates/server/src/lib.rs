@@ -15,6 +15,7 @@ mod heartbeat;
 pub mod http;
 pub mod lobby;
 pub mod players;
+pub mod puzzles;
 pub mod rating;
 pub mod seat;
 pub mod store;
@@ -29,6 +30,7 @@ use tokio::sync::{mpsc, watch};
 
 pub use http::ratelimit::Rate;
 pub use lobby::LobbySettings;
+pub use puzzles::PuzzleSettings;
 pub use store::Durability;
 
 /// How the server runs.
@@ -81,6 +83,8 @@ pub struct Config {
     /// Cluster mode: the first token of every NATS subject (`jiang`), so that several sites
     /// (or test runs) can share one NATS server.
     pub cluster_name: String,
+    /// Puzzles: the shipped sets, the operator's files, the importer's schedule.
+    pub puzzles: PuzzleSettings,
 }
 
 /// Limits on connections and WebSockets: what keeps one client (or a crowd of idle ones) from
@@ -145,6 +149,7 @@ impl Default for Config {
             review_nodes: analysis::engine::DEFAULT_REVIEW_NODES,
             cluster: None,
             cluster_name: "jiang".into(),
+            puzzles: PuzzleSettings::default(),
         }
     }
 }
@@ -169,6 +174,9 @@ pub enum ServeError {
     /// `--public-url` is not an http(s) URL.
     #[error(transparent)]
     PublicUrl(#[from] http::origin::OriginError),
+    /// A puzzle file could not be loaded.
+    #[error(transparent)]
+    Puzzles(#[from] puzzles::import::PuzzleLoadError),
     /// Serving failed.
     #[error("server error: {0}")]
     Io(#[from] std::io::Error),
@@ -303,6 +311,8 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         lobby.clone(),
     );
     let (resumed, started_at) = games.resume_all(&config.node).await?;
+    let puzzles = puzzles::import::load_at_start(games.store(), &config.puzzles).await?;
+    tracing::info!(puzzles, "puzzles loaded");
     // Set once every actor has stopped: the cluster's command service ends then.
     let (cluster_closed_tx, cluster_closed_rx) = watch::channel(false);
     if let Some(cluster) = &cluster {

@@ -41,6 +41,7 @@ use crate::http::games::{action, create_game, join_game, notation, record, view_
 use crate::http::state::{AppState, ClientAddress};
 use crate::lobby;
 use crate::players::handlers as players;
+use crate::puzzles::handlers as puzzles;
 
 pub use extract::MAX_BODY;
 
@@ -95,6 +96,12 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/qr", post(players::qr))
         .route("/api/players/{who}", get(players::player_page))
         .route("/api/leaderboard/{variant}", get(players::leaderboard))
+        .route("/api/puzzles/next", get(puzzles::next))
+        .route("/api/puzzles/daily/{variant}", get(puzzles::daily))
+        .route("/api/puzzles/{id}", get(puzzles::show))
+        .route("/api/puzzles/{id}/move", post(puzzles::play))
+        .route("/api/puzzles/{id}/hint", post(puzzles::hint))
+        .route("/api/puzzles/{id}/solution", post(puzzles::solution))
         .route("/api/analysis", post(crate::analysis::analyse))
         .route("/api/analysis/export", post(crate::analysis::export))
         .route("/api/analysis/ws", get(crate::analysis::engine::upgrade))

@@ -18,13 +18,16 @@
 //!
 //! Rooms: `sql` (the SQL both back ends share and their [`Backend`] implementations),
 //! `connect` (opening and migrating a database), `writer` (the group-commit [`Store`]),
-//! `players` (players, ratings and seats: their rows, writes and reads).
+//! `players` (players, ratings and seats: their rows, writes and reads), `puzzles` (puzzles,
+//! puzzle ratings and attempts).
 //!
 //! May use: nothing of the server but its own rows and `rating` (the pure Glicko-2 with which
-//! a rated game's end is rated inside its transaction): every other room writes through it.
+//! a rated game's end, or a puzzle attempt's, is rated inside its transaction): every other
+//! room writes through it.
 
 mod connect;
 mod players;
+mod puzzles;
 mod sql;
 mod writer;
 
@@ -32,6 +35,7 @@ pub use connect::{Durability, connect};
 pub use players::{
     BoardQuery, BoardRow, HistoryRow, PlayerGameRow, PlayerReads, PlayerRow, PlayerWrite, RatingRow,
 };
+pub use puzzles::{AttemptRow, PuzzlePick, PuzzleRatingRow, PuzzleReads, PuzzleRow, PuzzleWrite};
 pub(crate) use sql::RESUMABLE;
 pub use sql::{PgBackend, SqliteBackend};
 pub use writer::{AbortWrites, Store};
@@ -238,6 +242,8 @@ pub enum Write {
     Probe(i64),
     /// A change of players, ratings or seats (see [`PlayerWrite`]).
     Player(PlayerWrite),
+    /// A change of puzzles, puzzle ratings or attempts (see [`PuzzleWrite`]).
+    Puzzle(PuzzleWrite),
     /// Cluster mode: the unit commits only if `owner` still holds game `game_id`'s lease with
     /// the `epoch` it took (else the whole unit fails with [`StoreError::Fenced`]); the lease is
     /// extended to at least `expires_at` (ms since the Unix epoch). The row lock it takes also
@@ -280,7 +286,7 @@ pub struct StoredGame {
 }
 
 /// What a database back end does. Both implementations run the same SQL.
-pub trait Backend: PlayerReads + Send + Sync + 'static {
+pub trait Backend: PlayerReads + PuzzleReads + Send + Sync + 'static {
     /// Commits all units in one transaction (all or nothing).
     fn commit<'a>(&'a self, units: &'a [Vec<Write>]) -> BoxFuture<'a, Result<(), StoreError>>;
     /// One game and its moves.

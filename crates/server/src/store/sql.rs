@@ -11,6 +11,8 @@ use sqlx::{Connection, Database};
 
 // The player rows' SQL, their reads and `player_backend!`, which writes them for both drivers.
 use super::players::*;
+// The puzzle rows' SQL, their reads and `puzzle_backend!`.
+use super::puzzles::*;
 use super::{Backend, GameRow, LogRow, MoveRow, RunRow, StoreError, StoredGame, Write};
 
 /// `$1` to `$8` are the columns of [`UPDATE_GAME`], in its order (one binder serves both).
@@ -215,6 +217,7 @@ macro_rules! sql_backend {
                             .await?;
                     }
                     Write::Player(write) => Self::apply_player(tx, write).await?,
+                    Write::Puzzle(write) => Self::apply_puzzle(tx, write).await?,
                     Write::Fence {
                         game_id,
                         owner,
@@ -364,6 +367,7 @@ pub struct SqliteBackend {
 }
 sql_backend!(SqliteBackend, sqlx::Sqlite, "BEGIN IMMEDIATE");
 player_backend!(SqliteBackend, sqlx::Sqlite);
+puzzle_backend!(SqliteBackend, sqlx::Sqlite);
 
 /// The PostgreSQL back end, for operators who run several server processes.
 pub struct PgBackend {
@@ -377,3 +381,4 @@ sql_backend!(
     "BEGIN; SET LOCAL lock_timeout = '3s'"
 );
 player_backend!(PgBackend, sqlx::Postgres);
+puzzle_backend!(PgBackend, sqlx::Postgres);

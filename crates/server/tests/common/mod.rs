@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use jiang_protocol::{Created, ErrorBody, GameView, Joined, ServerMessage, to_sorted_value};
-use jiang_server::{Config, Rate, Server};
+use jiang_server::{Config, PuzzleSettings, Rate, Server};
 use reqwest::StatusCode;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -186,6 +186,12 @@ impl TestServer {
             listen: "127.0.0.1:0".into(),
             database_url,
             rate_limit: Rate::UNLIMITED,
+            // The shipped puzzle sets and the importer are the puzzle tests' business.
+            puzzles: PuzzleSettings {
+                shipped: false,
+                files: Vec::new(),
+                import_every: None,
+            },
             ..Config::default()
         };
         adjust(&mut config);

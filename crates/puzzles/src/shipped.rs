@@ -1,0 +1,16 @@
+//! The puzzle sets shipped in the repository (`puzzles/*.jsonl`), embedded in the binary: the
+//! server loads them at start, and the tests prove every one of them again.
+
+use crate::format::{FormatError, Puzzle, read_puzzles};
+
+/// Each shipped file: its name under `puzzles/` and its text.
+pub const FILES: &[(&str, &str)] = &[];
+
+/// Every shipped puzzle, file after file.
+pub fn all() -> Result<Vec<Puzzle>, FormatError> {
+    let mut puzzles = Vec::new();
+    for (_, text) in FILES {
+        puzzles.extend(read_puzzles(text.as_bytes())?);
+    }
+    Ok(puzzles)
+}
