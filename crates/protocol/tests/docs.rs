@@ -9,7 +9,8 @@ use jiang_protocol::{
     ErrorCode, ErrorReason, ExportRequest, ExportedRecord, GameView, Health, ImportedGame, Joined,
     Leaderboard, LobbyClientMessage, LobbyServerMessage, LobbyShare, LobbySnapshot, MoveRequest,
     NodeAlive, NodeReply, NodeRequest, NotationList, PairRequest, Paired, PlayerCreated,
-    PlayerView, PositionCheck, PremoveRequest, QrRequest, RenamePlayer, ReviewAnswer,
+    PlayerView, PositionCheck, PremoveRequest, PuzzleHint, PuzzleMoveAnswer, PuzzleMoveRequest,
+    PuzzleSolution, PuzzleStepRequest, PuzzleView, QrRequest, RenamePlayer, ReviewAnswer,
     ReviewRequest, ServerMessage, Summaries, SummariesRequest, TakebackRequest, ValidatePosition,
 };
 use serde::de::DeserializeOwned;
@@ -143,6 +144,12 @@ macro_rules! parse_as_one_of {
 }
 
 parse_as_one_of!(
+    PuzzleView,
+    PuzzleMoveRequest,
+    PuzzleMoveAnswer,
+    PuzzleStepRequest,
+    PuzzleHint,
+    PuzzleSolution,
     CreateGame,
     Created,
     Joined,
