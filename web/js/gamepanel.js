@@ -170,7 +170,12 @@ export function gamePageHtml(ratio) {
     <section class="chat" aria-labelledby="chat-title"></section>
   </aside>
 </section>
-<dialog class="promo" aria-labelledby="promo-title">
+${promoDialogHtml()}`;
+}
+
+/** The promotion dialog that [`askPromotion`] opens (the game page's and the trainer's). */
+export function promoDialogHtml() {
+  return `<dialog class="promo" aria-labelledby="promo-title">
   <form method="dialog">
     <h2 id="promo-title">${t('promo.title')}</h2>
     <div class="promo-choices">

@@ -147,6 +147,10 @@ export function homePage(main) {
     </div>
   </form>
   <div class="lobby-slot"></div>
+  <section class="daily-puzzles" aria-labelledby="daily-title" hidden>
+    <h2 id="daily-title">${t('puzzle.daily')}</h2>
+    <ul class="daily-list"></ul>
+  </section>
   <section class="games-gallery" aria-labelledby="games-title">
     <h2 id="games-title">${t('home.gamesTitle')}</h2>
     <div class="variant-grid">
@@ -166,6 +170,9 @@ export function homePage(main) {
     main.querySelector('.player-slot').replaceWith(playerRoot);
     lobby.rerender();
     player.rerender();
+    // The daily puzzles: the trainer's module, loaded when the home page is drawn.
+    const daily = main.querySelector('.daily-puzzles');
+    import('./puzzles.js').then((m) => m.dailyPuzzles(daily)).catch(() => {});
     const form = main.querySelector('form.create');
     // "Play with the computer" submits the same form with an opponent.
     let vsComputer = false;

@@ -1,7 +1,7 @@
 // Entry point: the page chrome (skip link, header, language picker, footer) and client-side
 // routing on location.pathname: `/` home, `/g/<id>` game, `/rules/<variant>` rules,
 // `/analysis/<variant>` the analysis board, `/editor/<variant>` the board editor,
-// `/player/<name or id>` a player's page.
+// `/player/<name or id>` a player's page, `/puzzles/<variant>` the puzzle trainer.
 import { LANGS, initialLang, setLang, rememberLang, currentLang, t } from './i18n.js';
 import { navigate, setRouter } from './navigation.js';
 import { follow as followSeeks } from './seeks.js';
@@ -51,6 +51,10 @@ async function route() {
     mod = await import('./editor.js');
     if (seq !== routeSeq) return;
     page = mod.editorPage(main, m[1] || 'xiangqi');
+  } else if ((m = path.match(/^\/puzzles(?:\/([a-z]+))?\/?$/))) {
+    mod = await import('./puzzles.js');
+    if (seq !== routeSeq) return;
+    page = mod.puzzlesPage(main, m[1] || 'xiangqi');
   } else if ((m = path.match(/^\/player\/([^/]+)\/?$/))) {
     mod = await import('./players.js');
     if (seq !== routeSeq) return;

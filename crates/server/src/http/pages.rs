@@ -1,6 +1,7 @@
 //! The front end: `web/` embedded with rust-embed (read from disk in debug builds).
 //!
-//! `/`, `/g/{id}`, `/rules/{variant}`, `/analysis/{variant}` and `/editor/{variant}` all answer
+//! `/`, `/g/{id}`, `/rules/{variant}`, `/analysis/{variant}`, `/editor/{variant}` and
+//! `/puzzles/{variant}` all answer
 //! `web/app.html` with `{{lang}}` (the `?lang=` of the address, else the `lang` cookie, else
 //! Accept-Language), `{{alternates}}` (the same page in every language, as `hreflang` links
 //! for search engines), `{{description}}` (the page's meta description in that language),
@@ -43,6 +44,8 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/rules/{variant}", get(app))
         .route("/analysis/{variant}", get(app))
         .route("/editor/{variant}", get(app))
+        .route("/puzzles", get(app))
+        .route("/puzzles/{variant}", get(app))
         .route("/player/{who}", get(app))
         .route("/static/{*path}", get(asset))
 }
