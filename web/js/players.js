@@ -175,6 +175,7 @@ ${rows.map(([v, r]) => `<tr data-variant="${v}"><td>${t('variant.' + v)}</td><td
   <p class="error" role="alert"${error ? '' : ' hidden'}>${esc(error)}</p>
   ${ratingsTable(view.ratings, t('player.realtime')) || `<p class="muted">${t('player.noRatings')}</p>`}
   ${ratingsTable(view.correspondence, t('player.correspondence'))}
+  ${ratingsTable(view.puzzles, t('player.puzzles'))}
   <div class="graphs">${graphs}</div>
   <h2>${t('player.gamesTitle')}</h2>
   ${view.games.length ? `<ul class="player-games">${view.games.map(gameRow).join('')}</ul>` : `<p class="muted">${t('mygames.none')}</p>`}

@@ -71,6 +71,9 @@ pub struct PlayerView {
     pub history: BTreeMap<String, Vec<RatingPoint>>,
     /// The player's latest games (at most 50), newest first.
     pub games: Vec<PlayerGame>,
+    /// Puzzle ratings by variant (`games`: rated puzzle attempts), once the player tried one.
+    #[serde(default)]
+    pub puzzles: BTreeMap<String, RatingView>,
 }
 
 /// One point of a rating graph.

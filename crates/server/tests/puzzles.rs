@@ -317,8 +317,10 @@ on_both!(
                 Some(json!({})),
             )
             .await;
-        let gave_up: PuzzleSolution = typed(&v);
-        assert!(gave_up.rated.unwrap().change < 0.0, "giving up is a loss");
+        let gave_up = typed::<PuzzleSolution>(&v)
+            .rated
+            .expect("giving up is rated");
+        assert!(gave_up.change < 0.0, "giving up is a loss");
         let (status, v) = s
             .as_player(
                 Method::GET,
@@ -353,6 +355,17 @@ on_both!(
         );
         let (half, full) = (half.rated.unwrap().change, full.rated.unwrap().change);
         assert!(half.abs() < full / 2.0, "hinted {half}, clean {full}");
+
+        // The player page shows the puzzle rating.
+        let (_, page) = s
+            .as_player(Method::GET, "/api/players/me", Some(&key), None)
+            .await;
+        let page: jiang_protocol::PlayerView = typed(&page);
+        let shown = &page.puzzles["xiangqi"];
+        assert_eq!(
+            (shown.rating, shown.games),
+            (gave_up.rating.rating.round() as i64, 2)
+        );
 
         // The ratings are the store's: a restart keeps them.
         let s = s.restart().await;

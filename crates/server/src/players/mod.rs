@@ -235,6 +235,21 @@ pub(crate) async fn page(backend: &dyn Backend, row: PlayerRow) -> Result<Player
             created_at: g.created_at,
         })
         .collect();
+    let puzzles = backend
+        .puzzle_ratings(&row.id)
+        .await
+        .map_err(read_error)?
+        .into_iter()
+        .map(|r| {
+            let view = RatingView {
+                rating: r.rating.round() as i64,
+                deviation: r.deviation.round() as i64,
+                games: r.attempts.max(0) as u64,
+                provisional: r.deviation > rating::PROVISIONAL_DEVIATION,
+            };
+            (r.variant, view)
+        })
+        .collect();
     Ok(PlayerView {
         id: row.id,
         name: row.name,
@@ -243,6 +258,7 @@ pub(crate) async fn page(backend: &dyn Backend, row: PlayerRow) -> Result<Player
         correspondence,
         history,
         games,
+        puzzles,
     })
 }
 
