@@ -67,6 +67,10 @@ const SAME_WORD: &[(&str, &str)] = &[
     ("fr", "home.handicap"),
     ("fr", "lobby.col.handicap"),
     ("fr", "piece.shogi.L"),
+    // French puzzle themes: "promotion" and "sacrifice" are the French chess and shogi words
+    // (lichess's French themes use both).
+    ("fr", "theme.promotion"),
+    ("fr", "theme.sacrifice"),
     // Portuguese and Italian use "handicap" as a loanword (lishogi's pt-BR does); "general" is
     // Portuguese too.
     ("pt-BR", "home.handicap"),
