@@ -1,4 +1,4 @@
-// Every UI language on a phone (390×844): the home, game, analysis, player and rules pages render in
+// Every UI language on a phone (390×844): the home, game, analysis, puzzle, player and rules pages render in
 // it with no string of the English catalogue left (a sentence the language translates but the
 // page still shows in English), no catalogue key shown raw, no text overflowing its button or
 // link-button, and no sideways scroll. Plural forms follow the language's CLDR rules.
@@ -60,7 +60,7 @@ async function aPlayer() {
 }
 
 for (const [lang, name] of LANGS) {
-  test(`${lang} (${name}): home, game, analysis, player and rules pages on a phone, all in ${lang}`, async () => {
+  test(`${lang} (${name}): home, game, analysis, puzzle, player and rules pages on a phone, all in ${lang}`, async () => {
     const ctx = await newContext(env.browser, { viewport: PHONE });
     await ctx.addCookies([{ name: 'lang', value: lang, url: env.server.url }]);
     const page = await ctx.newPage();
@@ -79,6 +79,10 @@ for (const [lang, name] of LANGS) {
     await page.goto(`${env.server.url}/analysis/xiangqi`);
     await page.locator('svg.board [data-piece]').first().waitFor();
     bad.push(...(await problems(page, lang)).map((p) => `analysis: ${p}`));
+
+    await page.goto(`${env.server.url}/puzzles/jieqi`);
+    await page.locator('.puzzles[data-state="solving"]').waitFor();
+    bad.push(...(await problems(page, lang)).map((p) => `puzzles: ${p}`));
 
     const { id } = await aPlayer();
     assert.ok(id, 'a player');

@@ -15,7 +15,7 @@ import { askPromotion, promoDialogHtml } from './gamepanel.js';
 
 const VARIANTS = ['xiangqi', 'jieqi', 'shogi', 'minishogi'];
 /** The themes offered in the chooser (every name of docs/puzzles.md is accepted in the URL). */
-const THEMES = ['mate', 'mate_in_1', 'mate_in_2', 'mate_in_3', 'long_mate', 'tsume', 'advantage', 'fork', 'pin', 'discovered_attack', 'promotion', 'drop', 'sacrifice', 'reveal', 'one_move', 'long'];
+const THEMES = ['mate', 'mate_in_1', 'mate_in_2', 'mate_in_3', 'mate_in_4', 'mate_in_5', 'long_mate', 'tsume', 'advantage', 'fork', 'pin', 'discovered_attack', 'promotion', 'drop', 'sacrifice', 'reveal', 'one_move', 'long'];
 /** How long the opponent's reply waits after the solver's move, and each step of a shown solution. */
 const REPLY_MS = 450;
 
