@@ -69,7 +69,8 @@ test('every locale has every English key, and only those (crates/jiang/tests/loc
     const t = JSON.parse(fs.readFileSync(path.join(web, `locales/${lang}.json`), 'utf8'));
     assert.deepEqual(Object.keys(t).sort(), Object.keys(en).sort(), lang);
     for (const [k, v] of Object.entries(en)) {
-      const want = (v.match(/\{\w+\}/g) || []).sort();
+      // A plural value's forms all carry the placeholders of its `other` form.
+      const want = ((typeof v === 'string' ? v : v.other).match(/\{\w+\}/g) || []).sort();
       for (const form of typeof t[k] === 'string' ? [t[k]] : Object.values(t[k]))
         assert.deepEqual((form.match(/\{\w+\}/g) || []).sort(), want, `${lang} ${k} placeholders`);
     }
