@@ -4,11 +4,14 @@
 //! - [`format`]: a puzzle as stored and shipped (one JSON object a line), its themes and proof.
 //! - [`check`]: the trainer's verdict on a move played in a puzzle (right, wrong, solved, and the
 //!   reply), from the rules alone.
+//! - [`tsume`]: shogi mate problems (no attacker's king), composed and proved by the engine's
+//!   tsume search.
 
 #![warn(missing_docs)]
 
 pub mod check;
 pub mod format;
+pub mod tsume;
 
 pub use check::{CheckError, Verdict, check};
 pub use format::{FormatError, Proof, ProofKind, Puzzle, Theme, read_puzzles, write_puzzles};
