@@ -48,6 +48,8 @@ struct Entry {
 struct Solver<'a> {
     table: HashMap<u64, Entry>,
     nodes: u64,
+    /// Stop (aborted) once this many nodes have been visited.
+    max_nodes: u64,
     deadline: Option<Instant>,
     stop: &'a AtomicBool,
     aborted: bool,
@@ -65,6 +67,9 @@ impl Solver<'_> {
 
     fn tick(&mut self) {
         self.nodes += 1;
+        if self.nodes >= self.max_nodes {
+            self.aborted = true;
+        }
         // The table is a cache: past its bound it is emptied (proofs are found again).
         if self.table.len() >= TABLE_LIMIT {
             self.table.clear();
@@ -238,6 +243,7 @@ pub fn solve(position: &Position, limit: Option<Duration>, stop: &AtomicBool) ->
     let mut solver = Solver {
         table: HashMap::new(),
         nodes: 0,
+        max_nodes: u64::MAX,
         deadline: limit.map(|l| Instant::now() + l),
         stop,
         aborted: false,
@@ -262,6 +268,118 @@ pub fn solve(position: &Position, limit: Option<Duration>, stop: &AtomicBool) ->
         depth += 2;
     }
     MateAnswer::NoMate
+}
+
+/// A [`Prover`]'s node budget ran out before it knew the answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the tsume search ran out of its node budget")]
+pub struct Exhausted;
+
+/// Never set: a [`Prover`] is bounded by nodes, not stopped from outside.
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+/// The tsume search as a reusable, deterministic prover for tools that ask many questions
+/// about related positions (a puzzle composer proving uniqueness): one table shared by every
+/// question, bounded by a node budget instead of a clock, so the same questions give the same
+/// answers on any machine. Mate lengths count plies, attacker first, against the longest
+/// defence (every interposition counted); only checks are tried for the attacker.
+pub struct Prover {
+    solver: Solver<'static>,
+}
+
+impl Prover {
+    /// A prover that gives up ([`Exhausted`]) once it has visited `max_nodes` nodes in all.
+    pub fn new(max_nodes: u64) -> Prover {
+        Prover {
+            solver: Solver {
+                table: HashMap::new(),
+                nodes: 0,
+                max_nodes,
+                deadline: None,
+                stop: &NEVER,
+                aborted: false,
+                horizon: false,
+            },
+        }
+    }
+
+    /// Nodes visited so far.
+    pub fn nodes(&self) -> u64 {
+        self.solver.nodes
+    }
+
+    fn answer<T>(&self, value: T) -> Result<T, Exhausted> {
+        if self.solver.aborted {
+            Err(Exhausted)
+        } else {
+            Ok(value)
+        }
+    }
+
+    /// The fewest plies (odd, at most `within`) in which the attacker to move in `position`
+    /// mates, or `None` when it does not within `within`.
+    pub fn mate_distance(
+        &mut self,
+        position: &Position,
+        within: u32,
+    ) -> Result<Option<u32>, Exhausted> {
+        let mut depth = 1;
+        while depth <= within.min(MAX_PLIES) {
+            self.solver.horizon = false;
+            let proved = self.solver.or_node(position, depth);
+            if self.solver.aborted {
+                return Err(Exhausted);
+            }
+            if proved {
+                return Ok(Some(depth));
+            }
+            if !self.solver.horizon {
+                return Ok(None); // the checks run out everywhere: no mate at all
+            }
+            depth += 2;
+        }
+        Ok(None)
+    }
+
+    /// Whether the attacker to move in `position` mates within `plies` (odd) plies.
+    pub fn mates_within(&mut self, position: &Position, plies: u32) -> Result<bool, Exhausted> {
+        if plies == 0 {
+            return Ok(false);
+        }
+        let proved = self.solver.or_node(position, plies | 1);
+        self.answer(proved)
+    }
+
+    /// Whether the defender to move in `position` is mated within `plies` (even) plies
+    /// whatever it plays: with no legal move it is mated now (0 plies).
+    pub fn defender_mated_within(
+        &mut self,
+        position: &Position,
+        plies: u32,
+    ) -> Result<bool, Exhausted> {
+        let mut replies = Vec::new();
+        position.legal_moves_into(&mut replies);
+        if replies.is_empty() {
+            return Ok(position.is_check());
+        }
+        if plies < 2 {
+            return Ok(false);
+        }
+        let proved = self.solver.and_node(position, plies & !1);
+        self.answer(proved)
+    }
+
+    /// The mating line from `position` within `plies` plies, as [`solve`] gives it: the
+    /// attacker's quickest mate, the defender's longest resistance. `None` when there is no
+    /// mate within `plies`.
+    pub fn line(
+        &mut self,
+        position: &Position,
+        plies: u32,
+    ) -> Result<Option<Vec<Move>>, Exhausted> {
+        let line = self.solver.line(position, plies);
+        self.answer(line)
+    }
 }
 
 #[cfg(test)]
@@ -291,5 +409,27 @@ mod tests {
         // The attacker has nothing that can give check.
         let answer = solve_sfen("4k4/9/9/9/9/9/9/9/K8 b 2r2b4g4s4n4l18p 1");
         assert_eq!(answer, MateAnswer::NoMate);
+    }
+
+    #[test]
+    fn the_prover_measures_and_bounds_its_work() {
+        let position = Position::from_sfen(
+            Variant::Shogi,
+            "6+Pnl/6Sk1/6sp1/9/8P/9/9/9/9 b GS2r2b3g1s3n3l15p 1",
+        )
+        .unwrap();
+        let mut prover = Prover::new(1_000_000);
+        assert_eq!(prover.mate_distance(&position, 11), Ok(Some(7)));
+        assert_eq!(prover.mates_within(&position, 5), Ok(false));
+        assert_eq!(prover.mates_within(&position, 7), Ok(true));
+        let line = prover.line(&position, 7).unwrap().unwrap();
+        assert_eq!(line.len(), 7);
+        // After the first check the defender is mated within 6 plies, not 4.
+        let mut after = position.clone();
+        after.play(line[0]);
+        assert_eq!(prover.defender_mated_within(&after, 6), Ok(true));
+        assert_eq!(prover.defender_mated_within(&after, 4), Ok(false));
+        // A budget too small to know says so.
+        assert_eq!(Prover::new(10).mate_distance(&position, 11), Err(Exhausted));
     }
 }

@@ -5,12 +5,15 @@
 //! - [`check`]: the trainer's verdict on a move played in a puzzle (right, wrong, solved, and the
 //!   reply), from the rules alone.
 //! - [`shipped`]: the sets in the repository's `puzzles/` folder, embedded.
+//! - [`tsume`]: shogi mate problems (no attacker's king), composed and proved by the engine's
+//!   tsume search.
 
 #![warn(missing_docs)]
 
 pub mod check;
 pub mod format;
 pub mod shipped;
+pub mod tsume;
 
 pub use check::{CheckError, Verdict, check, hint};
 pub use format::{FormatError, Proof, ProofKind, Puzzle, Theme, read_puzzles, write_puzzles};

@@ -4,7 +4,10 @@
 use crate::format::{FormatError, Puzzle, read_puzzles};
 
 /// Each shipped file: its name under `puzzles/` and its text.
-pub const FILES: &[(&str, &str)] = &[];
+pub const FILES: &[(&str, &str)] = &[(
+    "shogi-tsume.jsonl",
+    include_str!("../../../puzzles/shogi-tsume.jsonl"),
+)];
 
 /// Every shipped puzzle, file after file.
 pub fn all() -> Result<Vec<Puzzle>, FormatError> {

@@ -233,14 +233,47 @@ fn shogi_kings() {
             found: 2
         }]
     );
-    // No king-less (tsume-style) setups: shogi.md gives each side exactly one king.
+    // A tsume lacks the attacker's king (shogi.md): valid, whichever side is to move, and
+    // for either side as the attacker.
+    assert!(sg_problems(v, "4k4/9/9/9/9/9/9/9/9 b - 1").is_empty());
+    assert!(sg_problems(v, "4k4/9/9/9/9/9/9/9/9 w - 1").is_empty());
+    assert!(sg_problems(v, "9/9/9/9/9/9/9/9/4K4 w - 1").is_empty());
+    // A position needs the defender's king: no king at all is refused, for both sides.
     assert_eq!(
-        sg_problems(v, "4k4/9/9/9/9/9/9/9/9 b - 1"),
-        [SetupProblem::KingCount {
-            side: Side::SENTE,
-            found: 0
-        }]
+        sg_problems(v, "9/9/9/9/9/9/9/9/9 b P 1"),
+        [
+            SetupProblem::KingCount {
+                side: Side::SENTE,
+                found: 0
+            },
+            SetupProblem::KingCount {
+                side: Side::GOTE,
+                found: 0
+            }
+        ]
     );
+    // Two kings for the defender and none for the attacker: both counts are wrong.
+    assert_eq!(
+        sg_problems(v, "3kk4/9/9/9/9/9/9/9/9 b - 1"),
+        [
+            SetupProblem::KingCount {
+                side: Side::SENTE,
+                found: 0
+            },
+            SetupProblem::KingCount {
+                side: Side::GOTE,
+                found: 2
+            }
+        ]
+    );
+    // The defender to move may be in check; the defender waiting in check is refused.
+    assert!(sg_problems(v, "4k4/4R4/9/9/9/9/9/9/9 w - 1").is_empty());
+    assert_eq!(
+        sg_problems(v, "4k4/4R4/9/9/9/9/9/9/9 b - 1"),
+        [SetupProblem::OpponentInCheck { side: Side::GOTE }]
+    );
+    // Minishogi too.
+    assert!(sg_problems(Variant::Minishogi, "4k/5/5/5/5 b G 1").is_empty());
 }
 
 #[test]

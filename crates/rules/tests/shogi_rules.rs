@@ -659,7 +659,9 @@ fn sfen_validation_rejects_impossible_positions() {
         Err(SfenError::Illegal(why)) => why.to_string(),
         other => panic!("{s}: {other:?}"),
     };
-    assert!(illegal("9/9/9/9/9/9/9/9/K8 b - 1").contains("0 kings"));
+    // A tsume lacks the attacker's king (valid); no king at all is not.
+    assert!(Position::from_sfen(Variant::Shogi, "9/9/9/9/9/9/9/9/K8 b - 1").is_ok());
+    assert!(illegal("9/9/9/9/9/9/9/9/9 b R 1").contains("0 kings"));
     assert!(illegal("k7k/9/9/9/9/9/9/9/K8 b - 1").contains("2 kings"));
     assert!(illegal("k3P4/9/9/9/9/9/9/9/K8 b - 1").contains("pawn on 5a"));
     assert!(illegal("k8/3N5/9/9/9/9/9/9/K8 b - 1").contains("knight on 6b"));

@@ -81,7 +81,9 @@ pub fn terms<T: Terms>(position: &Position, terms: &mut T) {
                 };
                 terms.add(w::ADVANCE, sign * forward * SCALE / 2);
             }
-            if matches!(kind, PieceKind::Gold | PieceKind::Silver) {
+            if matches!(kind, PieceKind::Gold | PieceKind::Silver)
+                && let Some(king) = king
+            {
                 let df = (sq.file() as i32 - king.file() as i32).abs();
                 let dr = (sq.rank() as i32 - king.rank() as i32).abs();
                 if df <= 1 && dr <= 1 {
@@ -95,7 +97,10 @@ pub fn terms<T: Terms>(position: &Position, terms: &mut T) {
                 terms.add(w::HAND + kind.index(), sign * SCALE * count as i32);
             }
         }
-        // Enemy attacks on the squares around the king.
+        // Enemy attacks on the squares around the king (a tsume's attacker has none).
+        let Some(king) = king else {
+            continue;
+        };
         let mut attacks = 0i32;
         let (kf, kr) = (king.file() as i32, king.rank() as i32);
         for df in -1..=1 {

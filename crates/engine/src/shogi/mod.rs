@@ -47,7 +47,10 @@ pub fn can_declare(position: &Position) -> bool {
     }
     let side = position.turn();
     let zone = position.promotion_zone(side);
-    let king = position.king_square(side).index();
+    // A tsume's attacker has no king: no declaration (shogi.md, condition 1).
+    let Some(king) = position.king_square(side).map(|sq| sq.index()) else {
+        return false;
+    };
     if zone & (1u128 << king) == 0 {
         return false;
     }

@@ -40,7 +40,8 @@ pub struct Setup {
 impl Setup {
     /// A new game's set-up: the start from `fen`, a `handicap` name or the variant's standard
     /// start, and for Jieqi a fresh secret deal from `rng`, which must be cryptographically
-    /// secure (jieqi.md, setup).
+    /// secure (jieqi.md, setup). A shogi-family start without one side's king (a tsume) is
+    /// refused: a game needs both kings; [`AnyGame::analysis`] opens such a position.
     pub fn create<R: CryptoRng + ?Sized>(
         variant: Variant,
         fen: Option<&str>,
@@ -71,7 +72,22 @@ impl Setup {
                 salt: Some(game.salt().to_string()),
             });
         }
-        Setup::undealt(variant, fen, handicap)
+        let setup = Setup::undealt(variant, fen, handicap)?;
+        if variant.family() == Family::Shogi {
+            // shogi.md: a game has one king per side. A tsume position (no attacker's king)
+            // is valid for analysis only.
+            let start = shogi::Position::from_fen(variant, &setup.initial_fen)
+                .map_err(|e| SetupError::BadFen(e.to_string()))?;
+            if let Some(side) = start.kingless_side() {
+                return Err(SetupError::BadFen(format!(
+                    "{} has no king: a game needs both kings (shogi.md). A position without \
+                     one side's king, such as a tsume problem, can be opened on the analysis \
+                     board but not played as a game",
+                    variant.side_name(side)
+                )));
+            }
+        }
+        Ok(setup)
     }
 
     /// The set-up of a variant that deals nothing (all but Jieqi), checked as in
@@ -144,7 +160,8 @@ impl AnyGame {
     }
 
     /// A board for the analysis of a position that belongs to no game: `fen` (or the variant's
-    /// start). Jieqi: the public game from a position with covered pieces (and an optional
+    /// start); in the shogi family this includes a tsume without the attacker's king
+    /// (shogi.md). Jieqi: the public game from a position with covered pieces (and an optional
     /// pool); a covered piece's move names the identity supposed for it.
     pub fn analysis(variant: Variant, fen: Option<&str>) -> Result<AnyGame, SetupError> {
         if variant != Variant::Jieqi {

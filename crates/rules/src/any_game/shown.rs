@@ -101,6 +101,7 @@ impl CheckedKing for xiangqi::Position {
 impl CheckedKing for shogi::Position {
     fn checked_king(&self) -> Option<String> {
         self.is_check()
-            .then(|| self.king_square(self.turn()).to_string())
+            .then(|| self.king_square(self.turn()).map(|sq| sq.to_string()))
+            .flatten()
     }
 }

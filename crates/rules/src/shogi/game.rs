@@ -258,7 +258,8 @@ impl Game {
             _ => 0,
         };
         ImpassePoints {
-            king_in_zone: zone & (1 << pos.kings[s]) != 0,
+            // A tsume's attacker has no king: never in the zone, never a declaration.
+            king_in_zone: pos.kings[s] != NO_KING && zone & (1 << pos.kings[s]) != 0,
             pieces_in_zone,
             declaration: in_zone + hand + credit,
             needed: if side == Side::SENTE { 28 } else { 27 },

@@ -21,6 +21,8 @@ mod square;
 mod tables;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tsume_tests;
 mod usi;
 
 pub use game::{Game, ImpasseError, ImpassePoints, MOVE_CAP, PlayError};

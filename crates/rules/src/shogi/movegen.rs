@@ -146,6 +146,9 @@ impl Position {
     /// The pieces of `side` pinned to its own king.
     #[inline]
     pub(crate) fn pinned(&self, side: usize) -> Bitboard {
+        if self.kings[side] == NO_KING {
+            return 0; // nothing to pin to (a tsume's attacker)
+        }
         let ksq = self.kings[side] as usize;
         let them = self.by_side[side ^ 1];
         let k = &self.by_kind;
@@ -175,13 +178,16 @@ impl Position {
         let checkers = self.checkers();
 
         // King moves: the destination must be safe with the king lifted (x-rays of sliders).
-        let mut king_to = 0;
-        for to in Bits(KING[ksq] & !ours & geo.board) {
-            if !self.is_attacked(to, us ^ 1, occ ^ (1 << ksq)) {
-                king_to |= 1 << to;
+        // A tsume's attacker has no king (and is then never in check, never pinned).
+        if ksq != NO_KING as usize {
+            let mut king_to = 0;
+            for to in Bits(KING[ksq] & !ours & geo.board) {
+                if !self.is_attacked(to, us ^ 1, occ ^ (1 << ksq)) {
+                    king_to |= 1 << to;
+                }
             }
+            sink.board(ksq, king_to, 0);
         }
-        sink.board(ksq, king_to, 0);
         if checkers & checkers.wrapping_sub(1) != 0 {
             return; // double check: only the king may move
         }
@@ -238,8 +244,12 @@ impl Position {
         }
         if hand[PAWN_K] > 0 {
             let mut t = drop_target & !geo.last_rank[us] & !self.pawn_files(us);
-            // The one square where a pawn drop gives check: in front of the enemy king.
-            let mate_square = PAWN[us ^ 1][self.kings[us ^ 1] as usize] & t;
+            // The one square where a pawn drop gives check: in front of the enemy king (none
+            // when the enemy is a tsume's attacker, without a king).
+            let mate_square = match self.kings[us ^ 1] {
+                NO_KING => 0,
+                ek => PAWN[us ^ 1][ek as usize] & t,
+            };
             if mate_square != 0 && self.pawn_drop_mates(mate_square.trailing_zeros() as usize) {
                 t &= !mate_square;
             }

@@ -25,6 +25,9 @@ pub(crate) const PSILVER_K: usize = 11;
 pub(crate) const HORSE_K: usize = 12;
 pub(crate) const DRAGON_K: usize = 13;
 
+/// The king square of a side without a king (a tsume's attacker): off the board.
+pub(crate) const NO_KING: u8 = 81;
+
 /// A mailbox cell: 0 for empty, else `1 + side * 14 + kind`.
 type Cell = u8;
 
@@ -33,8 +36,14 @@ const fn cell(side: usize, kind: usize) -> Cell {
 }
 
 /// A legal shogi or minishogi position: [`Position::from_sfen`] parses and validates in one
-/// step (one king each, no stuck pieces, no nifu, the side not to move not in check, counts
-/// within the set), so every `Position` is one that can be played from.
+/// step (one king each, or a tsume's single king, see below; no stuck pieces, no nifu, the
+/// side not to move not in check, counts within the set), so every `Position` is one that can
+/// be played from.
+///
+/// A **tsume** position (shogi.md: a mate problem is published without the attacker's king)
+/// has one side without a king: that side can never be in check, so all its pseudo-legal
+/// moves are legal, it is never pinned and it cannot declare impasse. Such a position is valid
+/// for analysis, import and puzzles; games refuse it (`any_game::Setup::create`).
 ///
 /// Holds the board (bitboards by side and by kind plus a mailbox), both hands, the side to
 /// move, the SFEN move number and a Zobrist key of board, hands and side to move.
@@ -85,7 +94,7 @@ impl Position {
             by_side: [0; 2],
             by_kind: [0; 14],
             hands: [[0; 7]; 2],
-            kings: [0; 2],
+            kings: [NO_KING; 2],
             turn,
             ply,
             variant,
@@ -184,9 +193,19 @@ impl Position {
             .collect()
     }
 
-    /// The square of `side`'s king.
-    pub fn king_square(&self, side: Side) -> Square {
-        Square::from_index(self.kings[side.index()] as usize).expect("king on board")
+    /// The square of `side`'s king, `None` for the attacker of a tsume (no king).
+    pub fn king_square(&self, side: Side) -> Option<Square> {
+        match self.kings[side.index()] {
+            NO_KING => None,
+            sq => Square::from_index(sq as usize),
+        }
+    }
+
+    /// The side without a king, in a tsume position (shogi.md); `None` when both have one.
+    pub fn kingless_side(&self) -> Option<Side> {
+        Side::BOTH
+            .into_iter()
+            .find(|&side| self.kings[side.index()] == NO_KING)
     }
 
     /// Every occupied square with its piece, `1a` first.
@@ -276,7 +295,10 @@ impl Position {
     #[inline]
     pub(crate) fn checkers(&self) -> Bitboard {
         let us = self.turn.index();
-        self.attackers(self.kings[us] as usize, us ^ 1, self.occupied())
+        match self.kings[us] {
+            NO_KING => 0, // a tsume's attacker is never in check
+            ksq => self.attackers(ksq as usize, us ^ 1, self.occupied()),
+        }
     }
 
     /// Whether the side to move is in check.
@@ -286,7 +308,10 @@ impl Position {
 
     /// Whether `side`'s king is attacked (used by validation for the side not to move).
     pub(crate) fn king_attacked(&self, side: usize) -> bool {
-        self.is_attacked(self.kings[side] as usize, side ^ 1, self.occupied())
+        match self.kings[side] {
+            NO_KING => false,
+            ksq => self.is_attacked(ksq as usize, side ^ 1, self.occupied()),
+        }
     }
 
     /// Squares attacked by the piece `kind` of `side` on `sq` with occupancy `occ`.
@@ -382,7 +407,13 @@ impl Position {
         by_side == self.by_side
             && by_kind == self.by_kind
             && self.by_side[0] & self.by_side[1] == 0
-            && (0..2).all(|s| self.by_kind[KING_K] & self.by_side[s] == 1u128 << self.kings[s])
+            && (0..2).all(|s| {
+                let kings = self.by_kind[KING_K] & self.by_side[s];
+                match self.kings[s] {
+                    NO_KING => kings == 0,
+                    k => kings == 1u128 << k,
+                }
+            })
             && self.occupied() & !self.geo().board == 0
             && self.key == self.key_from_scratch()
     }

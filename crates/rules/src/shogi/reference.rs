@@ -150,19 +150,21 @@ fn legal_moves_inner(pos: &Position, uchifuzume: bool) -> Vec<Move> {
         .filter(|&mv| {
             let mut next = pos.clone();
             next.play(mv);
-            let king = next
-                .pieces()
-                .find(|(_, p)| *p == Piece::new(us, PieceKind::King))
-                .map(|(sq, _)| sq)
-                .expect("king");
-            if attacked(&next, king, !us) {
+            // A tsume's attacker has no king: nothing of its own can be attacked.
+            let king = |side: Side| {
+                next.pieces()
+                    .find(|(_, p)| *p == Piece::new(side, PieceKind::King))
+                    .map(|(sq, _)| sq)
+            };
+            if king(us).is_some_and(|k| attacked(&next, k, !us)) {
                 return false;
             }
-            if uchifuzume && mv.drop_kind() == Some(PieceKind::Pawn) {
-                let their_king = next.king_square(!us);
-                if attacked(&next, their_king, us) && legal_moves_inner(&next, false).is_empty() {
-                    return false;
-                }
+            if uchifuzume
+                && mv.drop_kind() == Some(PieceKind::Pawn)
+                && king(!us).is_some_and(|k| attacked(&next, k, us))
+                && legal_moves_inner(&next, false).is_empty()
+            {
+                return false;
             }
             true
         })

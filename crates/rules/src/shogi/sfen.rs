@@ -68,8 +68,9 @@ pub enum SfenError {
 /// Why a well-formed SFEN does not describe a position that can occur (shogi.md), with where.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupProblem {
-    /// A side has no king or more than one (shogi.md has no king-less setups: both sides
-    /// always have exactly one).
+    /// A side has more than one king, or no king while the other side has none either (or
+    /// more than one). shogi.md: a game has one king per side; a tsume (mate problem) lacks
+    /// only the attacker's king, and the defender keeps exactly one.
     #[error("{} has {found} kings, expected exactly one", Variant::Shogi.side_name(*side))]
     KingCount {
         /// The side.
@@ -376,17 +377,23 @@ fn parse_hands(pos: &mut Position, field: &str) -> Result<(), SfenError> {
     Ok(())
 }
 
-/// Everything that keeps a parsed position from occurring: a side without exactly one king, a
+/// Everything that keeps a parsed position from occurring: a side with more than one king, or
+/// without a king unless the other side has exactly one (a tsume, shogi.md), a
 /// piece on a rank it could never leave, two unpromoted pawns of a side on a file, more pieces
 /// of a kind than the set holds, the side not to move in check.
 fn problems(pos: &Position) -> Vec<SetupProblem> {
     let geo = pos.geo();
     let mut problems = Vec::new();
     let mut kings_ok = true;
+    let counts =
+        Side::BOTH.map(|side| (pos.by_kind[KING_K] & pos.by_side[side.index()]).count_ones());
+    // One side may have no king: the attacker of a tsume (shogi.md). Not both: a position
+    // needs the defender's king.
+    let tsume = counts.contains(&1) && counts.contains(&0);
     for side in Side::BOTH {
         let s = side.index();
-        let kings = (pos.by_kind[KING_K] & pos.by_side[s]).count_ones();
-        if kings != 1 {
+        let kings = counts[s];
+        if kings > 1 || (kings == 0 && !tsume) {
             kings_ok = false;
             problems.push(SetupProblem::KingCount { side, found: kings });
         }

@@ -51,7 +51,10 @@ fn count_uchifuzume(pos: &Position, depth: u32, hits: &mut Vec<String>) {
         if pos.hands[us][0] > 0 {
             let geo = pos.geo();
             let t = !pos.occupied() & geo.board & !geo.last_rank[us] & !pos.pawn_files(us);
-            let sq = super::tables::PAWN[us ^ 1][pos.kings[us ^ 1] as usize] & t;
+            let Some(king) = pos.king_square(!pos.turn) else {
+                return;
+            };
+            let sq = super::tables::PAWN[us ^ 1][king.index()] & t;
             if sq != 0 && pos.pawn_drop_mates(sq.trailing_zeros() as usize) {
                 hits.push(format!("{} in_check={}", pos.sfen(), pos.is_check()));
             }

@@ -221,6 +221,7 @@ impl Position {
                 return Illegal::Nifu { file: to_sq.file() };
             }
             if k == PAWN_K
+                && self.kings[us ^ 1] != NO_KING
                 && PAWN[us ^ 1][self.kings[us ^ 1] as usize] & (1 << to) != 0
                 && !in_check
             {

@@ -45,13 +45,14 @@ pub fn check(variant: Variant, text: &str) -> PositionCheck {
             turn,
             check,
             outcome,
+            game_start,
         }) => PositionCheck {
             valid: true,
             fen: Some(fen),
             problems: Vec::new(),
             turn: Some(side(turn)),
             check,
-            playable: outcome.is_none() && variant != Variant::Jieqi,
+            playable: outcome.is_none() && variant != Variant::Jieqi && game_start,
             outcome: outcome.map(|o| ImportedResult {
                 winner: o.winner.map(side),
                 reason: o.reason.name().to_owned(),
@@ -66,6 +67,9 @@ struct Valid {
     turn: Side,
     check: bool,
     outcome: Option<Outcome>,
+    /// Whether a game may start here: a shogi tsume without the attacker's king is valid for
+    /// analysis only (shogi.md: a game has both kings).
+    game_start: bool,
 }
 
 /// A FEN that cannot be read, located for a reader of any language.
@@ -128,6 +132,7 @@ fn xiangqi_check(variant: Variant, text: &str) -> Result<Valid, Vec<PositionProb
         turn: position.turn(),
         check: position.in_check(),
         outcome: game.outcome(),
+        game_start: true,
     })
 }
 
@@ -144,6 +149,7 @@ fn shogi_check(variant: Variant, text: &str) -> Result<Valid, Vec<PositionProble
         turn: position.turn(),
         check: position.is_check(),
         outcome: game.outcome(),
+        game_start: position.kingless_side().is_none(),
     })
 }
 

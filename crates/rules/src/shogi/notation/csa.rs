@@ -243,16 +243,6 @@ fn read_square(text: &str, size: u8) -> Option<Option<Square>> {
 }
 
 /// How many of each hand kind a full set has (both sides together).
-fn full_set(variant: Variant, kind: PieceKind) -> u32 {
-    match (variant, kind) {
-        (Variant::Minishogi, PieceKind::Lance | PieceKind::Knight) => 0,
-        (Variant::Minishogi, _) => 2,
-        (_, PieceKind::Pawn) => 18,
-        (_, PieceKind::Rook | PieceKind::Bishop) => 2,
-        _ => 4,
-    }
-}
-
 /// The start position being assembled from `PI`, `P1`… and `P+`/`P-` lines.
 struct Setup {
     view: Option<BoardView>,
@@ -594,16 +584,7 @@ fn finish_setup(
         .get_or_insert_with(|| BoardView::empty(size, turn));
     view.turn = turn;
     if let Some((_, side)) = all_to {
-        for kind in PieceKind::HAND_ORDER {
-            let mut used = view.hand(Side::First, kind) + view.hand(Side::Second, kind);
-            for sq in Square::all(size) {
-                if view.piece(sq).is_some_and(|p| p.kind.unpromoted() == kind) {
-                    used += 1;
-                }
-            }
-            let rest = full_set(variant, kind).saturating_sub(used);
-            view.set_hand(side, kind, view.hand(side, kind) + rest);
-        }
+        view.give_rest(side, variant);
     }
     Position::from_sfen(variant, &view.sfen(1)).map_err(|e| RecordError::StartPosition {
         line,

@@ -252,13 +252,13 @@ pub(crate) fn parse_result_comment(body: &str) -> Option<Outcome> {
     Some(Outcome { winner, reason })
 }
 
-/// Why a record's start position was refused, with the rule cited where a real record type
-/// is refused on purpose: tsume problems without sente's king.
+/// Why a record's start position was refused, with the rule cited when it has no king at
+/// all: a tsume may lack the attacker's king, never the defender's (shogi.md).
 pub(crate) fn start_position_message(error: &str) -> String {
-    if error.contains("sente has 0 kings") {
+    if error.contains("has 0 kings") {
         format!(
-            "{error} (a tsume problem without sente's king cannot be set up: Jiang's shogi has \
-             exactly one king per side, shogi.md)"
+            "{error} (a position needs the defender's king: only a tsume's attacker may have \
+             no king, shogi.md)"
         )
     } else {
         error.to_owned()

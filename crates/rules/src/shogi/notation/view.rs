@@ -103,6 +103,22 @@ impl BoardView {
         self.hands[side.index()][hand_slot(kind)] = count;
     }
 
+    /// Puts in `side`'s hand every piece of `variant`'s set that is neither on the board nor
+    /// in a hand: the tsume convention (CSA `P-00AL`, KIF `後手の持駒：残り全部`). Kings are
+    /// never given.
+    pub fn give_rest(&mut self, side: Side, variant: crate::Variant) {
+        for kind in PieceKind::HAND_ORDER {
+            let mut used = self.hand(Side::First, kind) + self.hand(Side::Second, kind);
+            for sq in Square::all(self.size) {
+                if self.piece(sq).is_some_and(|p| p.kind.unpromoted() == kind) {
+                    used += 1;
+                }
+            }
+            let rest = full_set(variant, kind).saturating_sub(used);
+            self.set_hand(side, kind, self.hand(side, kind) + rest);
+        }
+    }
+
     /// The SFEN of this diagram with move number `ply`.
     pub fn sfen(&self, ply: u32) -> String {
         let mut out = String::new();
@@ -158,4 +174,15 @@ impl BoardView {
 /// The slot of a hand kind in per-side hand arrays (pawn 0 … rook 6).
 fn hand_slot(kind: PieceKind) -> usize {
     kind.unpromoted().index().min(6)
+}
+
+/// How many pieces of base kind `kind` a full set of `variant` holds.
+pub(crate) fn full_set(variant: crate::Variant, kind: PieceKind) -> u32 {
+    match (variant, kind) {
+        (crate::Variant::Minishogi, PieceKind::Lance | PieceKind::Knight) => 0,
+        (crate::Variant::Minishogi, _) => 2,
+        (_, PieceKind::Pawn) => 18,
+        (_, PieceKind::Rook | PieceKind::Bishop) => 2,
+        _ => 4,
+    }
 }

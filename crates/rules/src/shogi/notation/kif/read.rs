@@ -116,6 +116,9 @@ pub(crate) fn read_hand(line_no: usize, value: &str) -> Result<Vec<(PieceKind, u
     Ok(out)
 }
 
+/// The words of a KIF hand line that give a side every remaining piece (tsume records).
+const REST_WORDS: [&str; 3] = ["残り全部", "残りすべて", "残り総て"];
+
 /// The start position a KIF header describes.
 pub(crate) fn start_position(header: &Header) -> Result<(Variant, Position), RecordError> {
     let minishogi_name = header
@@ -158,12 +161,25 @@ pub(crate) fn start_position(header: &Header) -> Result<(Variant, Position), Rec
                 view.set_piece(sq, *cell);
             }
         }
+        let mut rest_to = None;
         for (side, hand) in Side::BOTH.into_iter().zip(&header.hands) {
             if let Some((line_no, value)) = hand {
-                for (kind, n) in read_hand(*line_no, value)? {
+                // 「残り全部」: every piece not on the board nor in the other hand (the tsume
+                // convention for the defender's hand).
+                let mut listed = value.clone();
+                for word in REST_WORDS {
+                    if listed.contains(word) {
+                        listed = listed.replace(word, " ");
+                        rest_to = Some(side);
+                    }
+                }
+                for (kind, n) in read_hand(*line_no, &listed)? {
                     view.set_hand(side, kind, view.hand(side, kind) + n);
                 }
             }
+        }
+        if let Some(side) = rest_to {
+            view.give_rest(side, variant);
         }
         let pos = Position::from_sfen(variant, &view.sfen(1)).map_err(|e| {
             RecordError::StartPosition {
