@@ -280,6 +280,7 @@ export function editorPage(main, variant) {
       const notes = [t('editor.valid')];
       if (verdict.outcome) notes.push(t('editor.over'));
       else if (variant === 'jieqi') notes.push(t('editor.jieqiDeal'));
+      else if (!verdict.playable) notes.push(t('editor.tsume'));
       box.innerHTML = notes.map((n) => `<p>${esc(n)}</p>`).join('');
     }
     if (valid) {
