@@ -4,11 +4,15 @@
 //! - [`format`]: a puzzle as stored and shipped (one JSON object a line), its themes and proof.
 //! - [`check`]: the trainer's verdict on a move played in a puzzle (right, wrong, solved, and the
 //!   reply), from the rules alone.
+//! - [`jieqi`]: Jieqi puzzles from self-play, proven whatever the covered pieces are.
+//! - [`source`]: the games puzzles are found in.
 
 #![warn(missing_docs)]
 
 pub mod check;
 pub mod format;
+pub mod jieqi;
+pub mod source;
 
 pub use check::{CheckError, Verdict, check};
 pub use format::{FormatError, Proof, ProofKind, Puzzle, Theme, read_puzzles, write_puzzles};
