@@ -665,6 +665,23 @@ mod tests {
         let puzzle = make_puzzle(&pos, &line, 1, "test".into());
         assert!(puzzle.themes.contains(&Theme::Reveal), "{puzzle:?}");
         verify(&puzzle).unwrap();
+        // Any identity written in the line is accepted; a tampered puzzle is not.
+        let mut other = puzzle.clone();
+        other.solution = vec!["h2e2R".into()];
+        other.id = Puzzle::derive_id(Variant::Jieqi, &other.position, &other.solution);
+        verify(&other).unwrap();
+        for tamper in ["h2e2", "g7e8", "h2e2K", "zz"] {
+            let mut bad = puzzle.clone();
+            bad.solution = vec![tamper.into()];
+            bad.id = Puzzle::derive_id(Variant::Jieqi, &bad.position, &bad.solution);
+            assert!(verify(&bad).is_err(), "{tamper}");
+        }
+        let mut deeper = puzzle.clone();
+        deeper.proof.depth = 3;
+        assert!(verify(&deeper).is_err());
+        let mut renamed = puzzle.clone();
+        renamed.id = "j-0000000000".into();
+        assert!(verify(&renamed).is_err());
     }
 
     #[test]
@@ -717,6 +734,10 @@ mod tests {
         // Seed 8 (levels 3 and 2) has mates whose line reveals a covered piece.
         let found = find(&self_play(8));
         assert!(found.iter().any(|p| p.themes.contains(&Theme::Reveal)));
+        // `generate` is the same search, deduplicated and sorted by id.
+        let mut expected = PuzzleSet::default();
+        expected.add(found.clone());
+        assert_eq!(generate(1, 8), expected.sorted());
         for puzzle in &found {
             verify(puzzle).unwrap_or_else(|e| panic!("{puzzle:?}: {e}"));
             let board = puzzle.position.split(' ').next().unwrap();
