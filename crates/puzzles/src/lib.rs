@@ -4,6 +4,8 @@
 //! - [`format`]: a puzzle as stored and shipped (one JSON object a line), its themes and proof.
 //! - [`check`]: the trainer's verdict on a move played in a puzzle (right, wrong, solved, and the
 //!   reply), from the rules alone.
+//! - [`jieqi`]: Jieqi puzzles from self-play, proven whatever the covered pieces are.
+//! - [`source`]: the games puzzles are found in.
 //! - [`shipped`]: the sets in the repository's `puzzles/` folder, embedded.
 //! - [`tsume`]: shogi mate problems (no attacker's king), composed and proved by the engine's
 //!   tsume search.
@@ -12,7 +14,9 @@
 
 pub mod check;
 pub mod format;
+pub mod jieqi;
 pub mod shipped;
+pub mod source;
 pub mod tsume;
 
 pub use check::{CheckError, Verdict, check, hint};

@@ -4,10 +4,13 @@
 use crate::format::{FormatError, Puzzle, read_puzzles};
 
 /// Each shipped file: its name under `puzzles/` and its text.
-pub const FILES: &[(&str, &str)] = &[(
-    "shogi-tsume.jsonl",
-    include_str!("../../../puzzles/shogi-tsume.jsonl"),
-)];
+pub const FILES: &[(&str, &str)] = &[
+    ("jieqi.jsonl", include_str!("../../../puzzles/jieqi.jsonl")),
+    (
+        "shogi-tsume.jsonl",
+        include_str!("../../../puzzles/shogi-tsume.jsonl"),
+    ),
+];
 
 /// Every shipped puzzle, file after file.
 pub fn all() -> Result<Vec<Puzzle>, FormatError> {
