@@ -4,11 +4,21 @@
 //! - [`format`]: a puzzle as stored and shipped (one JSON object a line), its themes and proof.
 //! - [`check`]: the trainer's verdict on a move played in a puzzle (right, wrong, solved, and the
 //!   reply), from the rules alone.
+//! - [`source`]: the games puzzles are found in (self-play, records).
+//! - [`standard`]: finding and proving puzzles in Xiangqi, Shogi and Minishogi.
+//! - [`themes`]: what a puzzle teaches, detected from the rules.
+//! - [`generate`]: the pipeline from games to a sorted set without repeats.
 
 #![warn(missing_docs)]
 
 pub mod check;
 pub mod format;
+pub mod generate;
+pub mod source;
+pub mod standard;
+pub mod themes;
 
 pub use check::{CheckError, Verdict, check};
 pub use format::{FormatError, Proof, ProofKind, Puzzle, Theme, read_puzzles, write_puzzles};
+pub use generate::{Settings, Summary, generate};
+pub use source::{SourceGame, from_records, self_play};
