@@ -4,6 +4,7 @@
 mod convert;
 mod engine_cli;
 mod match_runner;
+mod puzzles_cli;
 mod tools;
 
 use std::io::{self, BufWriter};
@@ -61,6 +62,8 @@ enum Command {
     Match(match_runner::Args),
     /// Convert a record (format and variant detected) to another format: stdin → stdout.
     Convert(convert::Args),
+    /// Puzzles: `jiang puzzles generate` finds and proves puzzles in games.
+    Puzzles(puzzles_cli::Args),
     /// Jiang's engine on standard input/output: UCI (`uci`: xiangqi, jieqi) or USI (`usi`:
     /// shogi, minishogi), for GUIs and match runners.
     Engine,
@@ -408,6 +411,7 @@ fn main() -> ExitCode {
         },
         Command::Outcome { variant } => tools::outcome(variant, io::stdin().lock(), &mut out),
         Command::Convert(args) => convert::run(&args, &mut out),
+        Command::Puzzles(args) => puzzles_cli::run(&args),
         Command::Serve(_) => unreachable!("handled above"),
         Command::Loadtest(_) | Command::Engine => unreachable!("handled above"),
         Command::Match(_) => unreachable!("handled above"),

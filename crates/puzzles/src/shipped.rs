@@ -7,6 +7,10 @@ use crate::format::{FormatError, Puzzle, read_puzzles};
 pub const FILES: &[(&str, &str)] = &[
     ("jieqi.jsonl", include_str!("../../../puzzles/jieqi.jsonl")),
     (
+        "minishogi.jsonl",
+        include_str!("../../../puzzles/minishogi.jsonl"),
+    ),
+    (
         "shogi-tsume.jsonl",
         include_str!("../../../puzzles/shogi-tsume.jsonl"),
     ),

@@ -1,0 +1,119 @@
+//! `jiang puzzles generate`: finds and proves puzzles in games (Jiang's own self-play from a
+//! seed, or records) and writes them one a line (`docs/puzzles.md`). Progress and a summary go
+//! to standard error.
+
+use std::path::PathBuf;
+
+use jiang_puzzles::generate::{self, Settings};
+use jiang_puzzles::source::{SourceGame, from_records};
+use jiang_rules::Variant;
+
+use crate::tools::{Status, ToolError};
+
+/// `jiang puzzles` arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: PuzzlesCommand,
+}
+
+#[derive(clap::Subcommand)]
+enum PuzzlesCommand {
+    /// Find puzzles in games: each proved at a deeper search, themed and rated.
+    Generate(GenerateArgs),
+}
+
+/// `jiang puzzles generate` arguments.
+#[derive(clap::Args)]
+struct GenerateArgs {
+    /// xiangqi, shogi or minishogi.
+    #[arg(long)]
+    variant: Variant,
+    /// Records to search (any format `jiang convert` reads; several PGN games a file). Without
+    /// it, self-play games of Jiang's engine.
+    #[arg(long, num_args = 1..)]
+    from: Vec<PathBuf>,
+    /// Self-play: how many games.
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Self-play: the first game's seed (game i has seed + i).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads searching games at once.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// The puzzle file to write.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// Runs `jiang puzzles …`.
+pub fn run(args: &Args) -> Result<Status, ToolError> {
+    match &args.command {
+        PuzzlesCommand::Generate(args) => generate(args),
+    }
+}
+
+fn generate(args: &GenerateArgs) -> Result<Status, ToolError> {
+    if args.variant == Variant::Jieqi {
+        return Err(ToolError::Usage(
+            "puzzle generation for jieqi is not available yet".into(),
+        ));
+    }
+    let settings = Settings::for_variant(args.variant);
+    let out = args.out.to_string_lossy().into_owned();
+    let write_error = |e: jiang_puzzles::FormatError| ToolError::Usage(format!("{out}: {e}"));
+    let summary = if args.from.is_empty() {
+        generate::run_self_play(
+            args.variant,
+            args.games,
+            args.seed,
+            args.jobs,
+            &settings,
+            &out,
+        )
+        .map_err(write_error)?
+    } else {
+        let games = read_records(&args.from, args.variant)?;
+        eprintln!("{} games of {} read", games.len(), args.variant.name());
+        let (puzzles, summary) = puzzles_from(&games, &settings, args.jobs);
+        generate::write_file(&out, &puzzles).map_err(write_error)?;
+        summary
+    };
+    eprintln!("{}", summary.line());
+    Ok(Status::Clean)
+}
+
+/// The games of `variant` in the record files (games of other variants are skipped).
+fn read_records(paths: &[PathBuf], variant: Variant) -> Result<Vec<SourceGame>, ToolError> {
+    let mut games = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ToolError::Usage(format!("cannot read {}: {e}", path.display())))?;
+        let found = from_records(&text, Some(variant))
+            .map_err(|e| ToolError::BadRecord(format!("{}: {e}", path.display())))?;
+        games.extend(
+            found
+                .into_iter()
+                .filter(|g| g.variant == variant)
+                .map(|mut g| {
+                    g.name = format!("{}, {}", path.display(), g.name);
+                    g
+                }),
+        );
+    }
+    Ok(games)
+}
+
+/// The hook for any source of games (records, or the server's finished games): a list of
+/// games in, the proved puzzles (sorted, without repeats) and a summary out.
+pub fn puzzles_from(
+    games: &[SourceGame],
+    settings: &Settings,
+    jobs: usize,
+) -> (Vec<jiang_puzzles::Puzzle>, generate::Summary) {
+    let total = games.len();
+    generate::generate(total, &|i| games.get(i).cloned(), settings, jobs, &|p| {
+        eprintln!("{}/{} games, {} puzzles", p.games, p.of, p.proved)
+    })
+}
