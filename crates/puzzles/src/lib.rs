@@ -29,3 +29,13 @@ pub use check::{CheckError, Verdict, check, hint};
 pub use format::{FormatError, Proof, ProofKind, Puzzle, Theme, read_puzzles, write_puzzles};
 pub use generate::{Settings, Summary, generate};
 pub use source::{SourceGame, from_records, self_play};
+
+/// The puzzles of one game, whatever its variant, found and proved with the settings of the
+/// shipped sets (Jieqi: proven whatever the covered pieces are). The server's importer and
+/// the generator's record sources use it.
+pub fn find(game: &SourceGame) -> Vec<Puzzle> {
+    match game.variant {
+        jiang_rules::Variant::Jieqi => jieqi::find(game),
+        variant => standard::find(game, &Settings::for_variant(variant)),
+    }
+}

@@ -382,7 +382,7 @@ impl EnginePool {
 /// Lowers the calling thread's scheduling priority to the lowest: `SCHED_IDLE` (it runs only
 /// on a core nothing else wants, and a waking game thread preempts it at once), else nice 19.
 /// Best effort: a failure leaves it as it was.
-fn lower_priority() {
+pub(crate) fn lower_priority() {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: `gettid` and `setpriority` take no pointers, and `sched_setscheduler` reads

@@ -313,6 +313,9 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     let (resumed, started_at) = games.resume_all(&config.node).await?;
     let puzzles = puzzles::import::load_at_start(games.store(), &config.puzzles).await?;
     tracing::info!(puzzles, "puzzles loaded");
+    if let Some(every) = config.puzzles.import_every {
+        puzzles::import::spawn(games.store().clone(), every, shutdown_rx.clone());
+    }
     // Set once every actor has stopped: the cluster's command service ends then.
     let (cluster_closed_tx, cluster_closed_rx) = watch::channel(false);
     if let Some(cluster) = &cluster {

@@ -529,3 +529,46 @@ async fn the_shipped_sets_load() {
         assert_eq!(view(&s, None, &puzzle.id).await.id, puzzle.id);
     }
 }
+
+on_both!(
+    finished_games_become_puzzles,
+    |config: &mut jiang_server::Config| {
+        config.puzzles.import_every = Some(std::time::Duration::from_millis(300));
+    },
+    |s: TestServer| async move {
+        // A self-play game with puzzles in it, played over the API by two browsers.
+        let (game, expected) = (1..)
+            .map(|seed| jiang_puzzles::self_play(Variant::Minishogi, seed).unwrap())
+            .filter(|g| g.moves.len() <= 150)
+            .map(|g| {
+                let found = jiang_puzzles::find(&g);
+                (g, found)
+            })
+            .find(|(_, found)| !found.is_empty())
+            .unwrap();
+        let moves: Vec<&str> = game.moves.iter().map(String::as_str).collect();
+        let (id, first, _) = s.untimed_game("minishogi", &moves).await;
+        if s.view(&id, None).await["status"] != "ended" {
+            s.resign(&id, &first).await;
+        }
+        // The importer finds them (and keeps them only once however often it runs).
+        for puzzle in &expected {
+            let mut found = false;
+            for _ in 0..300 {
+                let (status, _) = s.get(&format!("/api/puzzles/{}", puzzle.id), None).await;
+                if status == StatusCode::OK {
+                    found = true;
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            assert!(
+                found,
+                "puzzle {} of the finished game was imported",
+                puzzle.id
+            );
+            let seen = view(&s, None, &puzzle.id).await;
+            assert_eq!(seen.position, puzzle.position);
+        }
+    }
+);

@@ -166,6 +166,13 @@ pub trait PuzzleReads {
     ) -> BoxFuture<'a, Result<Option<AttemptRow>, StoreError>>;
     /// How many puzzles each variant has, by variant name.
     fn puzzle_counts(&self) -> BoxFuture<'_, Result<Vec<(String, i64)>, StoreError>>;
+    /// Finished games (status `ended`) last changed after `after` (ms), oldest change first,
+    /// at most `limit`: (id, last change).
+    fn finished_games(
+        &self,
+        after: i64,
+        limit: i64,
+    ) -> BoxFuture<'_, Result<Vec<(String, i64)>, StoreError>>;
     /// Where the importer's scan `name` stands (`None`: never run).
     fn scanned_until<'a>(&'a self, name: &'a str)
     -> BoxFuture<'a, Result<Option<i64>, StoreError>>;
@@ -444,6 +451,22 @@ macro_rules! puzzle_backend {
                     fetch_all,
                     (String, i64),
                     "SELECT variant, COUNT(*) FROM puzzles GROUP BY variant ORDER BY variant"
+                )
+            }
+
+            fn finished_games(
+                &self,
+                after: i64,
+                limit: i64,
+            ) -> BoxFuture<'_, Result<Vec<(String, i64)>, StoreError>> {
+                fetch!(
+                    &self.pool,
+                    fetch_all,
+                    (String, i64),
+                    "SELECT id, updated_at FROM games WHERE status = 'ended' \
+                     AND updated_at > $1 ORDER BY updated_at, id LIMIT $2",
+                    after,
+                    limit
                 )
             }
 
