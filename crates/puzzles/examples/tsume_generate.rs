@@ -1,7 +1,7 @@
 //! Composes shogi tsume and writes them as a puzzle file (one JSON object a line).
 //!
 //! Usage: `cargo run -p jiang-puzzles --example tsume_generate -- <count> <seed> <out>`
-//! (the shipped file: `… -- 300 1 puzzles/shogi-tsume.jsonl`). The same count and seed give
+//! (the shipped file: `… -- 450 1 puzzles/shogi-tsume.jsonl`). The same count and seed give
 //! the same file on any machine: the composer and the prover count nodes, not time.
 
 use std::time::Instant;
