@@ -11,7 +11,7 @@ use jiang_rules::Variant;
 
 use crate::format::Puzzle;
 use crate::source::{self, SourceGame};
-use crate::standard;
+use crate::{jieqi, standard};
 
 /// How deep the generator searches, and how long a solution may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,7 +125,7 @@ pub fn generate(
                     let Some(source) = game(i) else {
                         continue;
                     };
-                    let (found, stats) = standard::find_counted(&source, settings);
+                    let (found, stats) = find_counted(&source, settings);
                     let mut guard = shared.lock().unwrap_or_else(|e| e.into_inner());
                     let (puzzles, summary) = &mut *guard;
                     summary.games += 1;
@@ -197,9 +197,34 @@ pub fn write_file(path: &str, puzzles: &[Puzzle]) -> Result<(), crate::format::F
     Ok(())
 }
 
-/// The self-play games of a run: game `i` is [`source::self_play`] with seed `seed + i`.
+/// The self-play games of a run: game `i` is [`source::self_play`] (Jieqi: [`jieqi::self_play`])
+/// with seed `seed + i`.
 pub fn self_play_games(variant: Variant, seed: u64) -> impl Fn(usize) -> Option<SourceGame> + Sync {
-    move |i| source::self_play(variant, seed.wrapping_add(i as u64)).ok()
+    move |i| {
+        let seed = seed.wrapping_add(i as u64);
+        match variant {
+            Variant::Jieqi => Some(jieqi::self_play(seed)),
+            _ => source::self_play(variant, seed).ok(),
+        }
+    }
+}
+
+/// The puzzles of one game with what the search counted: Jieqi's are found by its exact
+/// proof over the covered pieces ([`jieqi::find`], which screens every position), the other
+/// variants' by [`standard::find_counted`] with `settings`.
+fn find_counted(game: &SourceGame, settings: &Settings) -> (Vec<Puzzle>, standard::FindStats) {
+    match game.variant {
+        Variant::Jieqi => {
+            let found = jieqi::find(game);
+            let stats = standard::FindStats {
+                positions: game.moves.len() as u64,
+                decisive: found.len() as u64,
+                candidates: found.len() as u64,
+            };
+            (found, stats)
+        }
+        _ => standard::find_counted(game, settings),
+    }
 }
 
 /// Sorts `puzzles` by id and keeps one per id and one per position (the first by id).
