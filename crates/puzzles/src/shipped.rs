@@ -5,11 +5,16 @@ use crate::format::{FormatError, Puzzle, read_puzzles};
 
 /// Each shipped file: its name under `puzzles/` and its text.
 pub const FILES: &[(&str, &str)] = &[
+    (
+        "xiangqi.jsonl",
+        include_str!("../../../puzzles/xiangqi.jsonl"),
+    ),
     ("jieqi.jsonl", include_str!("../../../puzzles/jieqi.jsonl")),
     (
         "minishogi.jsonl",
         include_str!("../../../puzzles/minishogi.jsonl"),
     ),
+    ("shogi.jsonl", include_str!("../../../puzzles/shogi.jsonl")),
     (
         "shogi-tsume.jsonl",
         include_str!("../../../puzzles/shogi-tsume.jsonl"),
