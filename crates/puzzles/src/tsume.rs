@@ -1,7 +1,7 @@
 //! Tsume (詰将棋): shogi mate problems, composed by a seeded random composer and proved by
 //! the engine's tsume search ([`jiang_engine::mate::Prover`]).
 //!
-//! Conventions (docs/puzzles-tsume.md):
+//! Conventions (docs/puzzles.md, "Tsume"):
 //! - the attacker (sente, to move) has **no king** (shogi.md: a tsume is published without
 //!   it); the defender (gote) has its king and holds **every piece not on the board and not in
 //!   the attacker's hand**;
