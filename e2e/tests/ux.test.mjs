@@ -35,7 +35,9 @@ test('no locale composes a variant name into a sentence; per-variant strings exi
 test('Hungarian: the article agrees with the word after it (a before a consonant, az before a vowel)', () => {
   const vowels = 'aáeéiíoóöőuúüű';
   const bad = [];
-  for (const [key, value] of Object.entries(locale('hu'))) {
+  // A plural value is checked form by form.
+  const texts = Object.entries(locale('hu')).flatMap(([key, value]) => (typeof value === 'string' ? [[key, value]] : Object.values(value).map((form) => [key, form])));
+  for (const [key, value] of texts) {
     // `A(z)` hedges, and an article before a placeholder, cannot agree with what follows.
     for (const m of value.matchAll(/(?<![\p{L}\d])([Aa]z?|[Aa]\(z\))\s+(\S+)/gu)) {
       const [, article, word] = m;
