@@ -136,6 +136,21 @@ themes! {
     Long = "long",
 }
 
+impl Theme {
+    /// The mate-in-N theme of a mate in `solver_moves` moves of the solver (`long_mate` past
+    /// five).
+    pub const fn mate_in(solver_moves: usize) -> Theme {
+        match solver_moves {
+            0 | 1 => Theme::MateIn1,
+            2 => Theme::MateIn2,
+            3 => Theme::MateIn3,
+            4 => Theme::MateIn4,
+            5 => Theme::MateIn5,
+            _ => Theme::LongMate,
+        }
+    }
+}
+
 impl fmt::Display for Theme {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

@@ -466,11 +466,7 @@ fn make_puzzle(pos: &Position, line: &[Move], n: u32, source: String) -> Puzzle 
     let solution: Vec<String> = line.iter().map(|m| m.to_string()).collect();
     let solver_moves = line.len().div_ceil(2) as u32;
     let mut themes = vec![Theme::Mate];
-    themes.push(match solver_moves {
-        1 => Theme::MateIn1,
-        2 => Theme::MateIn2,
-        _ => Theme::MateIn3,
-    });
+    themes.push(Theme::mate_in(solver_moves as usize));
     let reveals = line.iter().any(|m| m.reveal().is_some());
     let solver_reveals = line.iter().step_by(2).any(|m| m.reveal().is_some());
     let sacrifice = line

@@ -35,14 +35,7 @@ pub fn detect(puzzle: &Puzzle) -> Vec<Theme> {
     match puzzle.proof.kind {
         ProofKind::Mate => {
             themes.insert(Theme::Mate);
-            themes.insert(match solver_moves {
-                1 => Theme::MateIn1,
-                2 => Theme::MateIn2,
-                3 => Theme::MateIn3,
-                4 => Theme::MateIn4,
-                5 => Theme::MateIn5,
-                _ => Theme::LongMate,
-            });
+            themes.insert(Theme::mate_in(solver_moves));
         }
         ProofKind::Advantage => {
             themes.insert(Theme::Advantage);

@@ -405,14 +405,7 @@ fn rating(plies: u32, root_checks: usize) -> f64 {
 fn themes(position: &Position, line: &[Move]) -> Vec<Theme> {
     let mut themes = vec![Theme::Tsume, Theme::Mate];
     let moves = line.len().div_ceil(2);
-    themes.push(match moves {
-        1 => Theme::MateIn1,
-        2 => Theme::MateIn2,
-        3 => Theme::MateIn3,
-        4 => Theme::MateIn4,
-        5 => Theme::MateIn5,
-        _ => Theme::LongMate,
-    });
+    themes.push(Theme::mate_in(moves));
     let solver: Vec<Move> = line.iter().step_by(2).copied().collect();
     if solver.iter().any(|m| m.is_drop()) {
         themes.push(Theme::Drop);
