@@ -161,24 +161,9 @@ fn game_solver(puzzle: &Puzzle) -> Side {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{Proof, Theme};
 
     fn puzzle(variant: Variant, position: &str, solution: &[&str]) -> Puzzle {
-        let solution: Vec<String> = solution.iter().map(|s| s.to_string()).collect();
-        Puzzle {
-            id: Puzzle::derive_id(variant, position, &solution),
-            variant,
-            position: position.into(),
-            proof: Proof {
-                kind: ProofKind::Mate,
-                plies: solution.len() as u32,
-                depth: 0,
-            },
-            solution,
-            themes: vec![Theme::Mate],
-            rating: 1500.0,
-            source: "test".into(),
-        }
+        Puzzle::hand_made(variant, position, solution, ProofKind::Mate)
     }
 
     fn line(moves: &[&str]) -> Vec<String> {

@@ -218,6 +218,32 @@ impl Puzzle {
         format!("{initial}-{:010x}", hash >> 24)
     }
 
+    /// A puzzle written by hand: its parts, the id derived, no theme, rating 1500, the proof
+    /// as long as the solution and of depth 0 (nothing searched). For tests and for files an
+    /// operator writes himself.
+    pub fn hand_made(
+        variant: Variant,
+        position: &str,
+        solution: &[&str],
+        kind: ProofKind,
+    ) -> Puzzle {
+        let solution: Vec<String> = solution.iter().map(|s| s.to_string()).collect();
+        Puzzle {
+            id: Puzzle::derive_id(variant, position, &solution),
+            variant,
+            position: position.into(),
+            proof: Proof {
+                kind,
+                plies: solution.len() as u32,
+                depth: 0,
+            },
+            solution,
+            themes: Vec::new(),
+            rating: 1500.0,
+            source: "hand-made".into(),
+        }
+    }
+
     /// How many moves the solver makes.
     pub fn solver_moves(&self) -> usize {
         self.solution.len().div_ceil(2)

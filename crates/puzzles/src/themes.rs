@@ -487,24 +487,9 @@ fn between(a: (usize, usize), m: (usize, usize), b: (usize, usize)) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::Proof;
 
     fn puzzle(variant: Variant, position: &str, solution: &[&str], kind: ProofKind) -> Puzzle {
-        let solution: Vec<String> = solution.iter().map(|s| s.to_string()).collect();
-        Puzzle {
-            id: Puzzle::derive_id(variant, position, &solution),
-            variant,
-            position: position.into(),
-            proof: Proof {
-                kind,
-                plies: solution.len() as u32,
-                depth: 1,
-            },
-            solution,
-            themes: Vec::new(),
-            rating: 1500.0,
-            source: "test".into(),
-        }
+        Puzzle::hand_made(variant, position, solution, kind)
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use common::{Backend, TestServer, assert_refused, typed};
 use jiang_protocol::{PuzzleHint, PuzzleMoveAnswer, PuzzleResult, PuzzleSolution, PuzzleView};
-use jiang_puzzles::{Proof, ProofKind, Puzzle, Theme, write_puzzles};
+use jiang_puzzles::{ProofKind, Puzzle, Theme, write_puzzles};
 use jiang_rules::Variant;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -21,20 +21,9 @@ use serde_json::{Value, json};
 const CHARIOTS: &str = "4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1";
 
 fn puzzle(variant: Variant, position: &str, solution: &[&str], kind: ProofKind) -> Puzzle {
-    let solution: Vec<String> = solution.iter().map(|s| s.to_string()).collect();
     Puzzle {
-        id: Puzzle::derive_id(variant, position, &solution),
-        variant,
-        position: position.into(),
-        proof: Proof {
-            kind,
-            plies: solution.len() as u32,
-            depth: 1,
-        },
-        solution,
         themes: vec![Theme::Mate],
-        rating: 1500.0,
-        source: "hand-made for the tests".into(),
+        ..Puzzle::hand_made(variant, position, solution, kind)
     }
 }
 
