@@ -2,7 +2,7 @@
 //! opponent answer? Pure rules: the server asks this for `POST /api/puzzles/{id}/move`, so the
 //! solution never has to leave it before it is earned.
 
-use jiang_rules::{AnyGame, Family, Reason, Side, Variant};
+use jiang_rules::{AnyGame, Family, Reason, Variant};
 
 use crate::format::{ProofKind, Puzzle};
 
@@ -140,9 +140,11 @@ pub fn check(puzzle: &Puzzle, line: &[String], text: &str) -> Result<Verdict, Ch
     // Another move that mates at the end of a mate puzzle mates too: it solves it (a covered
     // Jieqi piece's move cannot be played without knowing what it is, so it stays wrong).
     if last && puzzle.proof.kind == ProofKind::Mate {
+        // The solver is the side to move here (the line ends on the opponent's answer).
+        let solver = game.turn();
         if let Ok(played) = game.play(sent) {
             let mated = game.outcome().is_some_and(|o| {
-                o.winner == Some(game_solver(puzzle))
+                o.winner == Some(solver)
                     && matches!(o.reason, Reason::Checkmate | Reason::Stalemate)
             });
             if mated {
@@ -151,11 +153,6 @@ pub fn check(puzzle: &Puzzle, line: &[String], text: &str) -> Result<Verdict, Ch
         }
     }
     Ok(Verdict::Wrong)
-}
-
-/// The solver: the side to move at the puzzle's position.
-fn game_solver(puzzle: &Puzzle) -> Side {
-    start(puzzle).map(|g| g.turn()).unwrap_or(Side::First)
 }
 
 #[cfg(test)]
