@@ -93,6 +93,13 @@ async fn play(s: &TestServer, key: Option<&str>, id: &str, body: Value) -> (Stat
     .await
 }
 
+/// `play`'s answer, which must be a verdict.
+async fn answer(s: &TestServer, key: Option<&str>, id: &str, body: Value) -> PuzzleMoveAnswer {
+    let (status, v) = play(s, key, id, body).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    typed(&v)
+}
+
 async fn view(s: &TestServer, key: Option<&str>, id: &str) -> PuzzleView {
     let (status, v) = s
         .as_player(Method::GET, &format!("/api/puzzles/{id}"), key, None)
@@ -118,10 +125,10 @@ on_both!(
         let id = id_of(Variant::Xiangqi, "b0b1");
         let seen = view(&s, None, &id).await;
         assert_eq!((seen.moves, seen.rating, seen.plays), (2, 1500, 0));
-        let wrong: PuzzleMoveAnswer = typed(&play(&s, None, &id, json!({"move": "a8a7"})).await.1);
+        let wrong: PuzzleMoveAnswer = answer(&s, None, &id, json!({"move": "a8a7"})).await;
         assert_eq!(wrong.result, PuzzleResult::Wrong);
         assert_eq!((wrong.played, wrong.reply, wrong.rated), (None, None, None));
-        let right: PuzzleMoveAnswer = typed(&play(&s, None, &id, json!({"move": "b0b1"})).await.1);
+        let right: PuzzleMoveAnswer = answer(&s, None, &id, json!({"move": "b0b1"})).await;
         assert_eq!(right.result, PuzzleResult::Right);
         assert_eq!(right.reply.as_deref(), Some("e9f9"));
         let (status, v) = play(
@@ -160,8 +167,7 @@ on_both!(
             .post(&format!("/api/puzzles/{shogi}/hint"), None, json!({}))
             .await;
         assert_eq!(typed::<PuzzleHint>(&v).from, "G*");
-        let done: PuzzleMoveAnswer =
-            typed(&play(&s, None, &shogi, json!({"move": "G*5b"})).await.1);
+        let done: PuzzleMoveAnswer = answer(&s, None, &shogi, json!({"move": "G*5b"})).await;
         assert_eq!(done.result, PuzzleResult::Solved);
     }
 );
@@ -178,18 +184,15 @@ on_both!(
             !v.to_string().contains("a6a5r"),
             "no identity before its reveal: {v}"
         );
-        let right: PuzzleMoveAnswer = typed(&play(&s, None, &id, json!({"move": "b0b1"})).await.1);
+        let right: PuzzleMoveAnswer = answer(&s, None, &id, json!({"move": "b0b1"})).await;
         assert_eq!(right.reply.as_deref(), Some("a6a5r"));
-        let solved: PuzzleMoveAnswer = typed(
-            &play(
-                &s,
-                None,
-                &id,
-                json!({"move": "b1b9", "line": ["b0b1", "a6a5r"]}),
-            )
-            .await
-            .1,
-        );
+        let solved: PuzzleMoveAnswer = answer(
+            &s,
+            None,
+            &id,
+            json!({"move": "b1b9", "line": ["b0b1", "a6a5r"]}),
+        )
+        .await;
         assert_eq!(solved.result, PuzzleResult::Solved);
     }
 );
@@ -200,37 +203,28 @@ on_both!(
     |s: TestServer| async move {
         let id = id_of(Variant::Xiangqi, "b0b9");
         let mine = json!({"rating": 1500.0, "deviation": 350.0, "volatility": 0.06});
-        let won: PuzzleMoveAnswer = typed(
-            &play(&s, None, &id, json!({"move": "b0b9", "rating": mine}))
-                .await
-                .1,
-        );
+        let won: PuzzleMoveAnswer =
+            answer(&s, None, &id, json!({"move": "b0b9", "rating": mine})).await;
         let rated = won.rated.expect("a browser's rating comes back");
         assert!(
             rated.change > 0.0 && rated.rating.deviation < 350.0,
             "{rated:?}"
         );
-        let hinted: PuzzleMoveAnswer = typed(
-            &play(
-                &s,
-                None,
-                &id,
-                json!({"move": "b0b9", "rating": mine, "hinted": true}),
-            )
-            .await
-            .1,
-        );
+        let hinted: PuzzleMoveAnswer = answer(
+            &s,
+            None,
+            &id,
+            json!({"move": "b0b9", "rating": mine, "hinted": true}),
+        )
+        .await;
         let half = hinted.rated.unwrap().change;
         assert!(
             half < rated.change,
             "a hinted solve counts half: {half} vs {}",
             rated.change
         );
-        let lost: PuzzleMoveAnswer = typed(
-            &play(&s, None, &id, json!({"move": "d0d1", "rating": mine}))
-                .await
-                .1,
-        );
+        let lost: PuzzleMoveAnswer =
+            answer(&s, None, &id, json!({"move": "d0d1", "rating": mine})).await;
         assert!(lost.rated.unwrap().change < 0.0);
         // Nothing of it was stored: the puzzle's rating and plays are as they were.
         let after = view(&s, None, &id).await;
@@ -266,8 +260,7 @@ on_both!(
     |s: TestServer| async move {
         let key = new_player(&s).await;
         let id = id_of(Variant::Xiangqi, "b0b9");
-        let won: PuzzleMoveAnswer =
-            typed(&play(&s, Some(&key), &id, json!({"move": "b0b9"})).await.1);
+        let won: PuzzleMoveAnswer = answer(&s, Some(&key), &id, json!({"move": "b0b9"})).await;
         let rated = won.rated.expect("the first attempt is rated");
         assert!(rated.change > 0.0, "{rated:?}");
         let seen = view(&s, Some(&key), &id).await;
@@ -281,8 +274,7 @@ on_both!(
         let you = seen.you.expect("the player's puzzle rating");
         assert_eq!(you, rated.rating);
         // Again: not rated.
-        let again: PuzzleMoveAnswer =
-            typed(&play(&s, Some(&key), &id, json!({"move": "d0d1"})).await.1);
+        let again: PuzzleMoveAnswer = answer(&s, Some(&key), &id, json!({"move": "d0d1"})).await;
         assert_eq!((again.result, again.rated), (PuzzleResult::Wrong, None));
         assert_eq!(view(&s, Some(&key), &id).await.plays, 1);
         // The next puzzle is one not tried yet; once every one was tried, a tried one comes back.
@@ -332,16 +324,10 @@ on_both!(
             )
             .await;
         assert_eq!(status, StatusCode::OK, "{v}");
-        let half: PuzzleMoveAnswer = typed(
-            &play(&s, Some(&hinted), &shogi, json!({"move": "G*5b"}))
-                .await
-                .1,
-        );
-        let full: PuzzleMoveAnswer = typed(
-            &play(&s, Some(&clean), &shogi, json!({"move": "G*5b"}))
-                .await
-                .1,
-        );
+        let half: PuzzleMoveAnswer =
+            answer(&s, Some(&hinted), &shogi, json!({"move": "G*5b"})).await;
+        let full: PuzzleMoveAnswer =
+            answer(&s, Some(&clean), &shogi, json!({"move": "G*5b"})).await;
         let (half, full) = (half.rated.unwrap().change, full.rated.unwrap().change);
         assert!(half.abs() < full / 2.0, "hinted {half}, clean {full}");
 
