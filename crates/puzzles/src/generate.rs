@@ -240,9 +240,13 @@ pub fn finish(mut puzzles: Vec<Puzzle>) -> Vec<Puzzle> {
 /// the same puzzle).
 pub fn position_key(fen: &str) -> String {
     let fields: Vec<&str> = fen.split_whitespace().collect();
-    // Xiangqi FEN: board side castling en-passant halfmove fullmove; SFEN: board side hand
-    // number. Keep the board, the side and (SFEN) the hand.
-    let keep = if fields.len() == 4 { 3 } else { 2 };
+    // Xiangqi FEN: board side castling en-passant halfmove fullmove; Jieqi's pool form: board
+    // side pool halfmove fullmove; SFEN: board side hand number. Keep the board, the side and
+    // the pool or the hand (what is hidden, or in hand, makes another puzzle).
+    let keep = match fields.len() {
+        4 | 5 => 3,
+        _ => 2,
+    };
     fields
         .iter()
         .take(keep)
@@ -295,5 +299,9 @@ mod tests {
             "4k4/9/9/9/9/9/9/9/4A4/3K5 w"
         );
         assert_eq!(position_key("4k/5/5/5/K4 b G 31"), "4k/5/5/5/K4 b G");
+        assert_eq!(
+            position_key("4k4/9/9/x8/9/9/9/9/9/1R1K5 w R2p5 7 18"),
+            "4k4/9/9/x8/9/9/9/9/9/1R1K5 w R2p5"
+        );
     }
 }

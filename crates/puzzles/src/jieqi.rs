@@ -84,7 +84,7 @@
 //! (identities of the solver's pieces it captured) is ignored, which only makes the proof
 //! stronger.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 
 use jiang_engine::{Decision, Engine, Go, Input};
 use jiang_rules::xiangqi::{MOVE_LIMIT_PLIES, Move, Occupant, PieceKind, Pool, Position, Square};
@@ -606,37 +606,6 @@ pub fn verify(puzzle: &Puzzle) -> Result<(), String> {
     Ok(())
 }
 
-/// Plays `games` self-play games (seeds `seed`, `seed + 1`, …), finds their puzzles, keeps
-/// the first of any two with the same id or position, and returns them sorted by id.
-pub fn generate(games: usize, seed: u64) -> Vec<Puzzle> {
-    let mut set = PuzzleSet::default();
-    for i in 0..games as u64 {
-        set.add(find(&self_play(seed.wrapping_add(i))));
-    }
-    set.sorted()
-}
-
-/// Puzzles gathered from several games, without duplicates.
-#[derive(Default)]
-struct PuzzleSet {
-    by_id: BTreeMap<String, Puzzle>,
-    positions: BTreeSet<String>,
-}
-
-impl PuzzleSet {
-    fn add(&mut self, puzzles: Vec<Puzzle>) {
-        for p in puzzles {
-            if !self.by_id.contains_key(&p.id) && self.positions.insert(p.position.clone()) {
-                self.by_id.insert(p.id.clone(), p);
-            }
-        }
-    }
-
-    fn sorted(self) -> Vec<Puzzle> {
-        self.by_id.into_values().collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -730,10 +699,11 @@ mod tests {
         // Seed 8 (levels 3 and 2) has mates whose line reveals a covered piece.
         let found = find(&self_play(8));
         assert!(found.iter().any(|p| p.themes.contains(&Theme::Reveal)));
-        // `generate` is the same search, deduplicated and sorted by id.
-        let mut expected = PuzzleSet::default();
-        expected.add(found.clone());
-        assert_eq!(generate(1, 8), expected.sorted());
+        // The generator's pipeline is the same search, deduplicated and sorted by id.
+        let settings = crate::generate::Settings::for_variant(Variant::Jieqi);
+        let games = crate::generate::self_play_games(Variant::Jieqi, 8);
+        let (generated, _) = crate::generate::generate(1, &games, &settings, 1, &|_| {});
+        assert_eq!(generated, crate::generate::finish(found.clone()));
         for puzzle in &found {
             verify(puzzle).unwrap_or_else(|e| panic!("{puzzle:?}: {e}"));
             let board = puzzle.position.split(' ').next().unwrap();

@@ -1,5 +1,5 @@
 //! The shipped tsume file, `puzzles/shogi-tsume.jsonl` (written by
-//! `cargo run -p jiang-puzzles --example tsume_generate -- 450 1 puzzles/shogi-tsume.jsonl`):
+//! `cargo run -p jiang -- puzzles generate --variant shogi --tsume --games 450 --seed 1 --out puzzles/shogi-tsume.jsonl`):
 //! every line reads, ids are unique, every puzzle passes `tsume::verify` (proved again from
 //! scratch), replays through the trainer's verdict, and every solver move gives check.
 
