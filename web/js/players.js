@@ -4,7 +4,7 @@
 // ratings next to seats and seeks; and the player page `/player/<name or id>` with the ratings,
 // a rating graph per variant, the game list and, on one's own page, the key's controls.
 import { t } from './i18n.js';
-import { api } from './api.js';
+import { api, ApiError } from './api.js';
 import { errorText, failureText } from './errors.js';
 import { esc } from './html.js';
 import { navigate } from './navigation.js';
@@ -13,9 +13,34 @@ let mine = null; // the promise of this browser's player page (null: not a playe
 let freshKey = null; // a key just created or rotated: shown once, on the player page
 let carryError = null; // a carry link that did not work
 
+/** Where this browser remembers who the server last said it is: its id and name, never the key. */
+const REMEMBERED = 'jiang.player';
+
+/** The player this browser was at the last answer ({id, name}), or null: drawn before the answer. */
+export function rememberedPlayer() {
+  try {
+    const p = JSON.parse(localStorage.getItem(REMEMBERED) || 'null');
+    return p && typeof p.id === 'string' ? { id: p.id, name: p.name ?? null } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** This browser's player (its page), or null. */
 export function me(refresh = false) {
-  if (!mine || refresh) mine = api('/api/players/me').catch(() => null);
+  if (!mine || refresh) {
+    mine = api('/api/players/me').then(
+      (p) => {
+        localStorage.setItem(REMEMBERED, JSON.stringify({ id: p.id, name: p.name ?? null }));
+        return p;
+      },
+      (ex) => {
+        // The server said "no player here"; a network failure says nothing either way.
+        if (ex instanceof ApiError && ex.status >= 400 && ex.status < 500) localStorage.removeItem(REMEMBERED);
+        return null;
+      },
+    );
+  }
   return mine;
 }
 
@@ -207,6 +232,7 @@ ${rows.map(([v, r]) => `<tr data-variant="${v}"><td>${t('variant.' + v)}</td><td
         act(async () => {
           if (!confirm(t(question))) return;
           await api(path, { method: 'DELETE', body: {} });
+          localStorage.removeItem(REMEMBERED);
           me(true);
           navigate('/');
         }),
@@ -222,11 +248,12 @@ ${rows.map(([v, r]) => `<tr data-variant="${v}"><td>${t('variant.' + v)}</td><td
 
 /** The home page's player box: "Become a player" (with an optional name), or who one is. */
 export function playerBox(root) {
-  let player = null;
-  let known = false; // nothing is drawn before the answer (a form typed in would be redrawn)
+  // Drawn at once from what this browser remembers, so that the page below does not move when
+  // the server answers (a click aimed at a button would land beside it); redrawn only if the
+  // answer differs (a form being typed in would be lost).
+  let player = rememberedPlayer();
   let error = '';
   function render() {
-    if (!known) return;
     root.innerHTML = player
       ? `<p class="playing-as">${t('player.playingAs')} <a class="my-player" href="/player/${esc(encodeURIComponent(player.name || player.id))}">${esc(displayName(player))}</a></p>`
       : `<form class="become-player"><p class="hint">${t('player.becomeHint')}</p>
@@ -245,9 +272,9 @@ export function playerBox(root) {
     });
   }
   me().then((p) => {
+    const same = (p?.id ?? null) === (player?.id ?? null) && (p?.name ?? null) === (player?.name ?? null);
     player = p;
-    known = true;
-    render();
+    if (!same) render();
   });
   render();
   return { rerender: render };
