@@ -44,6 +44,10 @@ struct GenerateArgs {
     /// Self-play: the first game's seed (game i has seed + i).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// At most this per cent of the set are mates in one (the surplus is dropped, the last by
+    /// id); without it, all are kept.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=100))]
+    mates_in_one_percent: Option<u8>,
     /// Threads searching games at once.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -86,13 +90,18 @@ fn generate(args: &GenerateArgs) -> Result<Status, ToolError> {
             args.seed,
             args.jobs,
             &settings,
+            args.mates_in_one_percent,
             &out,
         )
         .map_err(write_error)?
     } else {
         let games = read_records(&args.from, args.variant)?;
         eprintln!("{} games of {} read", games.len(), args.variant.name());
-        let (puzzles, summary) = puzzles_from(&games, &settings, args.jobs);
+        let (mut puzzles, mut summary) = puzzles_from(&games, &settings, args.jobs);
+        if let Some(percent) = args.mates_in_one_percent {
+            puzzles = generate::cap_mates_in_one(puzzles, percent);
+            summary.puzzles = puzzles.len() as u64;
+        }
         generate::write_file(&out, &puzzles).map_err(write_error)?;
         summary
     };

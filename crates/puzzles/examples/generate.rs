@@ -23,6 +23,8 @@ fn main() -> ExitCode {
     let games: usize = value("--games").and_then(|v| v.parse().ok()).unwrap_or(100);
     let seed: u64 = value("--seed").and_then(|v| v.parse().ok()).unwrap_or(1);
     let jobs: usize = value("--jobs").and_then(|v| v.parse().ok()).unwrap_or(1);
+    let mates_in_one_percent: Option<u8> =
+        value("--mates-in-one-percent").and_then(|v| v.parse().ok());
     let Some(out) = value("--out") else {
         eprintln!("--out FILE is needed");
         return ExitCode::FAILURE;
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
         seed,
         jobs,
         &Settings::for_variant(variant),
+        mates_in_one_percent,
         &out,
     ) {
         Ok(summary) => {

@@ -155,7 +155,8 @@ pub fn generate(
 pub const BATCH: usize = 100;
 
 /// Generates from `games` self-play games (seeds `seed`, `seed + 1`, …) with `jobs` threads
-/// and writes the set to `out`, rewriting it after every [`BATCH`] games (so an interrupted
+/// and writes the set (with at most `mates_in_one_percent` per cent mates in one, when given:
+/// [`cap_mates_in_one`]) to `out`, rewriting it after every [`BATCH`] games (so an interrupted
 /// run leaves the set of the games done: the same file as a run of that many games). Reports
 /// progress on stderr.
 pub fn run_self_play(
@@ -164,6 +165,7 @@ pub fn run_self_play(
     seed: u64,
     jobs: usize,
     settings: &Settings,
+    mates_in_one_percent: Option<u8>,
     out: &str,
 ) -> Result<Summary, crate::format::FormatError> {
     let mut all = Vec::new();
@@ -181,11 +183,45 @@ pub fn run_self_play(
         total.cpu_seconds += summary.cpu_seconds;
         all.extend(found);
         all = finish(all);
-        total.puzzles = all.len() as u64;
-        write_file(out, &all)?;
+        // The cap is taken on everything found so far, so the file after n games is the file
+        // of a run of n games.
+        let kept = match mates_in_one_percent {
+            Some(percent) => cap_mates_in_one(all.clone(), percent),
+            None => all.clone(),
+        };
+        total.puzzles = kept.len() as u64;
+        write_file(out, &kept)?;
         eprintln!("{done}/{games} games: {}", total.line());
     }
     Ok(total)
+}
+
+/// At most `percent` per cent of `puzzles` (sorted by id, as [`finish`] leaves them) mates in
+/// one: the surplus is dropped, the last by id (ids are hashes, so which stay is arbitrary but
+/// reproducible). Games end in many one-move mates, and a set made mostly of them would be
+/// solved by the weakest player (`docs/puzzles.md`, "Mates in one").
+pub fn cap_mates_in_one(puzzles: Vec<Puzzle>, percent: u8) -> Vec<Puzzle> {
+    let percent = usize::from(percent.min(100));
+    let is_mate_in_one =
+        |p: &Puzzle| p.proof.kind == crate::format::ProofKind::Mate && p.proof.plies == 1;
+    let others = puzzles.iter().filter(|p| !is_mate_in_one(p)).count();
+    // m / (m + others) <= percent / 100  <=>  m * (100 - percent) <= percent * others.
+    let allowed = if percent == 100 {
+        usize::MAX
+    } else {
+        percent * others / (100 - percent)
+    };
+    let mut kept = 0;
+    puzzles
+        .into_iter()
+        .filter(|p| {
+            if !is_mate_in_one(p) {
+                return true;
+            }
+            kept += 1;
+            kept <= allowed
+        })
+        .collect()
 }
 
 /// Writes `puzzles` to the file `path` (one a line).
@@ -291,6 +327,48 @@ fn thread_ticks() -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_mates_in_one_cap_keeps_the_first_by_id_and_every_longer_puzzle() {
+        use crate::format::{Proof, ProofKind};
+        let puzzle = |id: &str, kind: ProofKind, plies: u32| {
+            let mut p = Puzzle::hand_made(
+                Variant::Xiangqi,
+                "4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1",
+                &["d0e0"],
+                kind,
+            );
+            p.id = id.to_string();
+            p.proof = Proof {
+                kind,
+                plies,
+                depth: 6,
+            };
+            p
+        };
+        let set = vec![
+            puzzle("x1", ProofKind::Mate, 1),
+            puzzle("x2", ProofKind::Mate, 3),
+            puzzle("x3", ProofKind::Mate, 1),
+            puzzle("x4", ProofKind::Advantage, 1),
+            puzzle("x5", ProofKind::Mate, 1),
+            puzzle("x6", ProofKind::Mate, 5),
+            puzzle("x7", ProofKind::Mate, 1),
+        ];
+        let ids = |set: Vec<Puzzle>| set.into_iter().map(|p| p.id).collect::<Vec<_>>();
+        // Three longer puzzles (an advantage in one ply is not a mate): 50% allows three mates
+        // in one, a third allows one, none allows none, 100% keeps all.
+        assert_eq!(
+            ids(cap_mates_in_one(set.clone(), 50)),
+            ["x1", "x2", "x3", "x4", "x5", "x6"]
+        );
+        assert_eq!(
+            ids(cap_mates_in_one(set.clone(), 33)),
+            ["x1", "x2", "x4", "x6"]
+        );
+        assert_eq!(ids(cap_mates_in_one(set.clone(), 0)), ["x2", "x4", "x6"]);
+        assert_eq!(cap_mates_in_one(set.clone(), 100).len(), 7);
+    }
 
     #[test]
     fn position_keys_drop_the_counters() {

@@ -105,4 +105,12 @@ fn every_shipped_jieqi_puzzle_is_unique_proven_and_replays() {
         started.elapsed().as_secs_f64()
     );
     assert!(puzzles.len() >= 500, "only {} puzzles", puzzles.len());
+    // Made with `--mates-in-one-percent 33` (docs/puzzles.md): a set of mostly one-move mates
+    // would be solved by the weakest player.
+    let mates_in_one = puzzles.iter().filter(|p| p.proof.plies == 1).count();
+    assert!(
+        mates_in_one * 100 <= puzzles.len() * 34,
+        "{mates_in_one} of {} are mates in one",
+        puzzles.len()
+    );
 }
