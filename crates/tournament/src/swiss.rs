@@ -834,6 +834,126 @@ mod tests {
     }
 
     #[test]
+    fn a_third_seat_in_a_row_only_when_forced_and_the_higher_ranked_keeps_the_wish() {
+        let players = [sp("a", 2000), sp("b", 1900), sp("c", 1800), sp("d", 1700)];
+        let rounds = [
+            SwissRound {
+                games: vec![
+                    g("a", "c", GameResult::FirstWins),
+                    g("b", "d", GameResult::FirstWins),
+                ],
+                bye: None,
+            },
+            SwissRound {
+                games: vec![
+                    g("a", "d", GameResult::FirstWins),
+                    g("b", "c", GameResult::FirstWins),
+                ],
+                bye: None,
+            },
+        ];
+        // a and b both had the first seat twice, c and d the second twice; the only games left
+        // are a-b and c-d, so one of each pair must take the same seat a third time.
+        let r = swiss_pairings(&players, &rounds).unwrap();
+        assert_eq!(
+            r.pairs,
+            [
+                Pair {
+                    first: p("b"),
+                    second: p("a")
+                },
+                Pair {
+                    first: p("c"),
+                    second: p("d")
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn the_seat_rule_changes_the_pairing_when_it_can() {
+        // a and b lead and both had the first seat twice; g and h trail and both had the second
+        // seat twice. Ranking alone would pair a-b (one of them a third first seat); the seat
+        // rule pairs them elsewhere so that everyone gets the seat they need.
+        let players: Vec<SwissPlayer> = ["a", "b", "w", "x", "y", "z", "g", "h"]
+            .iter()
+            .enumerate()
+            .map(|(i, s)| sp(s, 2000 - 100 * i as i32))
+            .collect();
+        let rounds = [
+            SwissRound {
+                games: vec![
+                    g("a", "w", GameResult::FirstWins),
+                    g("b", "x", GameResult::FirstWins),
+                    g("y", "g", GameResult::FirstWins),
+                    g("z", "h", GameResult::FirstWins),
+                ],
+                bye: None,
+            },
+            SwissRound {
+                games: vec![
+                    g("a", "y", GameResult::FirstWins),
+                    g("b", "z", GameResult::FirstWins),
+                    g("w", "g", GameResult::FirstWins),
+                    g("x", "h", GameResult::FirstWins),
+                ],
+                bye: None,
+            },
+        ];
+        let r = swiss_pairings(&players, &rounds).unwrap();
+        assert_eq!(r.pairs.len(), 4);
+        let seat_of = |who: &str| {
+            let pair = r
+                .pairs
+                .iter()
+                .find(|x| x.first.0 == who || x.second.0 == who)
+                .unwrap();
+            if pair.first.0 == who {
+                Seat::First
+            } else {
+                Seat::Second
+            }
+        };
+        for who in ["a", "b"] {
+            assert_eq!(seat_of(who), Seat::Second, "{:?}", r.pairs);
+        }
+        for who in ["g", "h"] {
+            assert_eq!(seat_of(who), Seat::First, "{:?}", r.pairs);
+        }
+        assert!(
+            !r.pairs
+                .iter()
+                .any(|x| [&x.first.0, &x.second.0] == ["a", "b"]
+                    || [&x.first.0, &x.second.0] == ["b", "a"])
+        );
+    }
+
+    #[test]
+    fn late_joiners_and_withdrawals() {
+        let round = SwissRound {
+            games: vec![g("a", "b", GameResult::FirstWins)],
+            bye: None,
+        };
+        // b withdrew; c and d joined for round 2.
+        let players = [sp("a", 1500), sp("c", 1600), sp("d", 1400)];
+        let r = swiss_pairings(&players, std::slice::from_ref(&round)).unwrap();
+        assert_eq!(r.round, 2);
+        // a leads with 1 point; c and d have 0; d is lowest and gets the bye.
+        assert_eq!(r.bye, Some(p("d")));
+        assert_eq!(
+            r.pairs,
+            [Pair {
+                first: p("c"),
+                second: p("a")
+            }]
+        );
+        // Standings still list b, who withdrew.
+        let s = swiss_standings(&players, &[round]);
+        assert!(s.iter().any(|x| x.player == p("b") && x.losses == 1));
+        assert_eq!(s.len(), 4);
+    }
+
+    #[test]
     fn aborted_games_block_a_rematch_but_score_nothing() {
         let players = [sp("a", 0), sp("b", 0), sp("c", 0), sp("d", 0)];
         let round = SwissRound {
