@@ -523,9 +523,10 @@ impl Search {
 ///    in a row when any pairing (with this bye) avoids it; a third pass drops seat rules.
 /// 5. Seats: each player's preference is absolute (must switch after two in a row or an
 ///    imbalance of two), strong (evens out an imbalance of one) or mild (alternate). Compatible
-///    wishes are both granted; otherwise the stronger wish, and on equal wishes the one of the
-///    player who had that seat twice in a row, then the higher-ranked player's. Players with no games yet: the higher-ranked player takes the
-///    first seat on odd boards (1, 3, …) and the second on even ones.
+///    wishes are both granted; otherwise the stronger wish; on equal wishes, the wish of the
+///    player who would otherwise get the same seat a third time in a row, then the
+///    higher-ranked player's. When neither has played yet, the higher-ranked player takes the
+///    first seat on boards 1, 3, 5, … and the second on boards 2, 4, 6, …
 ///
 /// Errors: fewer than two present, a duplicate, an inconsistent history, or no pairing without
 /// repeats (the tournament should then end early, as lichess Swiss tournaments do), or a search
