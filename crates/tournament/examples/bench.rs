@@ -89,4 +89,57 @@ fn main() {
         });
     }
     println!("swiss: 200 players, 9 rounds, slowest round paired in {slowest:?}");
+
+    // Swisses played as long as they can be paired (random results from a fixed seed): how far
+    // they get, and the slowest round, including the one proving that no pairing is left.
+    let mut state = 0x5EED_u64;
+    let mut rand = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    for n in [9usize, 16, 33, 64, 128] {
+        let players: Vec<SwissPlayer> = (0..n)
+            .map(|i| SwissPlayer {
+                id: name(i),
+                rating: 1200 + rand(1000) as i32,
+            })
+            .collect();
+        let mut rounds: Vec<SwissRound> = Vec::new();
+        let mut slowest = std::time::Duration::ZERO;
+        let end = loop {
+            if rounds.len() + 1 >= n {
+                break "all rounds paired".to_string();
+            }
+            let start = Instant::now();
+            let pairing = swiss_pairings(&players, &rounds);
+            slowest = slowest.max(start.elapsed());
+            let pairing = match pairing {
+                Ok(p) => p,
+                Err(e) => break e.to_string(),
+            };
+            let games = pairing
+                .pairs
+                .iter()
+                .map(|p| SwissGame {
+                    first: p.first.clone(),
+                    second: p.second.clone(),
+                    result: [
+                        GameResult::FirstWins,
+                        GameResult::SecondWins,
+                        GameResult::Draw,
+                    ][rand(3) as usize],
+                })
+                .collect();
+            rounds.push(SwissRound {
+                games,
+                bye: pairing.bye,
+            });
+        };
+        println!(
+            "swiss: {n} players, {} rounds paired ({end}), slowest call {slowest:?}",
+            rounds.len()
+        );
+    }
 }

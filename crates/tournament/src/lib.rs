@@ -122,8 +122,4 @@ pub enum PairingError {
     /// bye): the Swiss cannot go on and should end early, as lichess Swiss tournaments do.
     #[error("no pairing without a repeated game exists")]
     NoPairingWithoutRepeat,
-    /// The search for a pairing gave up after its step budget without deciding whether a pairing
-    /// exists (only conceivable with hundreds of players in the last rounds); end the Swiss.
-    #[error("the pairing search gave up after {0} steps")]
-    SearchBudgetExceeded(u64),
 }

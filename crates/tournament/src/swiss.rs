@@ -31,11 +31,6 @@ use crate::{GameResult, Pair, PairingError, PlayerId, Seat};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
-/// How many search steps (tentative pairs) [`swiss_pairings`] tries before it gives up with
-/// [`PairingError::SearchBudgetExceeded`]. Ordinary rounds need a few hundred; the budget only
-/// matters for proving that no pairing exists among many players.
-pub const PAIRING_STEP_BUDGET: u64 = 200_000;
-
 /// A player present for the round being paired.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SwissPlayer {
@@ -301,7 +296,6 @@ struct Search {
     row: Vec<Option<Seat>>,
     /// `met[a][b]`: `a` has already played `b` (indices in rank order).
     met: Vec<Vec<bool>>,
-    steps: u64,
 }
 
 /// Which seat wishes the pairing search treats as hard rules, strictest first: pairs of
@@ -314,12 +308,6 @@ enum SeatRule {
     RowOnly,
     /// No seat rule: only no-repeat.
     Off,
-}
-
-/// Why one search ended without a pairing.
-enum Failure {
-    Impossible,
-    Budget,
 }
 
 impl Search {
@@ -370,108 +358,79 @@ impl Search {
             .collect()
     }
 
-    /// The seat `a` must get under `rule`, if any (what a pair of equal musts would break).
-    fn must(&self, a: usize, rule: SeatRule) -> Option<Seat> {
-        match rule {
+    /// A quick necessary condition for a pass: at most half of `remaining` must get one seat
+    /// (two who must get the same seat cannot meet under `rule`).
+    fn seats_can_balance(&self, remaining: &[usize], rule: SeatRule) -> bool {
+        let must = |a: usize| match rule {
             SeatRule::AllMusts => match self.pref[a] {
                 Some((seat, Strength::Absolute)) => Some(seat),
                 _ => None,
             },
             SeatRule::RowOnly => self.row[a],
             SeatRule::Off => None,
-        }
+        };
+        [Seat::First, Seat::Second].into_iter().all(|seat| {
+            2 * remaining.iter().filter(|&&a| must(a) == Some(seat)).count() <= remaining.len()
+        })
     }
 
-    /// A quick necessary condition: no more than half of `remaining` must get the same seat.
-    fn seats_balance(&self, remaining: &[usize], rule: SeatRule) -> bool {
-        if rule == SeatRule::Off {
-            return true;
-        }
-        let (mut first, mut second) = (0, 0);
-        for &r in remaining {
-            match self.must(r, rule) {
-                Some(Seat::First) => first += 1,
-                Some(Seat::Second) => second += 1,
-                None => {}
-            }
-        }
-        2 * first <= remaining.len() && 2 * second <= remaining.len()
-    }
-
-    /// Pairs `remaining` (in rank order) into `pairs`, backtracking on dead ends.
+    /// Pairs `remaining` (in rank order) under `rule`, or `None` if no pairing exists.
     ///
-    /// `options[r]` counts the players in `remaining` that `r` may still meet; a choice that
-    /// leaves somebody without options, or more than half of the rest needing the same seat, is
-    /// abandoned at once. Each step costs O(players).
-    fn pair(
-        &mut self,
-        remaining: &mut Vec<usize>,
-        options: &mut [u32],
-        pairs: &mut Vec<(usize, usize)>,
-        rule: SeatRule,
-    ) -> Result<(), Failure> {
-        if remaining.is_empty() {
-            return Ok(());
+    /// Greedy with an exact look-ahead: the highest-ranked unpaired player takes the first
+    /// candidate (in [`Search::candidates`] order) after which the others can still all be
+    /// paired. A perfect matching of the "may meet" graph is kept throughout (Edmonds' blossom
+    /// algorithm), so each test is one augmenting-path search, O(players²). The result is the
+    /// one an exhaustive backtracking search over the same candidate order would find.
+    fn pair_under(&self, remaining: &[usize], rule: SeatRule) -> Option<Vec<(usize, usize)>> {
+        if !self.seats_can_balance(remaining, rule) {
+            return None;
         }
-        let p = remaining[0];
-        for q in self.candidates(remaining, rule) {
-            self.steps += 1;
-            if self.steps > PAIRING_STEP_BUDGET {
-                return Err(Failure::Budget);
-            }
-            let saved = remaining.clone();
-            remaining.retain(|&x| x != p && x != q);
-            let mut dead = !self.seats_balance(remaining, rule);
-            for &r in remaining.iter() {
-                let lost =
-                    u32::from(self.allowed(r, p, rule)) + u32::from(self.allowed(r, q, rule));
-                options[r] -= lost;
-                dead |= options[r] == 0;
-            }
-            if !dead {
-                pairs.push((p, q));
-                match self.pair(remaining, options, pairs, rule) {
-                    Ok(()) => return Ok(()),
-                    Err(Failure::Budget) => return Err(Failure::Budget),
-                    Err(Failure::Impossible) => {
-                        pairs.pop();
-                    }
-                }
-            }
-            for &r in remaining.iter() {
-                options[r] +=
-                    u32::from(self.allowed(r, p, rule)) + u32::from(self.allowed(r, q, rule));
-            }
-            *remaining = saved;
-        }
-        Err(Failure::Impossible)
-    }
-
-    /// Pairs `remaining`, trying the seat rules from the strictest (see [`SeatRule`]); each
-    /// pass has its own budget, and only the last pass's budget is fatal.
-    fn pair_all(&mut self, remaining: &[usize]) -> Result<Option<Vec<(usize, usize)>>, u64> {
-        for rule in [SeatRule::AllMusts, SeatRule::RowOnly, SeatRule::Off] {
-            let mut rem = remaining.to_vec();
-            let mut pairs = Vec::new();
-            self.steps = 0;
-            let mut options = vec![0; self.score.len()];
-            for &a in remaining {
-                options[a] = remaining
-                    .iter()
-                    .filter(|&&b| self.allowed(a, b, rule))
-                    .count() as u32;
-            }
-            if remaining.iter().any(|&a| options[a] == 0) || !self.seats_balance(remaining, rule) {
+        let mut m = Matching::new(self, rule, remaining);
+        // A greedy start, then augmenting paths for whoever is left unmatched.
+        for (i, &v) in remaining.iter().enumerate() {
+            if m.mate[v] != NONE {
                 continue;
             }
-            match self.pair(&mut rem, &mut options, &mut pairs, rule) {
-                Ok(()) => return Ok(Some(pairs)),
-                Err(Failure::Impossible) => {}
-                Err(Failure::Budget) if rule != SeatRule::Off => {}
-                Err(Failure::Budget) => return Err(self.steps),
+            let free = remaining[i + 1..]
+                .iter()
+                .find(|&&u| m.mate[u] == NONE && m.edge(v, u));
+            if let Some(&u) = free {
+                m.mate[v] = u;
+                m.mate[u] = v;
             }
         }
-        Ok(None)
+        for &v in remaining {
+            if m.mate[v] == NONE {
+                m.augment(v);
+            }
+        }
+        if remaining.iter().any(|&v| m.mate[v] == NONE) {
+            return None;
+        }
+        let mut rem = remaining.to_vec();
+        let mut pairs = Vec::with_capacity(rem.len() / 2);
+        while let Some(&p) = rem.first() {
+            let q = self
+                .candidates(&rem, rule)
+                .into_iter()
+                .find(|&q| m.try_pair(p, q))
+                .unwrap_or_else(|| {
+                    // Unreachable: p's current mate is a candidate and always fits.
+                    let q = m.mate[p];
+                    m.try_pair(p, q);
+                    q
+                });
+            pairs.push((p, q));
+            rem.retain(|&x| x != p && x != q);
+        }
+        Some(pairs)
+    }
+
+    /// Pairs `remaining`, trying the seat rules from the strictest (see [`SeatRule`]).
+    fn pair_all(&self, remaining: &[usize]) -> Option<Vec<(usize, usize)>> {
+        [SeatRule::AllMusts, SeatRule::RowOnly, SeatRule::Off]
+            .into_iter()
+            .find_map(|rule| self.pair_under(remaining, rule))
     }
 
     /// Which of `a` (higher-ranked) and `b` takes the first seat, on board `board` (from 0).
@@ -497,6 +456,170 @@ impl Search {
     }
 }
 
+/// "No vertex" in [`Matching`].
+const NONE: usize = usize::MAX;
+
+/// A matching in the graph of players who may meet under a seat rule, restricted to the
+/// players still `alive` (unpaired); grown by Edmonds' blossom algorithm (augmenting paths
+/// through odd cycles), which finds a maximum matching in a general graph.
+struct Matching<'s> {
+    search: &'s Search,
+    rule: SeatRule,
+    alive: Vec<bool>,
+    mate: Vec<usize>,
+}
+
+impl<'s> Matching<'s> {
+    /// An empty matching over `players`.
+    fn new(search: &'s Search, rule: SeatRule, players: &[usize]) -> Self {
+        let n = search.score.len();
+        let mut alive = vec![false; n];
+        for &p in players {
+            alive[p] = true;
+        }
+        Matching {
+            search,
+            rule,
+            alive,
+            mate: vec![NONE; n],
+        }
+    }
+
+    /// Whether `a` and `b` are both unpaired and may meet.
+    fn edge(&self, a: usize, b: usize) -> bool {
+        self.alive[a] && self.alive[b] && self.search.allowed(a, b, self.rule)
+    }
+
+    /// The base of the lowest common ancestor of `a` and `b` in the alternating tree.
+    fn lca(&self, base: &[usize], parent: &[usize], mut a: usize, mut b: usize) -> usize {
+        let mut seen = vec![false; self.mate.len()];
+        loop {
+            a = base[a];
+            seen[a] = true;
+            if self.mate[a] == NONE {
+                break;
+            }
+            a = parent[self.mate[a]];
+        }
+        loop {
+            b = base[b];
+            if seen[b] {
+                return b;
+            }
+            b = parent[self.mate[b]];
+        }
+    }
+
+    /// Marks the blossom path from `v` up to base `b`, re-pointing parents through `child`.
+    fn mark_path(
+        &self,
+        base: &[usize],
+        parent: &mut [usize],
+        blossom: &mut [bool],
+        mut v: usize,
+        b: usize,
+        mut child: usize,
+    ) {
+        while base[v] != b {
+            blossom[base[v]] = true;
+            blossom[base[self.mate[v]]] = true;
+            parent[v] = child;
+            child = self.mate[v];
+            v = parent[self.mate[v]];
+        }
+    }
+
+    /// Searches an augmenting path from the unmatched `root`: its free end and the parent links.
+    fn find_path(&self, root: usize) -> Option<(usize, Vec<usize>)> {
+        let n = self.mate.len();
+        let mut used = vec![false; n];
+        let mut parent = vec![NONE; n];
+        let mut base: Vec<usize> = (0..n).collect();
+        let mut queue = std::collections::VecDeque::from([root]);
+        used[root] = true;
+        while let Some(v) = queue.pop_front() {
+            for to in 0..n {
+                if !self.edge(v, to) || base[v] == base[to] || self.mate[v] == to {
+                    continue;
+                }
+                if to == root || (self.mate[to] != NONE && parent[self.mate[to]] != NONE) {
+                    // An odd cycle: contract the blossom.
+                    let current = self.lca(&base, &parent, v, to);
+                    let mut blossom = vec![false; n];
+                    self.mark_path(&base, &mut parent, &mut blossom, v, current, to);
+                    self.mark_path(&base, &mut parent, &mut blossom, to, current, v);
+                    for i in 0..n {
+                        if self.alive[i] && blossom[base[i]] {
+                            base[i] = current;
+                            if !used[i] {
+                                used[i] = true;
+                                queue.push_back(i);
+                            }
+                        }
+                    }
+                } else if parent[to] == NONE {
+                    parent[to] = v;
+                    if self.mate[to] == NONE {
+                        return Some((to, parent));
+                    }
+                    let next = self.mate[to];
+                    used[next] = true;
+                    queue.push_back(next);
+                }
+            }
+        }
+        None
+    }
+
+    /// Grows the matching by an augmenting path from the unmatched `root`, if there is one.
+    fn augment(&mut self, root: usize) -> bool {
+        let Some((mut v, parent)) = self.find_path(root) else {
+            return false;
+        };
+        while v != NONE {
+            let pv = parent[v];
+            let next = self.mate[pv];
+            self.mate[v] = pv;
+            self.mate[pv] = v;
+            v = next;
+        }
+        true
+    }
+
+    /// Pairs `p` with `q` for good if the other alive players can then still all be matched
+    /// (the matching is perfect before and after); otherwise changes nothing.
+    fn try_pair(&mut self, p: usize, q: usize) -> bool {
+        if !self.edge(p, q) {
+            return false;
+        }
+        let (mp, mq) = (self.mate[p], self.mate[q]);
+        if mp == NONE || mq == NONE {
+            return false; // only called on a perfect matching; never happens
+        }
+        self.alive[p] = false;
+        self.alive[q] = false;
+        self.mate[p] = NONE;
+        self.mate[q] = NONE;
+        if mp == q {
+            return true;
+        }
+        // p's and q's partners are left free: the rest can be completed exactly when an
+        // augmenting path joins them.
+        let saved = self.mate.clone();
+        self.mate[mp] = NONE;
+        self.mate[mq] = NONE;
+        if self.augment(mp) {
+            return true;
+        }
+        self.mate = saved;
+        self.mate[p] = mp;
+        self.mate[q] = mq;
+        self.alive[p] = true;
+        self.alive[q] = true;
+        false
+    }
+}
+
 /// Pairs the next round of a Swiss.
 ///
 /// `players` are the players present for this round (withdrawn players are simply left out;
@@ -515,12 +638,14 @@ impl Search {
 ///    within the group, opponents who do not both want the same seat strongly are tried first.
 ///    A player alone in their group (or the odd one left over) floats down and meets the
 ///    highest players of the next group.
-/// 4. Nobody meets an opponent twice. When a choice leads to a dead end, the search backtracks
-///    (with pruning: nobody may be left without a possible opponent). The first pass also never
-///    pairs two players who both *must* get the same seat (the same seat twice in a row, or two
-///    more of one seat than the other); if no such pairing exists, a second pass only refuses
-///    pairs who both had the same seat twice in a row, so nobody gets the same seat three times
-///    in a row when any pairing (with this bye) avoids it; a third pass drops seat rules.
+/// 4. Nobody meets an opponent twice. A choice is only made if the players left can still all
+///    be paired (checked exactly with a maximum matching, Edmonds' blossom algorithm, kept up to
+///    date as pairs are made), so the result is what an exhaustive backtracking search in this
+///    candidate order would give, in polynomial time. The first pass also never pairs two
+///    players who both *must* get the same seat (the same seat twice in a row, or two more of
+///    one seat than the other); if no such pairing exists, a second pass only refuses pairs who
+///    both had the same seat twice in a row, so nobody gets the same seat three times in a row
+///    when any pairing (with this bye) avoids it; a third pass drops seat rules.
 /// 5. Seats: each player's preference is absolute (must switch after two in a row or an
 ///    imbalance of two), strong (evens out an imbalance of one) or mild (alternate). Compatible
 ///    wishes are both granted; otherwise the stronger wish; on equal wishes, the wish of the
@@ -529,8 +654,10 @@ impl Search {
 ///    first seat on boards 1, 3, 5, … and the second on boards 2, 4, 6, …
 ///
 /// Errors: fewer than two present, a duplicate, an inconsistent history, or no pairing without
-/// repeats (the tournament should then end early, as lichess Swiss tournaments do), or a search
-/// that exceeded [`PAIRING_STEP_BUDGET`].
+/// repeats (the tournament should then end early, as lichess Swiss tournaments do).
+///
+/// Cost: polynomial (each tentative pair costs one augmenting-path search, O(players²));
+/// a round of 200 players takes at most a few tens of milliseconds in a release build.
 pub fn swiss_pairings(
     players: &[SwissPlayer],
     rounds: &[SwissRound],
@@ -557,7 +684,7 @@ pub fn swiss_pairings(
     });
     let index: HashMap<&PlayerId, usize> =
         order.iter().enumerate().map(|(i, p)| (&p.id, i)).collect();
-    let mut search = Search {
+    let search = Search {
         score: order.iter().map(|p| rec(&p.id).score_x2).collect(),
         row: order
             .iter()
@@ -582,7 +709,6 @@ pub fn swiss_pairings(
                 row
             })
             .collect(),
-        steps: 0,
     };
     let everyone: Vec<usize> = (0..order.len()).collect();
     let bye_candidates: Vec<Option<usize>> = if order.len() % 2 == 0 {
@@ -600,10 +726,7 @@ pub fn swiss_pairings(
             .copied()
             .filter(|&i| Some(i) != bye)
             .collect();
-        let Some(pairs) = search
-            .pair_all(&remaining)
-            .map_err(PairingError::SearchBudgetExceeded)?
-        else {
+        let Some(pairs) = search.pair_all(&remaining) else {
             continue;
         };
         let pairs = pairs
@@ -952,6 +1075,70 @@ mod tests {
         let s = swiss_standings(&players, &[round]);
         assert!(s.iter().any(|x| x.player == p("b") && x.losses == 1));
         assert_eq!(s.len(), 4);
+    }
+
+    /// Brute force: can `players` be perfectly matched with `ok` pairs?
+    fn matchable(players: &[usize], ok: &dyn Fn(usize, usize) -> bool) -> bool {
+        let Some((&p, rest)) = players.split_first() else {
+            return true;
+        };
+        (0..rest.len()).any(|i| {
+            ok(p, rest[i]) && {
+                let mut others = rest.to_vec();
+                others.remove(i);
+                matchable(&others, ok)
+            }
+        })
+    }
+
+    #[test]
+    fn the_matching_oracle_agrees_with_brute_force_on_random_graphs() {
+        let mut state = 0x1234_5678_9ABC_DEF1_u64;
+        let mut rand = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let (mut found, mut refused) = (0, 0);
+        for _ in 0..2000 {
+            let n = 2 * (1 + rand(5) as usize); // 2..=10 players
+            let density = 2 + rand(7); // in tenths: how many pairs have already met
+            let mut met = vec![vec![false; n]; n];
+            let all_pairs: Vec<(usize, usize)> = (0..n)
+                .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+                .collect();
+            for (a, b) in all_pairs {
+                if rand(10) < density {
+                    met[a][b] = true;
+                    met[b][a] = true;
+                }
+            }
+            let search = Search {
+                score: (0..n).map(|_| rand(3) as u32).collect(),
+                pref: vec![None; n],
+                row: vec![None; n],
+                met: met.clone(),
+            };
+            let everyone: Vec<usize> = (0..n).collect();
+            let exists = matchable(&everyone, &|a, b| !met[a][b]);
+            match search.pair_under(&everyone, SeatRule::Off) {
+                Some(pairs) => {
+                    assert!(exists);
+                    found += 1;
+                    let mut seen: Vec<usize> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
+                    seen.sort();
+                    assert_eq!(seen, everyone);
+                    assert!(pairs.iter().all(|&(a, b)| !met[a][b]));
+                }
+                None => {
+                    assert!(!exists);
+                    refused += 1;
+                }
+            }
+        }
+        // Both outcomes were exercised many times.
+        assert!(found > 200 && refused > 200, "{found} {refused}");
     }
 
     #[test]
