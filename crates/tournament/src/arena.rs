@@ -302,11 +302,12 @@ struct PairingInfo<'a> {
 ///    last) stays waiting for the next call. A single waiting player always stays waiting.
 /// 4. Greedily from the top, each unpaired player is paired with the nearest unpaired player
 ///    below them who is not a *rematch*: two players are a rematch when either one's most
-///    recent game was against the other. When every remaining player is a rematch, the pair is
-///    made provisionally and then repaired by swapping partners with another pair (nearest
-///    first) when both new pairs are not rematches. Only if no such swap exists is the rematch
-///    kept (for instance with just two players waiting, who then play again rather than wait
-///    forever).
+///    recent game was against the other. If that leaves a rematch (everyone left below a player
+///    was one), the pairing is made again exactly: from the top, each player takes the nearest
+///    player below such that all the others can still be paired without a rematch (decided
+///    with a maximum matching, Edmonds' blossom algorithm). Only if no pairing without a
+///    rematch exists at all is the greedy pairing with its rematch kept (for instance with just
+///    two players waiting, who then play again rather than wait forever).
 /// 5. Seats: the player who has had the first seat less often (first seats minus second seats)
 ///    takes it; on a tie, the one whose last game was in the second seat; on a further tie, the
 ///    one sorted higher.
@@ -372,7 +373,7 @@ pub fn arena_pairings(waiting: &[Waiting], history: &[ArenaGame]) -> Vec<Pair> {
     // Greedy: each unpaired player takes the nearest non-rematch below.
     let mut paired = vec![false; n];
     let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(n / 2);
-    let mut forced: Vec<usize> = Vec::new(); // indices into `pairs` that are rematches
+    let mut forced = false; // whether a rematch was made
     for a in 0..n {
         if paired[a] {
             continue;
@@ -390,7 +391,7 @@ pub fn arena_pairings(waiting: &[Waiting], history: &[ArenaGame]) -> Vec<Pair> {
         let b = match (choice, nearest) {
             (Some(b), _) => b,
             (None, Some(b)) => {
-                forced.push(pairs.len());
+                forced = true;
                 b
             }
             (None, None) => unreachable!("an even count leaves a partner for everyone"),
@@ -399,30 +400,18 @@ pub fn arena_pairings(waiting: &[Waiting], history: &[ArenaGame]) -> Vec<Pair> {
         pairs.push((a, b));
     }
 
-    // Repair rematches by swapping partners with another pair, nearest pairs first.
-    for &f in &forced {
-        let (x, y) = pairs[f];
-        if !rematch(x, y) {
-            continue; // an earlier repair already fixed it
-        }
-        for k in (0..pairs.len()).rev() {
-            if k == f {
-                continue;
-            }
-            let (a, b) = pairs[k];
-            if rematch(a, b) {
-                continue;
-            }
-            if !rematch(a, x) && !rematch(b, y) {
-                pairs[k] = (a, x);
-                pairs[f] = (b, y);
-                break;
-            }
-            if !rematch(a, y) && !rematch(b, x) {
-                pairs[k] = (a, y);
-                pairs[f] = (b, x);
-                break;
-            }
+    // A rematch was left: pair again, each player from the top taking the nearest partner
+    // below that leaves everyone else a partner without a rematch (exact, with a matching).
+    if forced {
+        let everyone: Vec<usize> = (0..n).collect();
+        let exact = crate::matching::pair_in_order(
+            n,
+            &everyone,
+            |a, b| !rematch(a, b),
+            |rest| rest[1..].to_vec(),
+        );
+        if let Some(exact) = exact {
+            pairs = exact;
         }
     }
 
@@ -693,9 +682,9 @@ mod tests {
     }
 
     #[test]
-    fn a_rematch_at_the_bottom_is_repaired_by_a_swap() {
+    fn a_rematch_at_the_bottom_is_repaired() {
         // e and f just played each other and are the two lowest: the greedy leaves them together,
-        // the repair swaps with the pair above.
+        // the exact pass pairs them with the two above.
         let history = vec![game(1, "e", "f", GameResult::Draw)];
         let waiting = [
             w("a", 2000, 0),

@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod arena;
+mod matching;
 pub mod swiss;
 
 use serde::{Deserialize, Serialize};
