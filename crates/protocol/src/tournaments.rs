@@ -246,7 +246,7 @@ pub struct TournamentEntry {
 pub enum TournamentServerMessage {
     /// The whole state: on connect and after every change (a join, a withdrawal, a pairing, a
     /// game's end, the start, the finish).
-    Standings(TournamentState),
+    Standings(Box<TournamentState>),
     /// To the player whose key the socket was opened with: "your next game" (on connect too,
     /// when one is in progress).
     Game(MyTournamentGame),

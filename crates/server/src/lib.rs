@@ -335,12 +335,19 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     );
     heartbeat::spawn_abandonment_sweep(games.clone(), shutdown_rx.clone());
     let tournaments = tournaments::Hub::new();
-    tournaments::runner::spawn(
-        games.clone(),
-        tournaments.clone(),
-        config.tournaments.clone(),
-        shutdown_rx.clone(),
-    );
+    if cluster.is_none() {
+        tournaments::runner::spawn(
+            games.clone(),
+            tournaments.clone(),
+            config.tournaments.clone(),
+            shutdown_rx.clone(),
+        );
+    } else {
+        // Two nodes' loops would pair the same players twice: the loop's lease is a later step.
+        tracing::warn!(
+            "cluster mode: tournaments are not paired (the pairing loop runs on a single node only)"
+        );
+    }
     tracing::info!(%addr, resumed, "jiang server listening");
     let (hard_stop_tx, hard_stop_rx) = watch::channel(false);
     let limits = &config.limits;

@@ -598,7 +598,8 @@ pub(crate) async fn standings_message(
         return Ok(None);
     };
     let names = names(backend, &loaded).await?;
-    let message = jiang_protocol::TournamentServerMessage::Standings(state_of(&loaded, &names));
+    let message =
+        jiang_protocol::TournamentServerMessage::Standings(Box::new(state_of(&loaded, &names)));
     Ok(Some((
         jiang_protocol::to_sorted_json(&message).into(),
         loaded,
