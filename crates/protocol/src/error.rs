@@ -194,6 +194,8 @@ named_enum! {
     TooManySockets = (429, "too_many_sockets"),
     /// An open seek over the address's cap of seeks open at once.
     TooManySeeks = (429, "too_many_seeks"),
+    /// A player creating a tournament while five of theirs are not finished.
+    TooManyTournaments = (429, "too_many_tournaments"),
     /// Open seeks created too fast from this address (seek churn).
     SeekRateLimited = (429, "seek_rate_limited"),
     /// The database refused the write itself (a bug): nothing was applied.

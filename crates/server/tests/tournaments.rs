@@ -268,6 +268,23 @@ on_both!(create_validates, quick, |s: TestServer| async move {
         [created.id.as_str()]
     );
     assert!(list.finished.is_empty());
+    // Five tournaments not finished per creator at most.
+    for _ in 0..3 {
+        create(&s, &key, json!({"kind": "swiss", "variant": "xiangqi", "clock": {"main": 60}, "rounds": 2, "starts_at": in_an_hour})).await;
+    }
+    assert_refused(
+        s.as_player(
+            Method::POST,
+            "/api/tournaments",
+            Some(&key),
+            Some(
+                json!({"kind": "swiss", "variant": "xiangqi", "clock": {"main": 60}, "rounds": 2}),
+            ),
+        )
+        .await,
+        StatusCode::TOO_MANY_REQUESTS,
+        "too_many_tournaments",
+    );
     assert_refused(
         s.get("/api/tournaments/nosuchone", None).await,
         StatusCode::NOT_FOUND,

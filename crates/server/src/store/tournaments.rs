@@ -46,6 +46,8 @@ pub struct EntryRow {
     pub joined_at: i64,
     /// 1 once withdrawn.
     pub withdrawn: i64,
+    /// The player's name (none if unset or deleted).
+    pub name: Option<String>,
 }
 
 /// The link of a game to its tournament, as written when the game is created.
@@ -176,6 +178,9 @@ pub trait TournamentReads {
         &'a self,
         tournament: &'a str,
     ) -> BoxFuture<'a, Result<Vec<TournamentGameRow>, StoreError>>;
+    /// How many tournaments `player` created that are not finished.
+    fn open_tournaments_by<'a>(&'a self, player: &'a str)
+    -> BoxFuture<'a, Result<i64, StoreError>>;
     /// The byes of a Swiss: (round, player), by round.
     fn byes<'a>(
         &'a self,
@@ -204,8 +209,11 @@ pub(super) const GAME_ENDED: &str =
     "UPDATE tournament_games SET ended_at = $2 WHERE game_id = $1 AND ended_at IS NULL";
 pub(super) const INSERT_BYE: &str =
     "INSERT INTO tournament_byes (tournament_id, round, player_id) VALUES ($1, $2, $3)";
-pub(super) const SELECT_ENTRIES: &str = "SELECT player_id, joined_at, withdrawn \
-     FROM tournament_entries WHERE tournament_id = $1 ORDER BY joined_at, player_id";
+pub(super) const SELECT_ENTRIES: &str = "SELECT e.player_id, e.joined_at, e.withdrawn, \
+     p.name FROM tournament_entries e LEFT JOIN players p ON p.id = e.player_id \
+     AND p.deleted_at IS NULL WHERE e.tournament_id = $1 ORDER BY e.joined_at, e.player_id";
+pub(super) const COUNT_OPEN_BY: &str = "SELECT COUNT(*) FROM tournaments \
+     WHERE created_by = $1 AND status <> 'finished'";
 pub(super) const SELECT_TOURNAMENT_GAMES: &str = "SELECT tg.game_id, tg.round, \
      tg.first_player, tg.second_player, tg.token_first, tg.token_second, tg.berserk_first, \
      tg.berserk_second, tg.created_at, tg.ended_at, g.status, g.result, g.updated_at, \
@@ -342,6 +350,19 @@ macro_rules! tournament_backend {
                     SELECT_TOURNAMENT_GAMES,
                     tournament
                 )
+            }
+
+            fn open_tournaments_by<'a>(
+                &'a self,
+                player: &'a str,
+            ) -> BoxFuture<'a, Result<i64, StoreError>> {
+                Box::pin(async move {
+                    let (n,): (i64,) = sqlx::query_as(COUNT_OPEN_BY)
+                        .bind(player)
+                        .fetch_one(&self.pool)
+                        .await?;
+                    Ok(n)
+                })
             }
 
             fn byes<'a>(

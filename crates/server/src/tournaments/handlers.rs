@@ -31,6 +31,8 @@ pub const MAX_ROUNDS: u32 = 50;
 pub const MAX_AHEAD_MS: i64 = 30 * 24 * 3600 * 1000;
 /// How far in the past `starts_at` may lie (a client's clock a little behind), in milliseconds.
 const PAST_SLACK_MS: i64 = 5 * 60 * 1000;
+/// Tournaments a player may have created that are not finished yet.
+pub const MAX_OPEN_PER_PLAYER: i64 = 5;
 /// Tournaments of each status `GET /api/tournaments` lists.
 const LIST_SIZE: i64 = 50;
 
@@ -78,6 +80,22 @@ pub(crate) async fn create(
     let auth = who(&state, &headers, true).await?;
     let me = auth.require()?.id.clone();
     let variant = parse_variant(&request.variant)?;
+    let open = state
+        .games
+        .store()
+        .backend()
+        .open_tournaments_by(&me)
+        .await
+        .map_err(read_error)?;
+    if open >= MAX_OPEN_PER_PLAYER {
+        return Err(ApiError::new(
+            ErrorCode::TooManyTournaments,
+            format!(
+                "You already have {MAX_OPEN_PER_PLAYER} tournaments that are not finished; \
+                 wait for one to end."
+            ),
+        ));
+    }
     TimeControl::try_from(request.clock)
         .map_err(|e| ApiError::invalid_request(format_args!("`clock`: {e}")))?;
     let (minutes, rounds) = match request.kind {
@@ -196,9 +214,7 @@ pub(crate) async fn view(
     let auth = who(&state, &headers, false).await?;
     let me = auth.optional()?.map(|p| p.id.clone());
     let loaded = tournament(&state, &id).await?;
-    let names = names(&*state.games.store().backend(), &loaded)
-        .await
-        .map_err(read_error)?;
+    let names = names(&loaded);
     let view = TournamentView {
         state: state_of(&loaded, &names),
         my_game: me.and_then(|me| my_game(&loaded, &me)),

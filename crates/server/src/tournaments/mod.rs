@@ -83,6 +83,15 @@ impl Hub {
             .subscribe()
     }
 
+    /// Forgets tournament `id`'s channel if no socket listens any more (a socket's end, an
+    /// unknown id).
+    pub(crate) fn prune(&self, id: &str) {
+        let mut channels = self.channels.lock().expect("hub lock");
+        if channels.get(id).is_some_and(|s| s.receiver_count() == 0) {
+            channels.remove(id);
+        }
+    }
+
     /// Sends `event` to tournament `id`'s sockets, if any (a channel nobody listens to any more
     /// is dropped).
     pub(crate) fn publish(&self, id: &str, event: Event) {
@@ -572,20 +581,14 @@ pub(crate) fn game_for(
     })
 }
 
-/// The names of everyone who joined (a player deleted meanwhile has none).
-pub(crate) async fn names(
-    backend: &dyn Backend,
-    loaded: &Loaded,
-) -> Result<HashMap<String, Option<String>>, StoreError> {
-    let mut names = HashMap::new();
-    for e in &loaded.entries {
-        let found = backend.find_player(&e.player_id, "").await?;
-        let name = found
-            .filter(|p| p.deleted_at.is_none())
-            .and_then(|p| p.name);
-        names.insert(e.player_id.clone(), name);
-    }
-    Ok(names)
+/// The names of everyone who joined (a player deleted meanwhile has none), read with the
+/// entries.
+pub(crate) fn names(loaded: &Loaded) -> HashMap<String, Option<String>> {
+    loaded
+        .entries
+        .iter()
+        .map(|e| (e.player_id.clone(), e.name.clone()))
+        .collect()
 }
 
 /// The state of tournament `id` as the socket's `standings` message (`None`: no such
@@ -597,7 +600,7 @@ pub(crate) async fn standings_message(
     let Some(loaded) = load(backend, id).await? else {
         return Ok(None);
     };
-    let names = names(backend, &loaded).await?;
+    let names = names(&loaded);
     let message =
         jiang_protocol::TournamentServerMessage::Standings(Box::new(state_of(&loaded, &names)));
     Ok(Some((

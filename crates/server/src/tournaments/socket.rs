@@ -56,8 +56,16 @@ pub(crate) async fn upgrade(
             let mine = mine.map(|g| to_sorted_json(&TournamentServerMessage::Game(g)));
             (message, mine)
         }
-        Ok(None) => return not_found().into_response(),
-        Err(e) => return read_error(e).into_response(),
+        Ok(None) => {
+            drop(events);
+            state.tournaments.prune(&id);
+            return not_found().into_response();
+        }
+        Err(e) => {
+            drop(events);
+            state.tournaments.prune(&id);
+            return read_error(e).into_response();
+        }
     };
     let (client, slots) = (accepted.client, accepted.slots);
     let _ = client;
@@ -138,6 +146,7 @@ async fn run(
         _ = stopped(&mut hard_stop) => End::Gone,
     };
     finish(end, &mut sink, &mut stream, &mut hard_stop).await;
+    state.tournaments.prune(&id);
 }
 
 /// One client message: `ping` is answered with `pong`.
