@@ -625,6 +625,56 @@ pub(crate) async fn publish_standings(hub: &Hub, backend: &dyn Backend, id: &str
 mod tests {
     use super::*;
 
+    fn game(status: &str, result: Option<&str>) -> TournamentGameRow {
+        TournamentGameRow {
+            game_id: "g".into(),
+            round: None,
+            first_player: "a".into(),
+            second_player: "b".into(),
+            token_first: "t1".into(),
+            token_second: "t2".into(),
+            berserk_first: 0,
+            berserk_second: 0,
+            created_at: 1,
+            ended_at: None,
+            status: status.into(),
+            result: result.map(str::to_owned),
+            updated_at: 2,
+            plies: 0,
+        }
+    }
+
+    #[test]
+    fn stored_results_read_as_tournament_results() {
+        let win = |w| format!(r#"{{"winner":{w},"reason":"resignation"}}"#);
+        assert_eq!(result_of(&game("playing", None)), None);
+        assert_eq!(result_of(&game("waiting", None)), None);
+        assert_eq!(
+            result_of(&game("ended", Some(&win(0)))),
+            Some(GameResult::FirstWins)
+        );
+        assert_eq!(
+            result_of(&game("ended", Some(&win(1)))),
+            Some(GameResult::SecondWins)
+        );
+        assert_eq!(
+            result_of(&game(
+                "ended",
+                Some(r#"{"winner":null,"reason":"stalemate"}"#)
+            )),
+            Some(GameResult::Draw)
+        );
+        assert_eq!(result_of(&game("aborted", None)), Some(GameResult::Aborted));
+        // A result that does not read counts for nothing rather than for someone.
+        assert_eq!(
+            result_of(&game("ended", Some("not json"))),
+            Some(GameResult::Aborted)
+        );
+        let mine = game_for(Variant::Shogi, &game("playing", None), "b").unwrap();
+        assert_eq!((mine.side.as_str(), mine.token.as_str()), ("gote", "t2"));
+        assert!(game_for(Variant::Shogi, &game("playing", None), "c").is_none());
+    }
+
     #[test]
     fn rfc3339_round_trips() {
         assert_eq!(parse_rfc3339("1970-01-01T00:00:00Z"), Some(0));

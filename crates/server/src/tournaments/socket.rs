@@ -67,8 +67,7 @@ pub(crate) async fn upgrade(
             return read_error(e).into_response();
         }
     };
-    let (client, slots) = (accepted.client, accepted.slots);
-    let _ = client;
+    let slots = accepted.slots;
     ws::small_messages(accepted.upgrade)
         .on_upgrade(move |socket| run(state, id, player, first, events, socket, slots))
 }
