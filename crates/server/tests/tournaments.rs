@@ -750,3 +750,58 @@ on_both!(
         s.stop().await;
     }
 );
+
+on_both!(
+    arena_stops_pairing_at_its_end,
+    quick,
+    |s: TestServer| async move {
+        let (a, ka) = new_player(&s, "Early").await;
+        let (_, kb) = new_player(&s, "Late").await;
+        let t = create(
+            &s,
+            &ka,
+            json!({"kind": "arena", "variant": "xiangqi", "clock": {"main": 60}, "minutes": 45}),
+        )
+        .await;
+        join(&s, &t.id, &ka).await;
+        join(&s, &t.id, &kb).await;
+        let v = wait_for(&s, &t.id, "a game paired", |v| playing(v).len() == 1).await;
+        let (game, ..) = playing(&v)[0].clone();
+        // The duration runs out while the game is played (the row changed directly: no waiting 45
+        // minutes): the arena waits for the game, then finishes without pairing again.
+        common::execute(
+            &s.config.database_url,
+            "UPDATE tournaments SET minutes = $1 WHERE id = $2",
+            &t.id,
+            0,
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let v = view(&s, &t.id, None).await;
+        assert_eq!(
+            v.state.tournament.status,
+            TournamentStatus::Running,
+            "the game is still on"
+        );
+        resign_as(&s, &t.id, &game, &ka).await;
+        let v = wait_for(&s, &t.id, "the arena finishes", |v| {
+            v.state.tournament.status == TournamentStatus::Finished
+        })
+        .await;
+        assert_eq!(v.state.games.len(), 1, "nobody is paired after the end");
+        assert!(v.state.tournament.finished_at.is_some());
+        assert_eq!(score_of(&v, &a), 0.0);
+        assert_eq!(v.state.standings[0].score, 2.0);
+        assert_refused(
+            act(&s, &t.id, "join", Some(&kb)).await,
+            StatusCode::CONFLICT,
+            "tournament_finished",
+        );
+        assert_refused(
+            act(&s, &t.id, "withdraw", Some(&kb)).await,
+            StatusCode::CONFLICT,
+            "tournament_finished",
+        );
+        s.stop().await;
+    }
+);
