@@ -637,6 +637,13 @@ on_both!(
             scores.windows(2).all(|w| w[0] >= w[1]),
             "best first: {scores:?}"
         );
+        // The games were rated: everyone's realtime shogi rating counts their two games.
+        for id in keys.keys() {
+            let (status, page) = s.get(&format!("/api/players/{id}"), None).await;
+            assert_eq!(status, StatusCode::OK, "{page}");
+            let page: jiang_protocol::PlayerView = typed(&page);
+            assert_eq!(page.ratings.get("shogi").map(|r| r.games), Some(2), "{id}");
+        }
         // Over: no more joining.
         assert_refused(
             act(&s, &t.id, "join", Some(&creator)).await,

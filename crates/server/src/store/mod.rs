@@ -41,7 +41,7 @@ pub(crate) use sql::RESUMABLE;
 pub use sql::{PgBackend, SqliteBackend};
 pub use tournaments::{
     EntryRow, TournamentGameLink, TournamentGameRow, TournamentReads, TournamentRow,
-    TournamentWrite,
+    TournamentSnapshot, TournamentWrite,
 };
 pub use writer::{AbortWrites, Store};
 

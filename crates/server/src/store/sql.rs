@@ -371,7 +371,8 @@ pub struct SqliteBackend {
 sql_backend!(SqliteBackend, sqlx::Sqlite, "BEGIN IMMEDIATE");
 player_backend!(SqliteBackend, sqlx::Sqlite);
 puzzle_backend!(SqliteBackend, sqlx::Sqlite);
-tournament_backend!(SqliteBackend, sqlx::Sqlite);
+// A deferred transaction reads one snapshot (WAL).
+tournament_backend!(SqliteBackend, sqlx::Sqlite, "BEGIN");
 
 /// The PostgreSQL back end, for operators who run several server processes.
 pub struct PgBackend {
@@ -386,4 +387,8 @@ sql_backend!(
 );
 player_backend!(PgBackend, sqlx::Postgres);
 puzzle_backend!(PgBackend, sqlx::Postgres);
-tournament_backend!(PgBackend, sqlx::Postgres);
+tournament_backend!(
+    PgBackend,
+    sqlx::Postgres,
+    "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+);

@@ -154,13 +154,23 @@ pub enum TournamentWrite {
     },
 }
 
+/// A tournament with its entries, games and byes, read together from one snapshot of the
+/// database (a Swiss round's games and its bye are never seen apart).
+pub type TournamentSnapshot = (
+    TournamentRow,
+    Vec<EntryRow>,
+    Vec<TournamentGameRow>,
+    Vec<(i64, String)>,
+);
+
 /// The reads of tournaments.
 pub trait TournamentReads {
-    /// The tournament `id`.
-    fn tournament<'a>(
+    /// Tournament `id` with its entries, its games (oldest first, with their game rows' status
+    /// and result) and its byes, from one consistent snapshot.
+    fn tournament_snapshot<'a>(
         &'a self,
         id: &'a str,
-    ) -> BoxFuture<'a, Result<Option<TournamentRow>, StoreError>>;
+    ) -> BoxFuture<'a, Result<Option<TournamentSnapshot>, StoreError>>;
     /// At most `limit` tournaments of `status`, ordered by start (`newest_first` or oldest).
     fn tournaments_with<'a>(
         &'a self,
@@ -173,19 +183,9 @@ pub trait TournamentReads {
         &'a self,
         tournament: &'a str,
     ) -> BoxFuture<'a, Result<Vec<EntryRow>, StoreError>>;
-    /// The games of `tournament`, oldest first, with their game rows' status and result.
-    fn tournament_games<'a>(
-        &'a self,
-        tournament: &'a str,
-    ) -> BoxFuture<'a, Result<Vec<TournamentGameRow>, StoreError>>;
     /// How many tournaments `player` created that are not finished.
     fn open_tournaments_by<'a>(&'a self, player: &'a str)
     -> BoxFuture<'a, Result<i64, StoreError>>;
-    /// The byes of a Swiss: (round, player), by round.
-    fn byes<'a>(
-        &'a self,
-        tournament: &'a str,
-    ) -> BoxFuture<'a, Result<Vec<(i64, String)>, StoreError>>;
 }
 
 pub(super) const SELECT_TOURNAMENT: &str = "SELECT id, kind, variant, clock, minutes, rounds, \
@@ -226,7 +226,7 @@ pub(super) const SELECT_BYES: &str = "SELECT round, player_id FROM tournament_by
 /// Implements the tournament writes and [`TournamentReads`] for a back end of `sql.rs` (the
 /// same SQL for both drivers).
 macro_rules! tournament_backend {
-    ($name:ident, $db:ty) => {
+    ($name:ident, $db:ty, $snapshot:expr) => {
         impl $name {
             /// Runs a tournament write in the writer's transaction `tx`.
             pub(crate) async fn apply_tournament(
@@ -299,17 +299,38 @@ macro_rules! tournament_backend {
         }
 
         impl TournamentReads for $name {
-            fn tournament<'a>(
+            fn tournament_snapshot<'a>(
                 &'a self,
                 id: &'a str,
-            ) -> BoxFuture<'a, Result<Option<TournamentRow>, StoreError>> {
-                fetch!(
-                    &self.pool,
-                    fetch_optional,
-                    TournamentRow,
-                    &format!("{SELECT_TOURNAMENT} WHERE id = $1"),
-                    id
-                )
+            ) -> BoxFuture<'a, Result<Option<TournamentSnapshot>, StoreError>> {
+                Box::pin(async move {
+                    let mut conn = self.pool.acquire().await?;
+                    let mut tx = conn.begin_with($snapshot).await?;
+                    let row = sqlx::query_as::<_, TournamentRow>(&format!(
+                        "{SELECT_TOURNAMENT} WHERE id = $1"
+                    ))
+                    .bind(id)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                    let Some(row) = row else {
+                        tx.commit().await?;
+                        return Ok(None);
+                    };
+                    let entries = sqlx::query_as::<_, EntryRow>(SELECT_ENTRIES)
+                        .bind(id)
+                        .fetch_all(&mut *tx)
+                        .await?;
+                    let games = sqlx::query_as::<_, TournamentGameRow>(SELECT_TOURNAMENT_GAMES)
+                        .bind(id)
+                        .fetch_all(&mut *tx)
+                        .await?;
+                    let byes = sqlx::query_as::<_, (i64, String)>(SELECT_BYES)
+                        .bind(id)
+                        .fetch_all(&mut *tx)
+                        .await?;
+                    tx.commit().await?;
+                    Ok(Some((row, entries, games, byes)))
+                })
             }
 
             fn tournaments_with<'a>(
@@ -339,19 +360,6 @@ macro_rules! tournament_backend {
                 fetch!(&self.pool, fetch_all, EntryRow, SELECT_ENTRIES, tournament)
             }
 
-            fn tournament_games<'a>(
-                &'a self,
-                tournament: &'a str,
-            ) -> BoxFuture<'a, Result<Vec<TournamentGameRow>, StoreError>> {
-                fetch!(
-                    &self.pool,
-                    fetch_all,
-                    TournamentGameRow,
-                    SELECT_TOURNAMENT_GAMES,
-                    tournament
-                )
-            }
-
             fn open_tournaments_by<'a>(
                 &'a self,
                 player: &'a str,
@@ -363,19 +371,6 @@ macro_rules! tournament_backend {
                         .await?;
                     Ok(n)
                 })
-            }
-
-            fn byes<'a>(
-                &'a self,
-                tournament: &'a str,
-            ) -> BoxFuture<'a, Result<Vec<(i64, String)>, StoreError>> {
-                fetch!(
-                    &self.pool,
-                    fetch_all,
-                    (i64, String),
-                    SELECT_BYES,
-                    tournament
-                )
             }
         }
     };

@@ -127,12 +127,9 @@ pub(crate) struct Loaded {
 /// Reads tournament `id` and its entries, games and byes (`None`: no such tournament; a row
 /// that does not read is an error).
 pub(crate) async fn load(backend: &dyn Backend, id: &str) -> Result<Option<Loaded>, StoreError> {
-    let Some(row) = backend.tournament(id).await? else {
+    let Some((row, entries, games, byes)) = backend.tournament_snapshot(id).await? else {
         return Ok(None);
     };
-    let entries = backend.entries(id).await?;
-    let games = backend.tournament_games(id).await?;
-    let byes = backend.byes(id).await?;
     Ok(loaded(row, entries, games, byes))
 }
 
