@@ -135,6 +135,8 @@ named_enum! {
     NotFound = (404, "not_found"),
     /// No puzzle has that id, or none matches what was asked (variant, theme).
     PuzzleNotFound = (404, "puzzle_not_found"),
+    /// No tournament with that id.
+    TournamentNotFound = (404, "tournament_not_found"),
     /// Join when both seats are taken.
     SeatTaken = (409, "seat_taken"),
     /// Another player has that name (after case folding and NFKC).
@@ -143,6 +145,10 @@ named_enum! {
     SamePlayer = (409, "same_player"),
     /// Joining a game whose creator asked for opponents in a rating range one is not in.
     RatingOutOfRange = (409, "rating_out_of_range"),
+    /// Joining, withdrawing from or berserking in a tournament that is over.
+    TournamentFinished = (409, "tournament_finished"),
+    /// Withdrawing from (or berserking in) a tournament one has not joined.
+    NotInTournament = (409, "not_in_tournament"),
     /// An action while the opponent's seat is still free.
     NotStarted = (409, "not_started"),
     /// A move (or an impasse declaration) out of turn.
@@ -188,6 +194,8 @@ named_enum! {
     TooManySockets = (429, "too_many_sockets"),
     /// An open seek over the address's cap of seeks open at once.
     TooManySeeks = (429, "too_many_seeks"),
+    /// A player creating a tournament while five of theirs are not finished.
+    TooManyTournaments = (429, "too_many_tournaments"),
     /// Open seeks created too fast from this address (seek churn).
     SeekRateLimited = (429, "seek_rate_limited"),
     /// The database refused the write itself (a bug): nothing was applied.

@@ -20,6 +20,7 @@ mod players;
 mod position;
 mod puzzles;
 mod request;
+mod tournaments;
 mod view;
 
 pub use analysis::{
@@ -55,6 +56,11 @@ pub use puzzles::{
 pub use request::{
     CreateGame, Created, DrawAction, DrawRequest, EmptyRequest, Health, ImportedGame,
     ImportedResult, Joined, MoveRequest, NotationList, Opponent, TimeControlSpec,
+};
+pub use tournaments::{
+    CreateTournament, MyTournamentGame, SheetMark, TournamentBye, TournamentClientMessage,
+    TournamentEntry, TournamentGame, TournamentKind, TournamentList, TournamentServerMessage,
+    TournamentStanding, TournamentState, TournamentStatus, TournamentSummary, TournamentView,
 };
 pub use view::{
     Capture, ClockView, ComputerSeat, GameResult, GameState, GameStatus, GameView, Hints,

@@ -5,13 +5,15 @@ use std::collections::HashMap;
 
 use jiang_protocol::{
     AnalysisAnswer, AnalysisRequest, ChatMuteRequest, ClaimRequest, ClientMessage, CreateGame,
-    CreatePlayer, Created, DrawRequest, EngineClientMessage, EngineServerMessage, ErrorBody,
-    ErrorCode, ErrorReason, ExportRequest, ExportedRecord, GameView, Health, ImportedGame, Joined,
-    Leaderboard, LobbyClientMessage, LobbyServerMessage, LobbyShare, LobbySnapshot, MoveRequest,
-    NodeAlive, NodeReply, NodeRequest, NotationList, PairRequest, Paired, PlayerCreated,
-    PlayerView, PositionCheck, PremoveRequest, PuzzleHint, PuzzleMoveAnswer, PuzzleMoveRequest,
-    PuzzleSolution, PuzzleStepRequest, PuzzleView, QrRequest, RenamePlayer, ReviewAnswer,
-    ReviewRequest, ServerMessage, Summaries, SummariesRequest, TakebackRequest, ValidatePosition,
+    CreatePlayer, CreateTournament, Created, DrawRequest, EngineClientMessage, EngineServerMessage,
+    ErrorBody, ErrorCode, ErrorReason, ExportRequest, ExportedRecord, GameView, Health,
+    ImportedGame, Joined, Leaderboard, LobbyClientMessage, LobbyServerMessage, LobbyShare,
+    LobbySnapshot, MoveRequest, NodeAlive, NodeReply, NodeRequest, NotationList, PairRequest,
+    Paired, PlayerCreated, PlayerView, PositionCheck, PremoveRequest, PuzzleHint, PuzzleMoveAnswer,
+    PuzzleMoveRequest, PuzzleSolution, PuzzleStepRequest, PuzzleView, QrRequest, RenamePlayer,
+    ReviewAnswer, ReviewRequest, ServerMessage, Summaries, SummariesRequest, TakebackRequest,
+    TournamentClientMessage, TournamentEntry, TournamentList, TournamentServerMessage,
+    TournamentSummary, TournamentView, ValidatePosition,
 };
 use serde::de::DeserializeOwned;
 
@@ -193,6 +195,13 @@ parse_as_one_of!(
     PlayerView,
     Leaderboard,
     QrRequest,
+    CreateTournament,
+    TournamentSummary,
+    TournamentList,
+    TournamentView,
+    TournamentEntry,
+    TournamentServerMessage,
+    TournamentClientMessage,
 );
 
 #[test]

@@ -20,6 +20,7 @@ pub mod rating;
 pub mod seat;
 pub mod store;
 pub mod table;
+pub mod tournaments;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -32,6 +33,7 @@ pub use http::ratelimit::Rate;
 pub use lobby::LobbySettings;
 pub use puzzles::PuzzleSettings;
 pub use store::Durability;
+pub use tournaments::TournamentSettings;
 
 /// How the server runs.
 #[derive(Clone, Debug)]
@@ -85,6 +87,8 @@ pub struct Config {
     pub cluster_name: String,
     /// Puzzles: the shipped sets, the operator's files, the importer's schedule.
     pub puzzles: PuzzleSettings,
+    /// How the tournaments' pairing loop runs.
+    pub tournaments: TournamentSettings,
 }
 
 /// Limits on connections and WebSockets: what keeps one client (or a crowd of idle ones) from
@@ -150,6 +154,7 @@ impl Default for Config {
             cluster: None,
             cluster_name: "jiang".into(),
             puzzles: PuzzleSettings::default(),
+            tournaments: TournamentSettings::default(),
         }
     }
 }
@@ -329,6 +334,20 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         heartbeat::INTERVAL,
     );
     heartbeat::spawn_abandonment_sweep(games.clone(), shutdown_rx.clone());
+    let tournaments = tournaments::Hub::new();
+    if cluster.is_none() {
+        tournaments::runner::spawn(
+            games.clone(),
+            tournaments.clone(),
+            config.tournaments.clone(),
+            shutdown_rx.clone(),
+        );
+    } else {
+        // Two nodes' loops would pair the same players twice: the loop's lease is a later step.
+        tracing::warn!(
+            "cluster mode: tournaments are not paired (the pairing loop runs on a single node only)"
+        );
+    }
     tracing::info!(%addr, resumed, "jiang server listening");
     let (hard_stop_tx, hard_stop_rx) = watch::channel(false);
     let limits = &config.limits;
@@ -341,6 +360,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         origin: Arc::new(http::origin::OriginPolicy::new(&public_url)?),
         sockets,
         lobby,
+        tournaments,
         ws_idle_timeout: limits.ws_idle_timeout,
         analysis_seconds: config.analysis_seconds,
         review_nodes: config.review_nodes,

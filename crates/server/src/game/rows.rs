@@ -131,7 +131,9 @@ impl NewGame {
                 rated: self.rated,
                 players: self.players.clone(),
                 rating_range: self.rating_range,
-                started_at: self.computer.map(|_| now),
+                // Both seats taken at creation (a tournament's pairing) or the computer's
+                // game: the game starts now.
+                started_at: both.then_some(now),
                 ..Meta::default()
             })
             .expect("meta serialises"),

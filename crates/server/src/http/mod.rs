@@ -42,6 +42,7 @@ use crate::http::state::{AppState, ClientAddress};
 use crate::lobby;
 use crate::players::handlers as players;
 use crate::puzzles::handlers as puzzles;
+use crate::tournaments::handlers as tournaments;
 
 pub use extract::MAX_BODY;
 
@@ -102,6 +103,21 @@ pub(crate) fn router(state: AppState) -> Router {
         .route("/api/puzzles/{id}/move", post(puzzles::play))
         .route("/api/puzzles/{id}/hint", post(puzzles::hint))
         .route("/api/puzzles/{id}/solution", post(puzzles::solution))
+        .route(
+            "/api/tournaments",
+            get(tournaments::list).post(tournaments::create),
+        )
+        .route("/api/tournaments/{id}", get(tournaments::view))
+        .route("/api/tournaments/{id}/join", post(tournaments::join))
+        .route(
+            "/api/tournaments/{id}/withdraw",
+            post(tournaments::withdraw),
+        )
+        .route("/api/tournaments/{id}/berserk", post(tournaments::berserk))
+        .route(
+            "/api/tournaments/{id}/ws",
+            get(crate::tournaments::socket::upgrade),
+        )
         .route("/api/analysis", post(crate::analysis::analyse))
         .route("/api/analysis/export", post(crate::analysis::export))
         .route("/api/analysis/ws", get(crate::analysis::engine::upgrade))

@@ -27,6 +27,8 @@ pub(crate) struct AppState {
     pub sockets: Arc<Slots>,
     /// The lobby hub.
     pub lobby: Arc<crate::lobby::Lobby>,
+    /// The tournament sockets' channels and the pairing loop's wake-up.
+    pub tournaments: Arc<crate::tournaments::Hub>,
     /// A WebSocket silent for this long is closed.
     pub ws_idle_timeout: Duration,
     /// The longest one analysis search may run.

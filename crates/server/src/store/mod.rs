@@ -19,7 +19,7 @@
 //! Rooms: `sql` (the SQL both back ends share and their [`Backend`] implementations),
 //! `connect` (opening and migrating a database), `writer` (the group-commit [`Store`]),
 //! `players` (players, ratings and seats: their rows, writes and reads), `puzzles` (puzzles,
-//! puzzle ratings and attempts).
+//! puzzle ratings and attempts), `tournaments` (tournaments, entries, their games' links, byes).
 //!
 //! May use: nothing of the server but its own rows and `rating` (the pure Glicko-2 with which
 //! a rated game's end, or a puzzle attempt's, is rated inside its transaction): every other
@@ -29,6 +29,7 @@ mod connect;
 mod players;
 mod puzzles;
 mod sql;
+mod tournaments;
 mod writer;
 
 pub use connect::{Durability, connect};
@@ -38,6 +39,10 @@ pub use players::{
 pub use puzzles::{AttemptRow, PuzzlePick, PuzzleRatingRow, PuzzleReads, PuzzleRow, PuzzleWrite};
 pub(crate) use sql::RESUMABLE;
 pub use sql::{PgBackend, SqliteBackend};
+pub use tournaments::{
+    EntryRow, TournamentGameLink, TournamentGameRow, TournamentReads, TournamentRow,
+    TournamentSnapshot, TournamentWrite,
+};
 pub use writer::{AbortWrites, Store};
 
 /// Milliseconds since the Unix epoch: the stored timestamps' unit.
@@ -244,6 +249,8 @@ pub enum Write {
     Player(PlayerWrite),
     /// A change of puzzles, puzzle ratings or attempts (see [`PuzzleWrite`]).
     Puzzle(PuzzleWrite),
+    /// A change of tournaments, entries, tournament games or byes (see [`TournamentWrite`]).
+    Tournament(TournamentWrite),
     /// Cluster mode: the unit commits only if `owner` still holds game `game_id`'s lease with
     /// the `epoch` it took (else the whole unit fails with [`StoreError::Fenced`]); the lease is
     /// extended to at least `expires_at` (ms since the Unix epoch). The row lock it takes also
@@ -286,7 +293,7 @@ pub struct StoredGame {
 }
 
 /// What a database back end does. Both implementations run the same SQL.
-pub trait Backend: PlayerReads + PuzzleReads + Send + Sync + 'static {
+pub trait Backend: PlayerReads + PuzzleReads + TournamentReads + Send + Sync + 'static {
     /// Commits all units in one transaction (all or nothing).
     fn commit<'a>(&'a self, units: &'a [Vec<Write>]) -> BoxFuture<'a, Result<(), StoreError>>;
     /// One game and its moves.

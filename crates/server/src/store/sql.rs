@@ -13,6 +13,8 @@ use sqlx::{Connection, Database};
 use super::players::*;
 // The puzzle rows' SQL, their reads and `puzzle_backend!`.
 use super::puzzles::*;
+// The tournament rows' SQL, their reads and `tournament_backend!`.
+use super::tournaments::*;
 use super::{Backend, GameRow, LogRow, MoveRow, RunRow, StoreError, StoredGame, Write};
 
 /// `$1` to `$8` are the columns of [`UPDATE_GAME`], in its order (one binder serves both).
@@ -218,6 +220,7 @@ macro_rules! sql_backend {
                     }
                     Write::Player(write) => Self::apply_player(tx, write).await?,
                     Write::Puzzle(write) => Self::apply_puzzle(tx, write).await?,
+                    Write::Tournament(write) => Self::apply_tournament(tx, write).await?,
                     Write::Fence {
                         game_id,
                         owner,
@@ -368,6 +371,8 @@ pub struct SqliteBackend {
 sql_backend!(SqliteBackend, sqlx::Sqlite, "BEGIN IMMEDIATE");
 player_backend!(SqliteBackend, sqlx::Sqlite);
 puzzle_backend!(SqliteBackend, sqlx::Sqlite);
+// A deferred transaction reads one snapshot (WAL).
+tournament_backend!(SqliteBackend, sqlx::Sqlite, "BEGIN");
 
 /// The PostgreSQL back end, for operators who run several server processes.
 pub struct PgBackend {
@@ -382,3 +387,8 @@ sql_backend!(
 );
 player_backend!(PgBackend, sqlx::Postgres);
 puzzle_backend!(PgBackend, sqlx::Postgres);
+tournament_backend!(
+    PgBackend,
+    sqlx::Postgres,
+    "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+);

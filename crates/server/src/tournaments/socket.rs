@@ -1,0 +1,159 @@
+//! `GET /api/tournaments/{id}/ws`: the tournament socket. It sends the `standings` on connect
+//! and after every change; opened with a player key (`Authorization: Player`, or the player
+//! cookie from this site's own pages), it also sends that player `game` on connect when a game
+//! is in progress, and whenever they are paired. Clients send `ping`. Sockets count against
+//! the address's WebSocket cap like game sockets.
+
+use std::pin::pin;
+
+use axum::extract::Path;
+use axum::extract::ws::{Message, WebSocket};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
+use jiang_protocol::{TournamentClientMessage, TournamentServerMessage, to_sorted_json};
+use tokio::sync::broadcast::error::RecvError;
+
+use super::{Event, my_game, standings_message};
+use crate::error::{ApiError, ErrorCode};
+use crate::http::ratelimit::Bucket;
+use crate::http::serve::{ConnectionSlot, stopped};
+use crate::http::slots::Slot;
+use crate::http::state::AppState;
+use crate::http::ws::{self, Accepted, Conversation, End, finish, send_within};
+use crate::players::handlers::who;
+use crate::players::read_error;
+
+pub(crate) async fn upgrade(
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    accepted: Accepted,
+) -> Response {
+    let state = accepted.state;
+    // The player cookie alone names a player only on this site's own pages: another site's
+    // page must not learn a player's seat token through it.
+    let cookie_only = crate::players::header_key(&headers).is_none();
+    let player = if cookie_only && state.origin.check_upgrade(&headers, true).is_err() {
+        None
+    } else {
+        match who(&state, &headers, false).await {
+            Ok(auth) => match auth.optional() {
+                Ok(p) => p.map(|p| p.id.clone()),
+                Err(e) => return e.into_response(),
+            },
+            Err(e) => return e.into_response(),
+        }
+    };
+    if id.is_empty() || id.len() > 32 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return not_found().into_response();
+    }
+    // Subscribed before the first snapshot is read: a change in between is sent twice rather
+    // than lost.
+    let events = state.tournaments.subscribe(&id);
+    let first = match standings_message(&*state.games.store().backend(), &id).await {
+        Ok(Some((message, loaded))) => {
+            let mine = player.as_deref().and_then(|p| my_game(&loaded, p));
+            let mine = mine.map(|g| to_sorted_json(&TournamentServerMessage::Game(g)));
+            (message, mine)
+        }
+        Ok(None) => {
+            drop(events);
+            state.tournaments.prune(&id);
+            return not_found().into_response();
+        }
+        Err(e) => {
+            drop(events);
+            state.tournaments.prune(&id);
+            return read_error(e).into_response();
+        }
+    };
+    let slots = accepted.slots;
+    ws::small_messages(accepted.upgrade)
+        .on_upgrade(move |socket| run(state, id, player, first, events, socket, slots))
+}
+
+fn not_found() -> ApiError {
+    ApiError::new(
+        ErrorCode::TournamentNotFound,
+        "There is no tournament with that id.",
+    )
+}
+
+async fn run(
+    state: AppState,
+    id: String,
+    player: Option<String>,
+    first: (std::sync::Arc<str>, Option<String>),
+    events: tokio::sync::broadcast::Receiver<Event>,
+    socket: WebSocket,
+    _slots: (Slot, ConnectionSlot),
+) {
+    let (mut sink, mut stream) = socket.split();
+    let mut hard_stop = state.hard_stop.clone();
+    let mut shutdown = state.lobby.shutdown();
+    let timeout = state.ws_idle_timeout;
+    let serve = async {
+        if !send_within(&mut sink, Message::Text(first.0.as_ref().into()), timeout).await {
+            return End::Gone;
+        }
+        if let Some(mine) = first.1
+            && !send_within(&mut sink, Message::Text(mine.into()), timeout).await
+        {
+            return End::Gone;
+        }
+        let state = &state;
+        let (id, player) = (&id, &player);
+        let outgoing = pin!(futures_util::stream::unfold(
+            events,
+            move |mut events| async move {
+                loop {
+                    let message = match events.recv().await {
+                        Ok(Event::Standings(text)) => text.as_ref().to_owned(),
+                        Ok(Event::Paired {
+                            player: to,
+                            message,
+                        }) => {
+                            if player.as_deref() != Some(to.as_str()) {
+                                continue;
+                            }
+                            message.as_ref().to_owned()
+                        }
+                        // Fallen behind: the whole state again.
+                        Err(RecvError::Lagged(_)) => {
+                            events = events.resubscribe();
+                            match standings_message(&*state.games.store().backend(), id).await {
+                                Ok(Some((text, _))) => text.as_ref().to_owned(),
+                                _ => continue,
+                            }
+                        }
+                        Err(RecvError::Closed) => return None,
+                    };
+                    return Some((Message::Text(message.into()), events));
+                }
+            }
+        ));
+        let mut talk = Conversation::new(&mut sink, &mut stream, timeout, outgoing);
+        while let Some(message) = talk.next_message().await {
+            let handled = handle(&message, &mut talk.bucket);
+            talk.answer(handled).await;
+        }
+        talk.end()
+    };
+    let end = tokio::select! {
+        end = serve => end,
+        _ = stopped(&mut shutdown) => End::Close(1012, "reconnect"),
+        _ = stopped(&mut hard_stop) => End::Gone,
+    };
+    finish(end, &mut sink, &mut stream, &mut hard_stop).await;
+    state.tournaments.prune(&id);
+}
+
+/// One client message: `ping` is answered with `pong`.
+fn handle(text: &str, bucket: &mut Bucket) -> Result<Option<Message>, ApiError> {
+    let message: TournamentClientMessage = ws::parse_message(text, bucket)?;
+    match message {
+        TournamentClientMessage::Ping {} => Ok(Some(Message::Text(
+            to_sorted_json(&TournamentServerMessage::Pong {}).into(),
+        ))),
+    }
+}

@@ -1,0 +1,814 @@
+//! Tournaments (issue 25, the server side): creating (valid and invalid bodies), joining and
+//! withdrawing, an arena of four players whose games are played through the real game API and
+//! who are paired again (scores and streaks), a Swiss of three players over three rounds (a
+//! bye each round, nobody meets twice) with a restart of the server in the middle, `my_game`,
+//! and the tournament socket (standings, "your next game"). SQLite and PostgreSQL.
+
+#[macro_use]
+mod common;
+
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+use common::{Backend, Socket, TestServer, assert_refused, next_typed_json, typed};
+use jiang_protocol::{
+    GameView, PlayerCreated, TournamentEntry, TournamentList, TournamentServerMessage,
+    TournamentStatus, TournamentSummary, TournamentView,
+};
+use jiang_server::{Config, Rate, TournamentSettings};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+/// A quick pairing loop, and as many players as a test needs from one address.
+fn quick(c: &mut Config) {
+    c.player_rate = Rate::UNLIMITED;
+    c.tournaments = TournamentSettings {
+        tick: Duration::from_millis(100),
+        arena_pair_wait: Duration::from_millis(800),
+    };
+}
+
+/// A new player named `name`: (id, key).
+async fn new_player(s: &TestServer, name: &str) -> (String, String) {
+    let (status, v) = s
+        .as_player(
+            Method::POST,
+            "/api/players",
+            None,
+            Some(json!({ "name": name })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let created: PlayerCreated = typed(&v);
+    (created.id, created.key)
+}
+
+/// Creates a tournament as `key`, expecting `201`.
+async fn create(s: &TestServer, key: &str, body: Value) -> TournamentSummary {
+    let (status, v) = s
+        .as_player(Method::POST, "/api/tournaments", Some(key), Some(body))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    typed(&v)
+}
+
+/// `GET /api/tournaments/{id}`, as the player of `key` if given.
+async fn view(s: &TestServer, id: &str, key: Option<&str>) -> TournamentView {
+    let (status, v) = s
+        .as_player(Method::GET, &format!("/api/tournaments/{id}"), key, None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let parsed: TournamentView = typed(&v);
+    assert!(v.get("my_game").is_some(), "my_game is always there: {v}");
+    parsed
+}
+
+/// `POST /api/tournaments/{id}/{action}` as `key`.
+async fn act(s: &TestServer, id: &str, action: &str, key: Option<&str>) -> (StatusCode, Value) {
+    s.as_player(
+        Method::POST,
+        &format!("/api/tournaments/{id}/{action}"),
+        key,
+        Some(json!({})),
+    )
+    .await
+}
+
+async fn join(s: &TestServer, id: &str, key: &str) {
+    let (status, v) = act(s, id, "join", Some(key)).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let entry: TournamentEntry = typed(&v);
+    assert!(!entry.withdrawn);
+}
+
+/// Polls the tournament until `done` holds (within 15 s); the view that satisfied it.
+async fn wait_for(
+    s: &TestServer,
+    id: &str,
+    what: &str,
+    done: impl Fn(&TournamentView) -> bool,
+) -> TournamentView {
+    for _ in 0..150 {
+        let v = view(s, id, None).await;
+        if done(&v) {
+            return v;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{what}: not within 15 s: {:?}", view(s, id, None).await);
+}
+
+/// The games still being played.
+fn playing(v: &TournamentView) -> Vec<(String, String, String)> {
+    v.state
+        .games
+        .iter()
+        .filter(|g| g.result == "playing")
+        .map(|g| (g.id.clone(), g.first.clone(), g.second.clone()))
+        .collect()
+}
+
+/// Resigns game `game` as the player of `key` (its seat found through `my_game`).
+async fn resign_as(s: &TestServer, tournament: &str, game: &str, key: &str) {
+    let mine = view(s, tournament, Some(key))
+        .await
+        .my_game
+        .expect("the player has a game");
+    assert_eq!(mine.id, game, "my_game is the game in progress");
+    s.resign(game, &mine.token).await;
+}
+
+/// The score of player `id` in the standings.
+fn score_of(v: &TournamentView, id: &str) -> f64 {
+    v.state
+        .standings
+        .iter()
+        .find(|s| s.id == id)
+        .unwrap_or_else(|| panic!("{id} is in the standings"))
+        .score
+}
+
+on_both!(create_validates, quick, |s: TestServer| async move {
+    let (me, key) = new_player(&s, "Organiser").await;
+    let arena = json!({"kind": "arena", "variant": "xiangqi", "clock": {"main": 180, "increment": 2}, "minutes": 30});
+    // No key, a wrong key.
+    assert_refused(
+        s.as_player(Method::POST, "/api/tournaments", None, Some(arena.clone()))
+            .await,
+        StatusCode::UNAUTHORIZED,
+        "player_key_required",
+    );
+    assert_refused(
+        s.as_player(
+            Method::POST,
+            "/api/tournaments",
+            Some("not-a-key"),
+            Some(arena.clone()),
+        )
+        .await,
+        StatusCode::UNAUTHORIZED,
+        "wrong_player_key",
+    );
+    // Bad bodies, each with its typed refusal.
+    let bad = [
+        (
+            json!({"kind": "knockout", "variant": "xiangqi", "clock": {"main": 60}, "minutes": 30}),
+            "invalid_request",
+        ),
+        (
+            json!({"kind": "arena", "variant": "chess", "clock": {"main": 60}, "minutes": 30}),
+            "unknown_variant",
+        ),
+        (
+            json!({"kind": "arena", "variant": "xiangqi", "clock": {"main": 60}}),
+            "invalid_request",
+        ),
+        (
+            json!({"kind": "arena", "variant": "xiangqi", "clock": {"main": 60}, "minutes": 0}),
+            "invalid_request",
+        ),
+        (
+            json!({"kind": "arena", "variant": "xiangqi", "clock": {"main": 60}, "minutes": 30, "rounds": 3}),
+            "invalid_request",
+        ),
+        (
+            json!({"kind": "swiss", "variant": "shogi", "clock": {"main": 60}, "rounds": 51}),
+            "invalid_request",
+        ),
+        (
+            json!({"kind": "swiss", "variant": "shogi", "clock": {"main": 60}, "minutes": 30}),
+            "invalid_request",
+        ),
+        (
+            json!({"kind": "swiss", "variant": "shogi", "rounds": 3}),
+            "invalid_request",
+        ),
+        (
+            json!({"kind": "swiss", "variant": "shogi", "clock": {"main": 0}, "rounds": 3}),
+            "invalid_request",
+        ),
+        (
+            json!({"kind": "swiss", "variant": "shogi", "clock": {"main": 60}, "rounds": 3, "starts_at": "tomorrow"}),
+            "invalid_request",
+        ),
+        (
+            json!({"kind": "swiss", "variant": "shogi", "clock": {"main": 60}, "rounds": 3, "starts_at": "2020-01-01T00:00:00Z"}),
+            "invalid_request",
+        ),
+        (
+            json!({"kind": "swiss", "variant": "shogi", "clock": {"main": 60}, "rounds": 3, "starts_at": "2999-01-01T00:00:00Z"}),
+            "invalid_request",
+        ),
+        (
+            json!({"kind": "swiss", "variant": "shogi", "clock": {"main": 60}, "rounds": 3, "prize": 100}),
+            "unknown_field",
+        ),
+    ];
+    for (body, code) in bad {
+        let answer = s
+            .as_player(
+                Method::POST,
+                "/api/tournaments",
+                Some(&key),
+                Some(body.clone()),
+            )
+            .await;
+        let refused = assert_refused(answer, StatusCode::BAD_REQUEST, code);
+        assert!(
+            refused["error"]["message"].as_str().unwrap().len() > 10,
+            "{body}: {refused}"
+        );
+    }
+    // A valid arena starting now, and a Swiss starting in an hour.
+    let created = create(&s, &key, arena).await;
+    assert_eq!(created.variant, "xiangqi");
+    assert_eq!(created.minutes, Some(30));
+    assert_eq!(created.rounds, None);
+    assert_eq!(created.created_by, me);
+    assert_eq!(created.players, 0);
+    assert!(!created.rated);
+    assert!(created.ends_at.is_some());
+    let now_s = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let in_an_hour = rfc3339(now_s + 3600);
+    let swiss = create(
+        &s,
+        &key,
+        json!({"kind": "swiss", "variant": "minishogi", "clock": {"main": 60, "byoyomi": 10}, "rounds": 5, "starts_at": in_an_hour, "rated": true}),
+    )
+    .await;
+    assert_eq!(swiss.starts_at, in_an_hour);
+    assert_eq!(swiss.status, TournamentStatus::Upcoming);
+    assert_eq!(swiss.rounds, Some(5));
+    assert!(swiss.rated);
+    assert_eq!(swiss.ends_at, None);
+    // The arena starts at once (with nobody in it, it just runs); the Swiss waits.
+    wait_for(&s, &created.id, "the arena starts", |v| {
+        v.state.tournament.status == TournamentStatus::Running
+    })
+    .await;
+    let (status, v) = s.get("/api/tournaments", None).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let list: TournamentList = typed(&v);
+    assert_eq!(
+        list.upcoming
+            .iter()
+            .map(|t| t.id.as_str())
+            .collect::<Vec<_>>(),
+        [swiss.id.as_str()]
+    );
+    assert_eq!(
+        list.running
+            .iter()
+            .map(|t| t.id.as_str())
+            .collect::<Vec<_>>(),
+        [created.id.as_str()]
+    );
+    assert!(list.finished.is_empty());
+    // Five tournaments not finished per creator at most.
+    for _ in 0..3 {
+        create(&s, &key, json!({"kind": "swiss", "variant": "xiangqi", "clock": {"main": 60}, "rounds": 2, "starts_at": in_an_hour})).await;
+    }
+    assert_refused(
+        s.as_player(
+            Method::POST,
+            "/api/tournaments",
+            Some(&key),
+            Some(
+                json!({"kind": "swiss", "variant": "xiangqi", "clock": {"main": 60}, "rounds": 2}),
+            ),
+        )
+        .await,
+        StatusCode::TOO_MANY_REQUESTS,
+        "too_many_tournaments",
+    );
+    assert_refused(
+        s.get("/api/tournaments/nosuchone", None).await,
+        StatusCode::NOT_FOUND,
+        "tournament_not_found",
+    );
+    assert_refused(
+        act(&s, "nosuchone", "join", Some(&key)).await,
+        StatusCode::NOT_FOUND,
+        "tournament_not_found",
+    );
+    s.stop().await;
+});
+
+/// `secs` since the epoch as RFC 3339 UTC.
+fn rfc3339(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil from days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+on_both!(join_and_withdraw, quick, |s: TestServer| async move {
+    let (a, ka) = new_player(&s, "Alpha").await;
+    let (b, kb) = new_player(&s, "Bravo").await;
+    let (_, kc) = new_player(&s, "Charlie").await;
+    let now_s = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let t = create(
+        &s,
+        &ka,
+        json!({"kind": "arena", "variant": "jieqi", "clock": {"main": 120}, "minutes": 20, "starts_at": rfc3339(now_s + 3600)}),
+    )
+    .await;
+    join(&s, &t.id, &ka).await;
+    join(&s, &t.id, &kb).await;
+    join(&s, &t.id, &kb).await; // twice: still one entry
+    let v = view(&s, &t.id, Some(&ka)).await;
+    assert_eq!(v.state.tournament.players, 2);
+    assert_eq!(v.state.tournament.status, TournamentStatus::Upcoming);
+    assert!(v.my_game.is_none(), "nothing paired before the start");
+    let ids: HashSet<&str> = v.state.standings.iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(ids, HashSet::from([a.as_str(), b.as_str()]));
+    for line in &v.state.standings {
+        assert_eq!(line.score, 0.0);
+        assert_eq!(line.rank, 1, "everyone equal at 0");
+        assert_eq!(line.on_fire, Some(false));
+        assert!(line.sheet.is_empty());
+    }
+    let alpha = v.state.standings.iter().find(|l| l.id == a).unwrap();
+    assert_eq!(alpha.name.as_deref(), Some("Alpha"));
+
+    // Withdraw: Bravo stays listed, withdrawn, and no longer counts as a player.
+    let (status, w) = act(&s, &t.id, "withdraw", Some(&kb)).await;
+    assert_eq!(status, StatusCode::OK, "{w}");
+    let entry: TournamentEntry = typed(&w);
+    assert!(entry.withdrawn);
+    assert_eq!(entry.player, b);
+    let v = view(&s, &t.id, None).await;
+    assert_eq!(v.state.tournament.players, 1);
+    let bravo = v.state.standings.iter().find(|l| l.id == b).unwrap();
+    assert!(bravo.withdrawn);
+    // Refusals: not joined, no key, wrong key; berserk is not supported.
+    assert_refused(
+        act(&s, &t.id, "withdraw", Some(&kc)).await,
+        StatusCode::CONFLICT,
+        "not_in_tournament",
+    );
+    assert_refused(
+        act(&s, &t.id, "join", None).await,
+        StatusCode::UNAUTHORIZED,
+        "player_key_required",
+    );
+    assert_refused(
+        act(&s, &t.id, "join", Some("wrong")).await,
+        StatusCode::UNAUTHORIZED,
+        "wrong_player_key",
+    );
+    assert_refused(
+        act(&s, &t.id, "berserk", Some(&ka)).await,
+        StatusCode::BAD_REQUEST,
+        "unsupported",
+    );
+    assert_refused(
+        act(&s, &t.id, "berserk", Some(&kc)).await,
+        StatusCode::CONFLICT,
+        "not_in_tournament",
+    );
+    // Joining again undoes the withdrawal.
+    join(&s, &t.id, &kb).await;
+    let v = view(&s, &t.id, None).await;
+    assert_eq!(v.state.tournament.players, 2);
+    assert!(!v.state.standings.iter().any(|l| l.withdrawn));
+    s.stop().await;
+});
+
+on_both!(
+    arena_pairs_again_and_scores_streaks,
+    quick,
+    |s: TestServer| async move {
+        let mut keys: HashMap<String, String> = HashMap::new();
+        let mut ids = Vec::new();
+        for name in ["Star", "Pawn1", "Pawn2", "Pawn3"] {
+            let (id, key) = new_player(&s, name).await;
+            ids.push(id.clone());
+            keys.insert(id, key);
+        }
+        let star = ids[0].clone();
+        let t = create(
+        &s,
+        &keys[&star],
+        json!({"kind": "arena", "variant": "xiangqi", "clock": {"main": 300, "increment": 0}, "minutes": 60}),
+    )
+    .await;
+        for id in &ids {
+            join(&s, &t.id, &keys[id]).await;
+        }
+        let mut s = s;
+        let mut last_opponent: HashMap<String, String> = HashMap::new();
+        let mut expected: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut wins_in_a_row: HashMap<String, u32> = HashMap::new();
+        let mut seen_games = HashSet::new();
+        for wave in 0..3 {
+            let v = wait_for(&s, &t.id, "two games paired", |v| {
+                playing(v).len() == 2 && playing(v).iter().all(|(g, ..)| !seen_games.contains(g))
+            })
+            .await;
+            assert_eq!(v.state.tournament.status, TournamentStatus::Running);
+            let games = playing(&v);
+            let in_games: HashSet<&str> = games
+                .iter()
+                .flat_map(|(_, a, b)| [a.as_str(), b.as_str()])
+                .collect();
+            assert_eq!(in_games.len(), 4, "everyone plays, once: {games:?}");
+            for (game, first, second) in &games {
+                seen_games.insert(game.clone());
+                if wave > 0 {
+                    assert_ne!(
+                        last_opponent.get(first),
+                        Some(second),
+                        "wave {wave}: no immediate rematch when others wait"
+                    );
+                }
+                last_opponent.insert(first.clone(), second.clone());
+                last_opponent.insert(second.clone(), first.clone());
+                // Each player's my_game is this game, in their seat, and its token plays it.
+                for (player, side) in [(first, "red"), (second, "black")] {
+                    let mine = view(&s, &t.id, Some(&keys[player])).await.my_game.unwrap();
+                    assert_eq!((&mine.id, mine.side.as_str()), (game, side));
+                    let seen: GameView = s.game_view(game, Some(&mine.token)).await;
+                    assert_eq!(
+                        seen.state.you.as_deref(),
+                        Some(side),
+                        "the token holds the seat"
+                    );
+                }
+            }
+            if wave == 1 {
+                // A restart in the middle: standings, games and my_game are all still there.
+                let before = view(&s, &t.id, Some(&keys[&star])).await;
+                s = s.restart().await;
+                let after = view(&s, &t.id, Some(&keys[&star])).await;
+                assert_eq!(after.state.standings, before.state.standings);
+                assert_eq!(after.state.games, before.state.games);
+                assert_eq!(after.my_game, before.my_game);
+            }
+            // The star wins every game; in the other game the second seat resigns.
+            for (game, first, second) in &games {
+                let (winner, loser) = if second == &star {
+                    (second, first)
+                } else {
+                    (first, second)
+                };
+                resign_as(&s, &t.id, game, &keys[loser]).await;
+                let streak = wins_in_a_row.entry(winner.clone()).or_default();
+                expected
+                    .entry(winner.clone())
+                    .or_default()
+                    .push(if *streak >= 2 { 4 } else { 2 });
+                *streak += 1;
+                wins_in_a_row.insert(loser.clone(), 0);
+                expected.entry(loser.clone()).or_default().push(0);
+            }
+        }
+        let v = wait_for(&s, &t.id, "six games over", |v| {
+            v.state
+                .games
+                .iter()
+                .filter(|g| g.result != "playing")
+                .count()
+                >= 6
+        })
+        .await;
+        assert_eq!(
+            expected[&star],
+            [2, 2, 4],
+            "the star's third win is on fire"
+        );
+        for line in &v.state.standings {
+            let points: Vec<u32> = line.sheet.iter().map(|m| m.points).collect();
+            assert_eq!(points, expected[&line.id], "{}'s sheet", line.id);
+            assert_eq!(line.score, f64::from(points.iter().sum::<u32>()));
+            assert_eq!(line.games, 3);
+        }
+        let top = &v.state.standings[0];
+        assert_eq!(top.id, star);
+        assert_eq!(top.rank, 1);
+        assert_eq!(top.score, 8.0);
+        assert_eq!(top.wins, 3);
+        assert_eq!(top.on_fire, Some(true));
+        assert!(top.sheet[2].on_fire && !top.sheet[1].on_fire);
+        // Withdrawn players are not paired again; the others are.
+        for id in &ids[2..] {
+            let (status, w) = act(&s, &t.id, "withdraw", Some(&keys[id])).await;
+            assert_eq!(status, StatusCode::OK, "{w}");
+        }
+        let v = wait_for(&s, &t.id, "the two left paired", |v| playing(v).len() == 1).await;
+        let (_, a, b) = &playing(&v)[0];
+        let pair = HashSet::from([a.as_str(), b.as_str()]);
+        assert_eq!(pair, HashSet::from([ids[0].as_str(), ids[1].as_str()]));
+        assert_eq!(score_of(&v, &star), 8.0);
+        s.stop().await;
+    }
+);
+
+on_both!(
+    swiss_three_players_with_byes_and_a_restart,
+    quick,
+    |s: TestServer| async move {
+        let mut keys: HashMap<String, String> = HashMap::new();
+        for name in ["Ann", "Ben", "Cid"] {
+            let (id, key) = new_player(&s, name).await;
+            keys.insert(id, key);
+        }
+        let creator = keys.values().next().unwrap().clone();
+        // Starting in two seconds: everyone is in before round 1 is paired.
+        let now_s = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let t = create(
+        &s,
+        &creator,
+        json!({"kind": "swiss", "variant": "shogi", "clock": {"main": 300, "byoyomi": 10}, "rounds": 3, "rated": true, "starts_at": rfc3339(now_s + 2)}),
+    )
+    .await;
+        assert_eq!(t.status, TournamentStatus::Upcoming);
+        for key in keys.values() {
+            join(&s, &t.id, key).await;
+        }
+        let mut s = s;
+        let mut pairs_seen: HashSet<(String, String)> = HashSet::new();
+        let mut byes_seen = Vec::new();
+        for round in 1..=3u32 {
+            let v = wait_for(&s, &t.id, "the round paired", |v| {
+                v.state.round == Some(round)
+            })
+            .await;
+            let games: Vec<_> = v
+                .state
+                .games
+                .iter()
+                .filter(|g| g.round == Some(round))
+                .collect();
+            assert_eq!(games.len(), 1, "three players: one game a round");
+            let game = games[0].clone();
+            assert_eq!(game.result, "playing");
+            let bye = v
+                .state
+                .byes
+                .iter()
+                .find(|b| b.round == round)
+                .expect("a bye every round")
+                .player
+                .clone();
+            assert!(bye != game.first && bye != game.second);
+            byes_seen.push(bye.clone());
+            let mut pair = [game.first.clone(), game.second.clone()];
+            pair.sort();
+            assert!(
+                pairs_seen.insert((pair[0].clone(), pair[1].clone())),
+                "round {round} repeats a pairing: {pair:?}"
+            );
+            // The bye's holder has no game; the game is rated.
+            assert!(view(&s, &t.id, Some(&keys[&bye])).await.my_game.is_none());
+            let first_view: GameView = {
+                let mine = view(&s, &t.id, Some(&keys[&game.first]))
+                    .await
+                    .my_game
+                    .unwrap();
+                assert_eq!(mine.side, "sente");
+                s.game_view(&game.id, Some(&mine.token)).await
+            };
+            assert!(
+                first_view.state.rated,
+                "a rated tournament's games are rated"
+            );
+            if round == 2 {
+                let before = view(&s, &t.id, Some(&keys[&game.second])).await;
+                s = s.restart().await;
+                let after = view(&s, &t.id, Some(&keys[&game.second])).await;
+                assert_eq!(after.state, before.state, "the restart changes nothing");
+                assert_eq!(after.my_game, before.my_game);
+                assert!(after.my_game.is_some());
+            }
+            // The first seat wins (the second resigns).
+            resign_as(&s, &t.id, &game.id, &keys[&game.second]).await;
+        }
+        let v = wait_for(&s, &t.id, "the Swiss finishes", |v| {
+            v.state.tournament.status == TournamentStatus::Finished
+        })
+        .await;
+        assert!(v.state.tournament.finished_at.is_some());
+        let distinct: HashSet<&String> = byes_seen.iter().collect();
+        assert_eq!(distinct.len(), 3, "nobody gets a second bye: {byes_seen:?}");
+        assert_eq!(pairs_seen.len(), 3, "a full round robin, no repeat");
+        assert_eq!(v.state.games.len(), 3);
+        let total: f64 = v.state.standings.iter().map(|l| l.score).sum();
+        assert_eq!(total, 6.0, "three decisive games and three byes");
+        for line in &v.state.standings {
+            let wins = v
+                .state
+                .games
+                .iter()
+                .filter(|g| g.first == line.id && g.result == "first")
+                .count() as f64;
+            assert_eq!(line.score, wins + 1.0, "{}: wins plus the bye", line.id);
+            assert_eq!(line.games, 2);
+            assert_eq!(line.sheet.len(), 3);
+            assert_eq!(line.sheet.iter().filter(|m| m.outcome == "bye").count(), 1);
+            assert!(line.buchholz.is_some() && line.sonneborn_berger.is_some());
+        }
+        let scores: Vec<f64> = v.state.standings.iter().map(|l| l.score).collect();
+        assert!(
+            scores.windows(2).all(|w| w[0] >= w[1]),
+            "best first: {scores:?}"
+        );
+        // The games were rated: everyone's realtime shogi rating counts their two games.
+        for id in keys.keys() {
+            let (status, page) = s.get(&format!("/api/players/{id}"), None).await;
+            assert_eq!(status, StatusCode::OK, "{page}");
+            let page: jiang_protocol::PlayerView = typed(&page);
+            assert_eq!(page.ratings.get("shogi").map(|r| r.games), Some(2), "{id}");
+        }
+        // Over: no more joining.
+        assert_refused(
+            act(&s, &t.id, "join", Some(&creator)).await,
+            StatusCode::CONFLICT,
+            "tournament_finished",
+        );
+        let (_, v) = s.get("/api/tournaments", None).await;
+        let list: TournamentList = typed(&v);
+        assert_eq!(list.finished.len(), 1);
+        s.stop().await;
+    }
+);
+
+/// Opens the tournament socket, as the player of `key` if given (`Authorization: Player`).
+async fn socket(s: &TestServer, id: &str, key: Option<&str>) -> Socket {
+    let url = format!(
+        "{}/api/tournaments/{id}/ws",
+        s.base.replacen("http://", "ws://", 1)
+    );
+    let mut request = url.into_client_request().unwrap();
+    if let Some(key) = key {
+        request
+            .headers_mut()
+            .insert("authorization", format!("Player {key}").parse().unwrap());
+    }
+    let (socket, _) = tokio_tungstenite::connect_async(request)
+        .await
+        .expect("the socket opens");
+    socket
+}
+
+/// The next tournament-socket message (within 10 s).
+async fn next(socket: &mut Socket) -> Value {
+    next_typed_json::<TournamentServerMessage>(socket, Duration::from_secs(10)).await
+}
+
+on_both!(
+    socket_sends_standings_and_next_game,
+    quick,
+    |s: TestServer| async move {
+        let (_, ka) = new_player(&s, "Sock").await;
+        let (b, kb) = new_player(&s, "Shoe").await;
+        let t = create(
+            &s,
+            &ka,
+            json!({"kind": "arena", "variant": "minishogi", "clock": {"main": 120}, "minutes": 10}),
+        )
+        .await;
+        let mut mine = socket(&s, &t.id, Some(&ka)).await;
+        let mut watcher = socket(&s, &t.id, None).await;
+        let first = next(&mut mine).await;
+        assert_eq!(first["type"], "standings");
+        assert_eq!(first["standings"], json!([]));
+        assert_eq!(next(&mut watcher).await["type"], "standings");
+        join(&s, &t.id, &ka).await;
+        join(&s, &t.id, &kb).await;
+        // Standings after each join, then the pairing: "your next game" to the player only.
+        let mut game = None;
+        let mut standings_with_two = false;
+        while game.is_none() {
+            let m = next(&mut mine).await;
+            match m["type"].as_str().unwrap() {
+                "standings" => {
+                    if m["standings"].as_array().unwrap().len() == 2 {
+                        standings_with_two = true;
+                    }
+                }
+                "game" => game = Some(m),
+                other => panic!("unexpected {other}: {m}"),
+            }
+        }
+        assert!(standings_with_two, "the joins were sent");
+        let game = game.unwrap();
+        let id = game["id"].as_str().unwrap();
+        let token = game["token"].as_str().unwrap();
+        let seen: GameView = s.game_view(id, Some(token)).await;
+        assert_eq!(seen.state.you.as_deref(), game["side"].as_str());
+        let v = view(&s, &t.id, Some(&ka)).await;
+        assert_eq!(v.my_game.as_ref().map(|g| g.id.as_str()), Some(id));
+        // The watcher sees the game in the standings, and never a `game` message.
+        let mut watched_game = false;
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(3);
+        while tokio::time::Instant::now() < deadline && !watched_game {
+            let m = next(&mut watcher).await;
+            assert_eq!(m["type"], "standings", "a watcher gets no seat: {m}");
+            watched_game = m["games"].as_array().unwrap().iter().any(|g| g["id"] == id);
+        }
+        assert!(watched_game);
+        // A socket opened during the game gets the standings, then the game again.
+        let mut again = socket(&s, &t.id, Some(&kb)).await;
+        assert_eq!(next(&mut again).await["type"], "standings");
+        let resent = next(&mut again).await;
+        assert_eq!(resent["type"], "game");
+        assert_eq!(resent["id"], id);
+        // The game's end reaches every socket as new standings.
+        s.resign(id, token).await;
+        loop {
+            let m = next(&mut watcher).await;
+            if m["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|g| g["id"] == id && g["result"] != "playing")
+            {
+                let winner = m["standings"][0]["id"].as_str().unwrap();
+                assert_eq!(winner, b, "the one who did not resign leads");
+                assert_eq!(m["standings"][0]["score"], 2.0);
+                break;
+            }
+        }
+        s.stop().await;
+    }
+);
+
+on_both!(
+    arena_stops_pairing_at_its_end,
+    quick,
+    |s: TestServer| async move {
+        let (a, ka) = new_player(&s, "Early").await;
+        let (_, kb) = new_player(&s, "Late").await;
+        let t = create(
+            &s,
+            &ka,
+            json!({"kind": "arena", "variant": "xiangqi", "clock": {"main": 60}, "minutes": 45}),
+        )
+        .await;
+        join(&s, &t.id, &ka).await;
+        join(&s, &t.id, &kb).await;
+        let v = wait_for(&s, &t.id, "a game paired", |v| playing(v).len() == 1).await;
+        let (game, ..) = playing(&v)[0].clone();
+        // The duration runs out while the game is played (the row changed directly: no waiting 45
+        // minutes): the arena waits for the game, then finishes without pairing again.
+        common::execute(
+            &s.config.database_url,
+            "UPDATE tournaments SET minutes = $1 WHERE id = $2",
+            &t.id,
+            0,
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let v = view(&s, &t.id, None).await;
+        assert_eq!(
+            v.state.tournament.status,
+            TournamentStatus::Running,
+            "the game is still on"
+        );
+        resign_as(&s, &t.id, &game, &ka).await;
+        let v = wait_for(&s, &t.id, "the arena finishes", |v| {
+            v.state.tournament.status == TournamentStatus::Finished
+        })
+        .await;
+        assert_eq!(v.state.games.len(), 1, "nobody is paired after the end");
+        assert!(v.state.tournament.finished_at.is_some());
+        assert_eq!(score_of(&v, &a), 0.0);
+        assert_eq!(v.state.standings[0].score, 2.0);
+        assert_refused(
+            act(&s, &t.id, "join", Some(&kb)).await,
+            StatusCode::CONFLICT,
+            "tournament_finished",
+        );
+        assert_refused(
+            act(&s, &t.id, "withdraw", Some(&kb)).await,
+            StatusCode::CONFLICT,
+            "tournament_finished",
+        );
+        s.stop().await;
+    }
+);
