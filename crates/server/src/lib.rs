@@ -315,9 +315,12 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         },
         lobby.clone(),
     );
-    let (resumed, started_at) = games.resume_all(&config.node).await?;
+    // The puzzles first: once the games are resumed their clocks run, and the seconds spent
+    // storing thousands of puzzles would be charged to the players to move (a restart
+    // charges the think time, never the downtime: clocks-and-games.md).
     let puzzles = puzzles::import::load_at_start(games.store(), &config.puzzles).await?;
     tracing::info!(puzzles, "puzzles loaded");
+    let (resumed, started_at) = games.resume_all(&config.node).await?;
     if let Some(every) = config.puzzles.import_every {
         puzzles::import::spawn(games.store().clone(), every, shutdown_rx.clone());
     }
