@@ -12,6 +12,7 @@ import { sideName } from './results.js';
 import { gamePageHtml, askPromotion, resultBanner, drawOfferHtml, impasseHtml, actionsHtml, jieqiInfoHtml } from './gamepanel.js';
 import { seatPlayer } from './players.js';
 import { chatPanel, chatSettingOn, setChatSetting, takebackBox, claimBox } from './comforts.js';
+import { setHtml } from './html.js';
 
 /** The move notations offered per family (the server writes them all). */
 const STYLES = { xiangqi: ['wxf', 'chinese', 'iccs'], shogi: ['japanese', 'western', 'usi'] };
@@ -403,21 +404,25 @@ export function gamePage(main, id) {
 
     const offer = $('.draw-offer');
     offer.hidden = !(playing && view.draw_offer);
-    if (!offer.hidden) offer.innerHTML = drawOfferHtml(view, sn);
+    if (!offer.hidden) setHtml(offer, drawOfferHtml(view, sn));
 
     const tb = $('.takeback-box');
-    tb.innerHTML = takebackBox(view, sn);
-    tb.hidden = !tb.innerHTML;
+    // Redrawn only when they change, so that a focused button keeps its focus (the keyboard's
+    // Accept) whatever else the view brings.
+    const takeback = takebackBox(view, sn);
+    setHtml(tb, takeback);
+    tb.hidden = !takeback;
     renderClaim();
 
     if (view.variant === 'shogi') {
       const info = $('.impasse-info');
-      info.innerHTML = impasseHtml(view, sn);
-      info.hidden = !info.innerHTML;
+      const impasse = impasseHtml(view, sn);
+      setHtml(info, impasse);
+      info.hidden = !impasse;
     }
     const rm = view.rematch || {};
     if (rm.id && rm.token) saveToken(rm.id, rm.token, rm.side);
-    $('.actions').innerHTML = actionsHtml(view, id, myTurn);
+    setHtml($('.actions'), actionsHtml(view, id, myTurn));
 
     $('.type-move').hidden = !(you && playing);
     $('.spectators').textContent = view.spectators ? t('game.spectators', { n: view.spectators }) : '';
@@ -433,16 +438,12 @@ export function gamePage(main, id) {
     if (!away) {
       claimWaiting = false;
       box.hidden = true;
-      box.dataset.key = '';
       return;
     }
     const left = Math.max(0, away.claim_in_ms - (performance.now() - awayBase));
     const html = claimBox(sn(opp), left, fam(), claimWaiting);
     // Redrawn only when its words change, so that a focused button keeps its focus.
-    if (box.dataset.key !== html) {
-      box.innerHTML = html;
-      box.dataset.key = html;
-    }
+    setHtml(box, html);
     box.hidden = false;
   }
 
@@ -450,7 +451,7 @@ export function gamePage(main, id) {
     const box = $('.jieqi-info');
     if (view.variant !== 'jieqi') return;
     box.hidden = false;
-    box.innerHTML = jieqiInfoHtml(view, sn, pieceStyle());
+    setHtml(box, jieqiInfoHtml(view, sn, pieceStyle()));
   }
 
   function setView(v, fromState = false) {
