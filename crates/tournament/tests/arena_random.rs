@@ -8,22 +8,8 @@ use jiang_tournament::{
 };
 use std::collections::HashMap;
 
-/// SplitMix64: a tiny deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+mod common;
+use common::Rng;
 
 /// Whether `players` can be perfectly matched with every pair passing `ok` (brute force).
 fn matchable(players: &[String], ok: &dyn Fn(&str, &str) -> bool) -> bool {
