@@ -260,6 +260,20 @@ fn finished() -> ApiError {
     )
 }
 
+/// The asking player's id, when they have joined tournament `id` and it is not finished.
+async fn entrant(state: &AppState, id: &str, headers: &HeaderMap) -> Result<String, ApiError> {
+    let auth = who(state, headers, true).await?;
+    let me = auth.require()?.id.clone();
+    let loaded = tournament(state, id).await?;
+    if loaded.status == TournamentStatus::Finished {
+        return Err(finished());
+    }
+    if !loaded.entries.iter().any(|e| e.player_id == me) {
+        return Err(not_joined());
+    }
+    Ok(me)
+}
+
 fn not_joined() -> ApiError {
     ApiError::new(
         ErrorCode::NotInTournament,
@@ -275,15 +289,7 @@ pub(crate) async fn withdraw(
     headers: HeaderMap,
     JsonBody(_): JsonBody<EmptyRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let auth = who(&state, &headers, true).await?;
-    let me = auth.require()?.id.clone();
-    let loaded = tournament(&state, &id).await?;
-    if loaded.status == TournamentStatus::Finished {
-        return Err(finished());
-    }
-    if !loaded.entries.iter().any(|e| e.player_id == me) {
-        return Err(not_joined());
-    }
+    let me = entrant(&state, &id, &headers).await?;
     store(
         &state,
         TournamentWrite::Withdraw {
@@ -308,15 +314,7 @@ pub(crate) async fn berserk(
     headers: HeaderMap,
     JsonBody(_): JsonBody<EmptyRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let auth = who(&state, &headers, true).await?;
-    let me = auth.require()?.id.clone();
-    let loaded = tournament(&state, &id).await?;
-    if loaded.status == TournamentStatus::Finished {
-        return Err(finished());
-    }
-    if !loaded.entries.iter().any(|e| e.player_id == me) {
-        return Err(not_joined());
-    }
+    entrant(&state, &id, &headers).await?;
     Err(ApiError::new(
         ErrorCode::Unsupported,
         "Berserk is not supported yet: a game's clock gives both sides the same time control.",
