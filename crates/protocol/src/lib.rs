@@ -58,13 +58,14 @@ pub use request::{
     ImportedResult, Joined, MoveRequest, NotationList, Opponent, TimeControlSpec,
 };
 pub use tournaments::{
-    CreateTournament, MyTournamentGame, SheetMark, TournamentBye, TournamentClientMessage,
-    TournamentEntry, TournamentGame, TournamentKind, TournamentList, TournamentServerMessage,
-    TournamentStanding, TournamentState, TournamentStatus, TournamentSummary, TournamentView,
+    CreateTournament, MyTournamentGame, SheetMark, TournamentBerserk, TournamentBye,
+    TournamentClientMessage, TournamentEntry, TournamentGame, TournamentKind, TournamentList,
+    TournamentServerMessage, TournamentStanding, TournamentState, TournamentStatus,
+    TournamentSummary, TournamentView,
 };
 pub use view::{
-    Capture, ClockView, ComputerSeat, GameResult, GameState, GameStatus, GameView, Hints,
-    ImpassePoints, RematchView, ShownPosition, SideClock, VariantFields,
+    Capture, ClockView, ComputerSeat, GameResult, GameState, GameStatus, GameTournament, GameView,
+    Hints, ImpassePoints, RematchView, ShownPosition, SideClock, VariantFields,
 };
 
 /// `value` as JSON text with every object's keys in sorted order, the way the API has always

@@ -240,6 +240,16 @@ pub struct TournamentEntry {
     pub withdrawn: bool,
 }
 
+/// The answer to `POST /api/tournaments/{id}/berserk`: the game berserked in, and the side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentBerserk {
+    /// The game's id.
+    pub game: String,
+    /// The berserking player's side name.
+    pub side: String,
+}
+
 /// A message of the tournament socket, server to client.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]

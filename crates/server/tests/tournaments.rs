@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use common::{Backend, Socket, TestServer, assert_refused, next_typed_json, typed};
 use jiang_protocol::{
-    GameView, PlayerCreated, TournamentEntry, TournamentList, TournamentServerMessage,
-    TournamentStatus, TournamentSummary, TournamentView,
+    GameView, PlayerCreated, TournamentBerserk, TournamentEntry, TournamentKind, TournamentList,
+    TournamentServerMessage, TournamentStatus, TournamentSummary, TournamentView,
 };
 use jiang_server::{Config, Rate, TournamentSettings};
 use reqwest::{Method, StatusCode};
@@ -362,7 +362,7 @@ on_both!(join_and_withdraw, quick, |s: TestServer| async move {
     assert_eq!(v.state.tournament.players, 1);
     let bravo = v.state.standings.iter().find(|l| l.id == b).unwrap();
     assert!(bravo.withdrawn);
-    // Refusals: not joined, no key, wrong key; berserk is not supported.
+    // Refusals: not joined, no key, wrong key; berserk without a game in progress.
     assert_refused(
         act(&s, &t.id, "withdraw", Some(&kc)).await,
         StatusCode::CONFLICT,
@@ -380,8 +380,8 @@ on_both!(join_and_withdraw, quick, |s: TestServer| async move {
     );
     assert_refused(
         act(&s, &t.id, "berserk", Some(&ka)).await,
-        StatusCode::BAD_REQUEST,
-        "unsupported",
+        StatusCode::CONFLICT,
+        "berserk_not_allowed",
     );
     assert_refused(
         act(&s, &t.id, "berserk", Some(&kc)).await,
@@ -395,6 +395,96 @@ on_both!(join_and_withdraw, quick, |s: TestServer| async move {
     assert!(!v.state.standings.iter().any(|l| l.withdrawn));
     s.stop().await;
 });
+
+on_both!(
+    berserk_halves_the_clock_and_wins_a_point,
+    quick,
+    |s: TestServer| async move {
+        let (a, ka) = new_player(&s, "Hasty").await;
+        let (b, kb) = new_player(&s, "Steady").await;
+        let t = create(
+            &s,
+            &ka,
+            json!({"kind": "arena", "variant": "xiangqi", "clock": {"main": 300, "increment": 2}, "minutes": 60}),
+        )
+        .await;
+        join(&s, &t.id, &ka).await;
+        join(&s, &t.id, &kb).await;
+        let v = wait_for(&s, &t.id, "a game paired", |v| playing(v).len() == 1).await;
+        let (game, first, _) = playing(&v).remove(0);
+        let (red_key, black_key) = if first == a { (&ka, &kb) } else { (&kb, &ka) };
+        let red = view(&s, &t.id, Some(red_key)).await.my_game.unwrap();
+        let black = view(&s, &t.id, Some(black_key)).await.my_game.unwrap();
+        // Red berserks through the tournament, before its first move.
+        let (status, answer) = act(&s, &t.id, "berserk", Some(red_key)).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let answer: TournamentBerserk = typed(&answer);
+        assert_eq!(
+            (answer.game.as_str(), answer.side.as_str()),
+            (game.as_str(), "red")
+        );
+        let seen = s.game_view(&game, Some(&red.token)).await;
+        let link = seen
+            .state
+            .tournament
+            .clone()
+            .expect("a tournament game says so");
+        assert_eq!(
+            (link.id.as_str(), link.kind),
+            (t.id.as_str(), TournamentKind::Arena)
+        );
+        assert_eq!(link.berserk, ["red"]);
+        let clock = serde_json::to_value(seen.state.clock.expect("timed")).unwrap();
+        assert_eq!(clock["red"]["ms"], 150_000, "half the main time: {clock}");
+        assert_eq!(clock["black"]["ms"], 300_000, "{clock}");
+        assert_refused(
+            act(&s, &t.id, "berserk", Some(red_key)).await,
+            StatusCode::CONFLICT,
+            "berserk_not_allowed",
+        );
+        s.play(&game, &red.token, "b0c2").await;
+        assert_refused(
+            s.action(&game, "berserk", Some(&red.token), json!({}))
+                .await,
+            StatusCode::CONFLICT,
+            "berserk_not_allowed",
+        );
+        // Black berserks through the game's own action, before its first move.
+        let (status, seen) = s
+            .action(&game, "berserk", Some(&black.token), json!({}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{seen}");
+        assert_eq!(seen["tournament"]["berserk"], json!(["red", "black"]));
+        // No rematch in a tournament: the tournament pairs its players.
+        let red_moves = ["h0g2", "a0a1", "i0i1", "c3c4", "g3g4", "e3e4"];
+        let black_moves = ["b9c7", "h9g7", "a9a8", "i9i8", "c6c5", "g6g5", "e6e5"];
+        for (i, mv) in black_moves.iter().enumerate() {
+            s.play(&game, &black.token, mv).await;
+            if let Some(mv) = red_moves.get(i) {
+                s.play(&game, &red.token, mv).await;
+            }
+        }
+        // 14 plies: a berserked win now earns its extra point. Black resigns.
+        s.resign(&game, &black.token).await;
+        assert_refused(
+            s.action(&game, "rematch", Some(&red.token), json!({}))
+                .await,
+            StatusCode::CONFLICT,
+            "rematch_not_allowed",
+        );
+        let v = wait_for(&s, &t.id, "the game counted", |v| {
+            v.state.standings.iter().any(|l| l.games == 1)
+        })
+        .await;
+        let winner = if first == a { &a } else { &b };
+        assert_eq!(
+            score_of(&v, winner),
+            3.0,
+            "a win (2) and the berserk point (1)"
+        );
+        s.stop().await;
+    }
+);
 
 on_both!(
     arena_pairs_again_and_scores_streaks,

@@ -604,6 +604,7 @@ mod tests {
             players: [None, None],
             rated: false,
             rating_range: None,
+            tournament: None,
         };
         Write::SaveGame(game.row(id))
     }

@@ -143,6 +143,14 @@ pub enum TournamentWrite {
         /// When it ended.
         at: i64,
     },
+    /// The player in seat `seat` (0 first, 1 second) of tournament game `game` berserked (in
+    /// the unit that stores the game's clock). Nothing for a game of no tournament.
+    Berserk {
+        /// The game.
+        game: String,
+        /// The seat's index.
+        seat: usize,
+    },
     /// A Swiss bye (in the unit that creates the round's games).
     Bye {
         /// The tournament.
@@ -207,6 +215,10 @@ pub(super) const INSERT_TOURNAMENT_GAME: &str = "INSERT INTO tournament_games (g
      VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 0, $8, NULL)";
 pub(super) const GAME_ENDED: &str =
     "UPDATE tournament_games SET ended_at = $2 WHERE game_id = $1 AND ended_at IS NULL";
+pub(super) const BERSERK_FIRST: &str =
+    "UPDATE tournament_games SET berserk_first = 1 WHERE game_id = $1";
+pub(super) const BERSERK_SECOND: &str =
+    "UPDATE tournament_games SET berserk_second = 1 WHERE game_id = $1";
 pub(super) const INSERT_BYE: &str =
     "INSERT INTO tournament_byes (tournament_id, round, player_id) VALUES ($1, $2, $3)";
 pub(super) const SELECT_ENTRIES: &str = "SELECT e.player_id, e.joined_at, e.withdrawn, \
@@ -285,6 +297,14 @@ macro_rules! tournament_backend {
                     }
                     TournamentWrite::Ended { game, at } => {
                         execute!(tx, GAME_ENDED, game, at);
+                    }
+                    TournamentWrite::Berserk { game, seat } => {
+                        let sql = if *seat == 0 {
+                            BERSERK_FIRST
+                        } else {
+                            BERSERK_SECOND
+                        };
+                        execute!(tx, sql, game);
                     }
                     TournamentWrite::Bye {
                         tournament,

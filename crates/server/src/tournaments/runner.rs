@@ -22,7 +22,7 @@ use super::{
     publish_standings, result_of, status_name, swiss_rounds,
 };
 use crate::clock::TimeControl;
-use crate::game::{Games, NewGame};
+use crate::game::{Games, NewGame, TournamentOfGame};
 use crate::store::{
     Backend, StoreError, TournamentGameLink, TournamentGameRow, TournamentWrite, Write, now_ms,
 };
@@ -343,6 +343,10 @@ async fn start_games(
             players,
             rated: loaded.row.rated != 0,
             rating_range: None,
+            tournament: Some(TournamentOfGame {
+                id: loaded.row.id.clone(),
+                kind: loaded.kind,
+            }),
         };
         unit.extend(new_game.writes(&id));
         let [token_first, token_second] = tokens;
