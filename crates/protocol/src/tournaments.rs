@@ -83,8 +83,11 @@ pub struct TournamentSummary {
     pub rated: bool,
     /// `upcoming`, `running` or `finished`.
     pub status: TournamentStatus,
-    /// The public id of the player who created it.
+    /// The public id of the player who created it (`jiang` when `scheduled`).
     pub created_by: String,
+    /// Held by the server on a schedule (`--schedule`), not created by a player.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub scheduled: bool,
     /// How many players joined and did not withdraw.
     pub players: u32,
 }

@@ -26,7 +26,17 @@ fn quick(c: &mut Config) {
     c.tournaments = TournamentSettings {
         tick: Duration::from_millis(100),
         arena_pair_wait: Duration::from_millis(800),
+        ..TournamentSettings::default()
     };
+}
+
+/// [`quick`], with an hourly arena and a weekly Swiss on the server's schedule.
+fn scheduled(c: &mut Config) {
+    quick(c);
+    c.tournaments.schedule = vec![
+        "hourly@:00 xiangqi 3+2 57m rated".parse().unwrap(),
+        "weekly@sat-18:00 shogi 10|30 7r".parse().unwrap(),
+    ];
 }
 
 /// A new player named `name`: (id, key).
@@ -319,6 +329,70 @@ fn rfc3339(secs: u64) -> String {
         rem % 60
     )
 }
+
+on_both!(
+    scheduled_tournaments_are_created_once,
+    scheduled,
+    |s: TestServer| async move {
+        let upcoming = |list: &TournamentList| -> Vec<TournamentSummary> {
+            list.upcoming
+                .iter()
+                .filter(|t| t.scheduled)
+                .cloned()
+                .collect()
+        };
+        let list = async |s: &TestServer| -> TournamentList {
+            let (status, v) = s.get("/api/tournaments", None).await;
+            assert_eq!(status, StatusCode::OK, "{v}");
+            typed(&v)
+        };
+        let mut found = Vec::new();
+        for _ in 0..50 {
+            found = upcoming(&list(&s).await);
+            if found.len() == 2 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(
+            found.len(),
+            2,
+            "one upcoming occurrence per entry: {found:?}"
+        );
+        let arena = found
+            .iter()
+            .find(|t| t.kind == TournamentKind::Arena)
+            .unwrap();
+        assert_eq!(
+            (arena.variant.as_str(), arena.minutes, arena.rated),
+            ("xiangqi", Some(57), true)
+        );
+        assert_eq!(arena.created_by, "jiang");
+        assert!(arena.starts_at.ends_with(":00:00Z"), "{}", arena.starts_at);
+        let swiss = found
+            .iter()
+            .find(|t| t.kind == TournamentKind::Swiss)
+            .unwrap();
+        assert_eq!((swiss.variant.as_str(), swiss.rounds), ("shogi", Some(7)));
+        assert!(
+            swiss.starts_at.ends_with("T18:00:00Z"),
+            "{}",
+            swiss.starts_at
+        );
+        // Players join a scheduled tournament like any other.
+        let (_, key) = new_player(&s, "Early").await;
+        join(&s, &arena.id, &key).await;
+        // A restart finds them stored and creates nothing twice.
+        let s = s.restart().await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let again = upcoming(&list(&s).await);
+        let ids =
+            |ts: &[TournamentSummary]| ts.iter().map(|t| t.id.clone()).collect::<HashSet<_>>();
+        assert_eq!(ids(&again), ids(&found));
+        assert_eq!(view(&s, &arena.id, None).await.state.tournament.players, 1);
+        s.stop().await;
+    }
+);
 
 on_both!(join_and_withdraw, quick, |s: TestServer| async move {
     let (a, ka) = new_player(&s, "Alpha").await;

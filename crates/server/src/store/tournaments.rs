@@ -109,6 +109,9 @@ pub struct TournamentGameRow {
 pub enum TournamentWrite {
     /// A new tournament.
     Create(TournamentRow),
+    /// A scheduled occurrence: created unless its id is stored already (another node, or
+    /// before a restart, created it).
+    CreateScheduled(TournamentRow),
     /// `player` joins `tournament` (again: the withdrawal is undone).
     Join {
         /// The tournament.
@@ -201,6 +204,9 @@ pub(super) const SELECT_TOURNAMENT: &str = "SELECT id, kind, variant, clock, min
 pub(super) const INSERT_TOURNAMENT: &str = "INSERT INTO tournaments (id, kind, variant, clock, \
      minutes, rounds, starts_at, rated, created_by, status, created_at, finished_at) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+pub(super) const INSERT_SCHEDULED: &str = "INSERT INTO tournaments (id, kind, variant, clock, \
+     minutes, rounds, starts_at, rated, created_by, status, created_at, finished_at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (id) DO NOTHING";
 pub(super) const JOIN_TOURNAMENT: &str = "INSERT INTO tournament_entries (tournament_id, \
      player_id, joined_at, withdrawn) VALUES ($1, $2, $3, 0) \
      ON CONFLICT (tournament_id, player_id) DO UPDATE SET withdrawn = 0, \
@@ -246,10 +252,15 @@ macro_rules! tournament_backend {
                 write: &TournamentWrite,
             ) -> Result<(), StoreError> {
                 match write {
-                    TournamentWrite::Create(t) => {
+                    TournamentWrite::Create(t) | TournamentWrite::CreateScheduled(t) => {
+                        let sql = if matches!(write, TournamentWrite::Create(_)) {
+                            INSERT_TOURNAMENT
+                        } else {
+                            INSERT_SCHEDULED
+                        };
                         execute!(
                             tx,
-                            INSERT_TOURNAMENT,
+                            sql,
                             &t.id,
                             &t.kind,
                             &t.variant,

@@ -5,7 +5,8 @@
 //! nobody twice.
 //!
 //! Rooms: `handlers` (the `/api/tournaments` endpoints), `runner` (the pairing loop: starts
-//! tournaments, pairs, notices games' ends, finishes), `socket` (the tournament WebSocket).
+//! tournaments, pairs, notices games' ends, finishes), `schedule` (the tournaments the server
+//! holds by itself), `socket` (the tournament WebSocket).
 //! The [`Hub`] carries changes from the handlers and the loop to the sockets.
 //!
 //! May use: `store`, `players` (who a request is, names and ratings), `game` (a new game's
@@ -14,6 +15,7 @@
 
 pub(crate) mod handlers;
 pub(crate) mod runner;
+pub mod schedule;
 pub(crate) mod socket;
 
 use std::collections::{HashMap, HashSet};
@@ -41,6 +43,8 @@ pub struct TournamentSettings {
     /// Arena: pairing waits until someone has waited this long, then pairs everyone waiting,
     /// so that players who finish at about the same time meet new opponents.
     pub arena_pair_wait: Duration,
+    /// The tournaments the server holds by itself (`--schedule`).
+    pub schedule: Vec<schedule::Schedule>,
 }
 
 impl Default for TournamentSettings {
@@ -48,6 +52,7 @@ impl Default for TournamentSettings {
         TournamentSettings {
             tick: Duration::from_millis(500),
             arena_pair_wait: Duration::from_secs(2),
+            schedule: Vec::new(),
         }
     }
 }
@@ -374,6 +379,7 @@ pub(crate) fn summary(loaded: &Loaded) -> TournamentSummary {
         rated: row.rated != 0,
         status: loaded.status,
         created_by: row.created_by.clone(),
+        scheduled: row.created_by == schedule::SCHEDULER,
         players: loaded.entries.iter().filter(|e| e.withdrawn == 0).count() as u32,
     }
 }

@@ -40,6 +40,8 @@ pub(crate) fn spawn(
     mut shutdown: watch::Receiver<bool>,
 ) {
     tokio::spawn(async move {
+        // The scheduled occurrences this loop has stored (or found stored).
+        let mut scheduled = HashSet::new();
         loop {
             tokio::select! {
                 _ = tokio::time::sleep(settings.tick) => {}
@@ -48,6 +50,9 @@ pub(crate) fn spawn(
             }
             if *shutdown.borrow() {
                 return;
+            }
+            if let Err(e) = schedule_next(&games, &settings, &mut scheduled, now_ms()).await {
+                tracing::warn!(error = %e, "cannot create a scheduled tournament; trying again");
             }
             if let Err(e) = tick(&games, &hub, &settings).await {
                 tracing::warn!(error = %e, "tournament pairing failed; trying again");
@@ -73,6 +78,36 @@ async fn tick(
     }
     for row in backend.tournaments_with("running", false, 1000).await? {
         step(games, hub, settings, &*backend, &row.id).await?;
+    }
+    Ok(())
+}
+
+/// Creates each `--schedule` entry's next occurrence unless `done` says this loop stored it
+/// already; the insert ignores an id stored before a restart or by another node.
+async fn schedule_next(
+    games: &Games,
+    settings: &TournamentSettings,
+    done: &mut HashSet<String>,
+    now: i64,
+) -> Result<(), StoreError> {
+    let due: Vec<_> = settings
+        .schedule
+        .iter()
+        .map(|entry| entry.next_occurrence(now))
+        .filter(|row| !done.contains(&row.id))
+        .collect();
+    if due.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<String> = due.iter().map(|row| row.id.clone()).collect();
+    let unit = due
+        .into_iter()
+        .map(|row| Write::Tournament(TournamentWrite::CreateScheduled(row)))
+        .collect();
+    games.store().write(unit).await?;
+    for id in ids {
+        tracing::info!(tournament = %id, "scheduled tournament ready");
+        done.insert(id);
     }
     Ok(())
 }
