@@ -29,7 +29,7 @@ pub use analysis::{
     ExportedRecord, Judgement, Knowledge, MoveVerdict, RecordFacts, ReviewAnswer, ReviewRequest,
     TreeMove,
 };
-pub use cluster::{LobbyShare, NodeAlive, NodeReply, NodeRequest};
+pub use cluster::{LobbyShare, NodeAlive, NodeReply, NodeRequest, TournamentNews, TournamentShare};
 pub use comforts::{
     AwayView, ChatChannel, ChatHistoryMessage, ChatLine, ChatMessage, ChatMuteRequest, ChatMuted,
     ClaimRequest, ClaimResult, PremoveMessage, PremoveRequest, PresenceMessage, TakebackAction,

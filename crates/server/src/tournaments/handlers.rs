@@ -168,7 +168,7 @@ pub(crate) async fn create(
     };
     store(&state, TournamentWrite::Create(row.clone())).await?;
     tracing::info!(tournament = %row.id, kind = %row.kind, variant = %row.variant, "tournament created");
-    state.tournaments.wake.notify_one();
+    state.tournaments.poke(&row.id);
     let loaded = super::loaded(row, Vec::new(), Vec::new(), Vec::new())
         .ok_or_else(|| ApiError::internal("The new tournament does not read back."))?;
     Ok((
@@ -338,5 +338,5 @@ pub(crate) async fn berserk(
 /// After a join or a withdrawal: the sockets get the new standings, the loop looks at once.
 async fn changed(state: &AppState, id: &str) {
     publish_standings(&state.tournaments, &*state.games.store().backend(), id).await;
-    state.tournaments.wake.notify_one();
+    state.tournaments.poke(id);
 }

@@ -24,7 +24,8 @@ use std::time::Duration;
 
 use jiang_protocol::{
     MyTournamentGame, SheetMark, TimeControlSpec, TournamentBye, TournamentGame, TournamentKind,
-    TournamentStanding, TournamentState, TournamentStatus, TournamentSummary,
+    TournamentNews, TournamentShare, TournamentStanding, TournamentState, TournamentStatus,
+    TournamentSummary,
 };
 use jiang_rules::{Side, Variant};
 use jiang_tournament::{
@@ -66,17 +67,85 @@ pub(crate) enum Event {
     Paired { player: String, message: Arc<str> },
 }
 
-/// The tournament sockets' channels, and the pairing loop's wake-up.
+/// The tournament sockets' channels, and the pairing loop's wake-up. In cluster mode it also
+/// shares every event and wake-up with the other nodes (`jiang.tournament`), in order, and
+/// hands theirs to its own sockets: the loop runs on one node, sockets on any.
 #[derive(Default)]
 pub(crate) struct Hub {
     channels: Mutex<HashMap<String, broadcast::Sender<Event>>>,
     /// Poked after a join, a withdrawal or a new tournament: the loop looks at once.
     pub(crate) wake: Notify,
+    /// Cluster mode: the queue of what this node shares (see [`Hub::share_with`]).
+    outbox: std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<(String, TournamentNews)>>,
 }
 
 impl Hub {
     pub(crate) fn new() -> Arc<Hub> {
         Arc::new(Hub::default())
+    }
+
+    /// Cluster mode: shares this node's events and wake-ups on `jiang.tournament`, and hands
+    /// the other nodes' to this node's sockets and loop, until `shutdown`.
+    pub(crate) async fn share_with(
+        self: &Arc<Self>,
+        cluster: Arc<crate::cluster::Cluster>,
+        mut shutdown: tokio::sync::watch::Receiver<bool>,
+    ) -> Result<(), crate::cluster::ClusterError> {
+        use futures_util::StreamExt;
+        let subject = cluster.topic("tournament");
+        let mut heard = cluster.nats().subscribe(subject.clone()).await?;
+        let (tx, mut outbox) = tokio::sync::mpsc::unbounded_channel();
+        let _ = self.outbox.set(tx);
+        let hub = self.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    message = heard.next() => {
+                        let Some(message) = message else { break };
+                        match serde_json::from_slice::<TournamentShare>(&message.payload) {
+                            Ok(share) if share.node != cluster.node() => hub.hear(share),
+                            Ok(_) => {}
+                            Err(e) => tracing::warn!(error = %e, "unreadable tournament share"),
+                        }
+                    }
+                    Some((tournament, news)) = outbox.recv() => {
+                        let share = TournamentShare {
+                            node: cluster.node().to_owned(),
+                            tournament,
+                            news,
+                        };
+                        let payload = serde_json::to_vec(&share).expect("serialises");
+                        let _ = cluster.nats().publish(subject.clone(), payload.into()).await;
+                    }
+                    _ = shutdown.changed() => break,
+                }
+            }
+        });
+        Ok(())
+    }
+
+    /// Another node's news: to this node's sockets (or loop).
+    fn hear(&self, share: TournamentShare) {
+        let event = match share.news {
+            TournamentNews::Standings { message } => Event::Standings(message.into()),
+            TournamentNews::Paired { player, message } => Event::Paired {
+                player,
+                message: message.into(),
+            },
+            TournamentNews::Wake {} => {
+                self.wake.notify_one();
+                return;
+            }
+        };
+        self.deliver(&share.tournament, event);
+    }
+
+    /// Pokes the pairing loop, wherever it runs.
+    pub(crate) fn poke(&self, tournament: &str) {
+        self.wake.notify_one();
+        if let Some(outbox) = self.outbox.get() {
+            let _ = outbox.send((tournament.to_owned(), TournamentNews::Wake {}));
+        }
     }
 
     /// A receiver of tournament `id`'s events.
@@ -97,9 +166,26 @@ impl Hub {
         }
     }
 
-    /// Sends `event` to tournament `id`'s sockets, if any (a channel nobody listens to any more
-    /// is dropped).
+    /// Sends `event` to tournament `id`'s sockets, on every node of a cluster.
     pub(crate) fn publish(&self, id: &str, event: Event) {
+        if let Some(outbox) = self.outbox.get() {
+            let news = match &event {
+                Event::Standings(message) => TournamentNews::Standings {
+                    message: message.to_string(),
+                },
+                Event::Paired { player, message } => TournamentNews::Paired {
+                    player: player.clone(),
+                    message: message.to_string(),
+                },
+            };
+            let _ = outbox.send((id.to_owned(), news));
+        }
+        self.deliver(id, event);
+    }
+
+    /// Sends `event` to this node's sockets of tournament `id`, if any (a channel nobody
+    /// listens to any more is dropped).
+    fn deliver(&self, id: &str, event: Event) {
         let mut channels = self.channels.lock().expect("hub lock");
         if let Some(sender) = channels.get(id) {
             if sender.receiver_count() == 0 {
@@ -110,8 +196,11 @@ impl Hub {
         }
     }
 
-    /// Whether any socket watches tournament `id`.
+    /// Whether any socket watches tournament `id` (in a cluster, always: another node's may).
     pub(crate) fn watched(&self, id: &str) -> bool {
+        if self.outbox.get().is_some() {
+            return true;
+        }
         let channels = self.channels.lock().expect("hub lock");
         channels.get(id).is_some_and(|s| s.receiver_count() > 0)
     }
