@@ -67,6 +67,10 @@ pub(crate) enum Event {
     Paired { player: String, message: Arc<str> },
 }
 
+/// What the standings of one tournament may cost its sockets, in bytes a second (see
+/// [`publish_standings`]).
+pub const STANDINGS_BYTES_PER_SECOND: f64 = 20e6;
+
 /// The tournament sockets' channels, and the pairing loop's wake-up. In cluster mode it also
 /// shares every event and wake-up with the other nodes (`jiang.tournament`), in order, and
 /// hands theirs to its own sockets: the loop runs on one node, sockets on any.
@@ -75,6 +79,8 @@ pub(crate) struct Hub {
     channels: Mutex<HashMap<String, broadcast::Sender<Event>>>,
     /// Poked after a join, a withdrawal or a new tournament: the loop looks at once.
     pub(crate) wake: Notify,
+    /// Per tournament: when its next standings may go out, and whether a change waits.
+    standings: Mutex<HashMap<String, (std::time::Instant, bool)>>,
     /// Cluster mode: the queue of what this node shares (see [`Hub::share_with`]).
     outbox: std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<(String, TournamentNews)>>,
 }
@@ -138,6 +144,47 @@ impl Hub {
             }
         };
         self.deliver(&share.tournament, event);
+    }
+
+    /// Whether tournament `id`'s standings must wait (then marked to be sent when due).
+    fn hold_standings(&self, id: &str) -> bool {
+        let mut standings = self.standings.lock().expect("hub lock");
+        match standings.get_mut(id) {
+            Some((not_before, waiting)) if std::time::Instant::now() < *not_before => {
+                *waiting = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Tournament `id`'s standings of `bytes` went out now: the next wait until their cost
+    /// to its sockets (this node's, and one more for the other nodes of a cluster) is paid.
+    fn standings_sent(&self, id: &str, bytes: usize) {
+        let sockets = {
+            let channels = self.channels.lock().expect("hub lock");
+            channels
+                .get(id)
+                .map_or(0, broadcast::Sender::receiver_count)
+        } + usize::from(self.outbox.get().is_some());
+        let wait =
+            Duration::from_secs_f64(bytes as f64 * sockets as f64 / STANDINGS_BYTES_PER_SECOND);
+        let mut standings = self.standings.lock().expect("hub lock");
+        standings.insert(id.to_owned(), (std::time::Instant::now() + wait, false));
+        // Forget the tournaments whose wait is over and that have nothing waiting.
+        let now = std::time::Instant::now();
+        standings.retain(|_, (not_before, waiting)| *waiting || *not_before > now);
+    }
+
+    /// The tournaments whose held-back standings may go out now.
+    pub(crate) fn standings_due(&self) -> Vec<String> {
+        let now = std::time::Instant::now();
+        let standings = self.standings.lock().expect("hub lock");
+        standings
+            .iter()
+            .filter(|(_, (not_before, waiting))| *waiting && *not_before <= now)
+            .map(|(id, _)| id.clone())
+            .collect()
     }
 
     /// Pokes the pairing loop, wherever it runs.
@@ -702,12 +749,20 @@ pub(crate) async fn standings_message(
 }
 
 /// Sends tournament `id`'s state to its sockets, if any watch it.
+///
+/// Throttled by size: a tournament's standings cost its sockets at most
+/// [`STANDINGS_BYTES_PER_SECOND`] (a large arena's, with every player's sheet and every game,
+/// are sent less often than a small one's, which go out at every change); what is held back is
+/// marked and sent by the pairing loop once its time has come ([`Hub::standings_due`]).
 pub(crate) async fn publish_standings(hub: &Hub, backend: &dyn Backend, id: &str) {
-    if !hub.watched(id) {
+    if !hub.watched(id) || hub.hold_standings(id) {
         return;
     }
     match standings_message(backend, id).await {
-        Ok(Some((message, _))) => hub.publish(id, Event::Standings(message)),
+        Ok(Some((message, _))) => {
+            hub.standings_sent(id, message.len());
+            hub.publish(id, Event::Standings(message));
+        }
         Ok(None) => {}
         Err(e) => tracing::warn!(tournament = %id, error = %e, "cannot read a tournament"),
     }

@@ -133,6 +133,9 @@ async fn tick(ctx: &Ctx<'_>) -> Result<(), StoreError> {
     for row in backend.tournaments_with("running", false, 1000).await? {
         step(ctx, &*backend, &row.id).await?;
     }
+    for id in ctx.hub.standings_due() {
+        publish_standings(ctx.hub, &*backend, &id).await;
+    }
     Ok(())
 }
 
