@@ -76,7 +76,13 @@ pub const STANDINGS_BYTES_PER_SECOND: f64 = 20e6;
 /// hands theirs to its own sockets: the loop runs on one node, sockets on any.
 #[derive(Default)]
 pub(crate) struct Hub {
+    /// Per tournament: its standings, to every socket.
     channels: Mutex<HashMap<String, broadcast::Sender<Event>>>,
+    /// Per (tournament, player): that player's own messages ("your next game"), so that a
+    /// pairing of hundreds reaches each player's sockets without passing through everyone's.
+    personal: Mutex<HashMap<(String, String), broadcast::Sender<Arc<str>>>>,
+    /// Per tournament: the last standings sent, for a socket that fell behind.
+    latest: Mutex<HashMap<String, Arc<str>>>,
     /// Poked after a join, a withdrawal or a new tournament: the loop looks at once.
     pub(crate) wake: Notify,
     /// Per tournament: when its next standings may go out, and whether a change waits.
@@ -204,13 +210,37 @@ impl Hub {
             .subscribe()
     }
 
-    /// Forgets tournament `id`'s channel if no socket listens any more (a socket's end, an
+    /// A receiver of `player`'s own messages in tournament `id`.
+    pub(crate) fn subscribe_personal(
+        &self,
+        id: &str,
+        player: &str,
+    ) -> broadcast::Receiver<Arc<str>> {
+        let mut personal = self.personal.lock().expect("hub lock");
+        personal
+            .entry((id.to_owned(), player.to_owned()))
+            .or_insert_with(|| broadcast::channel(8).0)
+            .subscribe()
+    }
+
+    /// The last standings of tournament `id` sent to its sockets.
+    pub(crate) fn latest_standings(&self, id: &str) -> Option<Arc<str>> {
+        self.latest.lock().expect("hub lock").get(id).cloned()
+    }
+
+    /// Forgets tournament `id`'s channels if no socket listens any more (a socket's end, an
     /// unknown id).
     pub(crate) fn prune(&self, id: &str) {
         let mut channels = self.channels.lock().expect("hub lock");
         if channels.get(id).is_some_and(|s| s.receiver_count() == 0) {
             channels.remove(id);
+            self.latest.lock().expect("hub lock").remove(id);
         }
+        drop(channels);
+        self.personal
+            .lock()
+            .expect("hub lock")
+            .retain(|(t, _), s| t != id || s.receiver_count() > 0);
     }
 
     /// Sends `event` to tournament `id`'s sockets, on every node of a cluster.
@@ -233,6 +263,22 @@ impl Hub {
     /// Sends `event` to this node's sockets of tournament `id`, if any (a channel nobody
     /// listens to any more is dropped).
     fn deliver(&self, id: &str, event: Event) {
+        let event = match event {
+            Event::Paired { player, message } => {
+                let personal = self.personal.lock().expect("hub lock");
+                if let Some(sender) = personal.get(&(id.to_owned(), player)) {
+                    let _ = sender.send(message);
+                }
+                return;
+            }
+            Event::Standings(message) => {
+                self.latest
+                    .lock()
+                    .expect("hub lock")
+                    .insert(id.to_owned(), message.clone());
+                Event::Standings(message)
+            }
+        };
         let mut channels = self.channels.lock().expect("hub lock");
         if let Some(sender) = channels.get(id) {
             if sender.receiver_count() == 0 {

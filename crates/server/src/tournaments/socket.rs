@@ -5,6 +5,7 @@
 //! the address's WebSocket cap like game sockets.
 
 use std::pin::pin;
+use std::sync::Arc;
 
 use axum::extract::Path;
 use axum::extract::ws::{Message, WebSocket};
@@ -12,6 +13,7 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 use jiang_protocol::{TournamentClientMessage, TournamentServerMessage, to_sorted_json};
+use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::{Event, my_game, standings_message};
@@ -50,6 +52,9 @@ pub(crate) async fn upgrade(
     // Subscribed before the first snapshot is read: a change in between is sent twice rather
     // than lost.
     let events = state.tournaments.subscribe(&id);
+    let personal = player
+        .as_deref()
+        .map(|p| state.tournaments.subscribe_personal(&id, p));
     let first = match standings_message(&*state.games.store().backend(), &id).await {
         Ok(Some((message, loaded))) => {
             let mine = player.as_deref().and_then(|p| my_game(&loaded, p));
@@ -69,7 +74,7 @@ pub(crate) async fn upgrade(
     };
     let slots = accepted.slots;
     ws::small_messages(accepted.upgrade)
-        .on_upgrade(move |socket| run(state, id, player, first, events, socket, slots))
+        .on_upgrade(move |socket| run(state, id, first, (events, personal), socket, slots))
 }
 
 fn not_found() -> ApiError {
@@ -79,12 +84,17 @@ fn not_found() -> ApiError {
     )
 }
 
+/// The standings every socket hears, and the asking player's own messages.
+type Receivers = (
+    broadcast::Receiver<Event>,
+    Option<broadcast::Receiver<Arc<str>>>,
+);
+
 async fn run(
     state: AppState,
     id: String,
-    player: Option<String>,
-    first: (std::sync::Arc<str>, Option<String>),
-    events: tokio::sync::broadcast::Receiver<Event>,
+    first: (Arc<str>, Option<String>),
+    (events, personal): Receivers,
     socket: WebSocket,
     _slots: (Slot, ConnectionSlot),
 ) {
@@ -101,37 +111,38 @@ async fn run(
         {
             return End::Gone;
         }
-        let state = &state;
-        let (id, player) = (&id, &player);
-        let outgoing = pin!(futures_util::stream::unfold(
-            events,
-            move |mut events| async move {
-                loop {
-                    let message = match events.recv().await {
-                        Ok(Event::Standings(text)) => text.as_ref().to_owned(),
-                        Ok(Event::Paired {
-                            player: to,
-                            message,
-                        }) => {
-                            if player.as_deref() != Some(to.as_str()) {
-                                continue;
-                            }
-                            message.as_ref().to_owned()
+        let hub = &state.tournaments;
+        let id = &id;
+        let standings = futures_util::stream::unfold(events, move |mut events| async move {
+            loop {
+                match events.recv().await {
+                    Ok(Event::Standings(text)) => return Some((text, events)),
+                    Ok(Event::Paired { .. }) => continue, // never on this channel
+                    // Fallen behind: the latest standings (they are whole).
+                    Err(RecvError::Lagged(_)) => {
+                        events = events.resubscribe();
+                        if let Some(text) = hub.latest_standings(id) {
+                            return Some((text, events));
                         }
-                        // Fallen behind: the whole state again.
-                        Err(RecvError::Lagged(_)) => {
-                            events = events.resubscribe();
-                            match standings_message(&*state.games.store().backend(), id).await {
-                                Ok(Some((text, _))) => text.as_ref().to_owned(),
-                                _ => continue,
-                            }
-                        }
-                        Err(RecvError::Closed) => return None,
-                    };
-                    return Some((Message::Text(message.into()), events));
+                    }
+                    Err(RecvError::Closed) => return None,
                 }
             }
-        ));
+        });
+        let mine = futures_util::stream::unfold(personal, |personal| async move {
+            let mut personal = personal?;
+            loop {
+                match personal.recv().await {
+                    Ok(text) => return Some((text, Some(personal))),
+                    Err(RecvError::Lagged(_)) => continue,
+                    Err(RecvError::Closed) => return None,
+                }
+            }
+        });
+        let outgoing = pin!(
+            futures_util::stream::select(standings, mine)
+                .map(|text| Message::Text(text.as_ref().into()))
+        );
         let mut talk = Conversation::new(&mut sink, &mut stream, timeout, outgoing);
         while let Some(message) = talk.next_message().await {
             let handled = handle(&message, &mut talk.bucket);
