@@ -71,6 +71,9 @@ pub(crate) enum Event {
 /// [`publish_standings`]).
 pub const STANDINGS_BYTES_PER_SECOND: f64 = 20e6;
 
+/// A player in a tournament: (tournament id, player id).
+type PlayerIn = (String, String);
+
 /// The tournament sockets' channels, and the pairing loop's wake-up. In cluster mode it also
 /// shares every event and wake-up with the other nodes (`jiang.tournament`), in order, and
 /// hands theirs to its own sockets: the loop runs on one node, sockets on any.
@@ -80,7 +83,7 @@ pub(crate) struct Hub {
     channels: Mutex<HashMap<String, broadcast::Sender<Event>>>,
     /// Per (tournament, player): that player's own messages ("your next game"), so that a
     /// pairing of hundreds reaches each player's sockets without passing through everyone's.
-    personal: Mutex<HashMap<(String, String), broadcast::Sender<Arc<str>>>>,
+    personal: Mutex<HashMap<PlayerIn, broadcast::Sender<Arc<str>>>>,
     /// Per tournament: the last standings sent, for a socket that fell behind.
     latest: Mutex<HashMap<String, Arc<str>>>,
     /// Poked after a join, a withdrawal or a new tournament: the loop looks at once.
