@@ -35,12 +35,19 @@ impl Live {
     pub(super) fn clock_view(&self, now: Instant) -> Option<ClockView> {
         let clock = self.state.clock.as_ref()?;
         let snap = clock.snapshot(now);
+        // Correspondence: the side to move's deadline as a date.
+        let deadline = self
+            .state
+            .deadline()
+            .map(|at| super::rows::epoch_ms_at(at, now));
+        let to_move = self.state.table.turn();
         let sides = table::per_side(self.variant, |side| {
             let t = snap.side(side);
             SideClock {
                 ms: t.ms,
                 periods: t.periods,
                 byoyomi: t.byoyomi,
+                deadline: deadline.filter(|_| side == to_move),
             }
         });
         let running = snap

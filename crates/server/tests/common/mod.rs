@@ -248,6 +248,11 @@ impl TestServer {
         self.server.as_ref().expect("running").resumed_games()
     }
 
+    /// How many game actors the running server holds in memory.
+    pub fn live_games(&self) -> usize {
+        self.server.as_ref().expect("running").live_games()
+    }
+
     /// Stops the server gracefully (and drops its PostgreSQL database).
     pub async fn stop(mut self) {
         if let Some(server) = self.server.take() {
