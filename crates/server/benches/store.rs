@@ -24,6 +24,7 @@ fn row(id: &str) -> GameRow {
         updated_at: 0,
         opponent: None,
         deadline_at: None,
+        to_move: None,
     }
 }
 

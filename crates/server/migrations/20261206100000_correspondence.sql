@@ -7,4 +7,10 @@
 -- One file for both back ends.
 ALTER TABLE games ADD COLUMN deadline_at BIGINT;
 
+-- Any game in progress: the side (index: 0 first, 1 second) to move, so that a player's page
+-- and a browser's "My games" can list the games where it is the player's turn first without
+-- replaying moves. NULL once the game is over, while it waits for an opponent, and for rows
+-- written before this column (until their next change).
+ALTER TABLE games ADD COLUMN to_move BIGINT;
+
 CREATE INDEX IF NOT EXISTS games_by_deadline ON games (deadline_at) WHERE deadline_at IS NOT NULL;

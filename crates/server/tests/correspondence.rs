@@ -312,6 +312,75 @@ on_both!(
     }
 );
 
+/// A new player named `name`: its key.
+async fn new_player(s: &TestServer, name: &str) -> String {
+    let body = json!({ "name": name });
+    let (status, v) = s
+        .as_player(Method::POST, "/api/players", None, Some(body))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    v["key"].as_str().unwrap().to_owned()
+}
+
+/// A casual correspondence game between two players, `red` (creator) and `black`: (id, red's
+/// token, black's token).
+async fn players_game(s: &TestServer, red: &str, black: &str) -> (String, String, String) {
+    let body = json!({"variant": "xiangqi", "side": "red", "clock": {"days": 5}});
+    let (status, v) = s
+        .as_player(Method::POST, "/api/games", Some(red), Some(body))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_str().unwrap().to_owned();
+    let red_token = v["token"].as_str().unwrap().to_owned();
+    let path = format!("/api/games/{id}/join");
+    let (status, v) = s
+        .as_player(Method::POST, &path, Some(black), Some(json!({})))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    (id, red_token, v["token"].as_str().unwrap().to_owned())
+}
+
+on_both!(
+    games_where_it_is_your_turn_come_first,
+    |s: TestServer| async move {
+        let alice = new_player(&s, "alice").await;
+        let bob = new_player(&s, "bob").await;
+        // Older: Alice (red) to move. Newer: Bob to move.
+        let (mine, _, _) = players_game(&s, &alice, &bob).await;
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let (theirs, red, _) = players_game(&s, &alice, &bob).await;
+        s.play(&theirs, &red, "h2e2").await;
+        let (_, page) = s.get("/api/players/alice", None).await;
+        let page: PlayerView = common::typed(&page);
+        let order: Vec<_> = page
+            .games
+            .iter()
+            .map(|g| (g.id.as_str(), g.your_turn))
+            .collect();
+        assert_eq!(order, [(mine.as_str(), true), (theirs.as_str(), false)]);
+        assert!(page.games[0].deadline.unwrap() > now_ms() + 4 * DAY_MS);
+        let (_, page) = s.get("/api/players/bob", None).await;
+        let page: PlayerView = common::typed(&page);
+        let order: Vec<_> = page
+            .games
+            .iter()
+            .map(|g| (g.id.as_str(), g.your_turn))
+            .collect();
+        assert_eq!(order, [(theirs.as_str(), true), (mine.as_str(), false)]);
+        // A browser's "My games" learns the side to move and the deadline.
+        let (status, v) = s
+            .post("/api/summaries", None, json!({"ids": [mine, theirs]}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let games = v["games"].as_array().unwrap();
+        let find = |id: &str| games.iter().find(|g| g["id"] == id).unwrap().clone();
+        assert_eq!(find(&mine)["to_move"], "red");
+        assert_eq!(find(&theirs)["to_move"], "black");
+        assert!(find(&theirs)["deadline"].as_i64().unwrap() > now_ms());
+        s.stop().await;
+    }
+);
+
 #[test]
 fn an_actor_in_memory_flags_at_the_deadline_itself() {
     use jiang_rules::Side;

@@ -21,6 +21,7 @@ fn game(id: &str, status: &str) -> GameRow {
         updated_at: 2,
         opponent: None,
         deadline_at: None,
+        to_move: None,
     }
 }
 

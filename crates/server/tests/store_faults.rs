@@ -308,6 +308,7 @@ fn game_row(id: &str) -> GameRow {
         updated_at: 1,
         opponent: None,
         deadline_at: None,
+        to_move: None,
     }
 }
 

@@ -143,6 +143,7 @@ impl NewGame {
             // A correspondence game created playing (a computer's, a tournament's) gets its
             // deadline with its actor's first write.
             deadline_at: None,
+            to_move: None,
         }
     }
 
@@ -324,6 +325,7 @@ impl Live {
             updated_at: now_ms(),
             opponent: self.computer.map(|c| computer::opponent_column(c.level)),
             deadline_at: state.deadline().map(|at| epoch_ms_at(at, now)),
+            to_move: (state.status == Status::Playing).then(|| state.table.turn().index() as i64),
         }
     }
 }

@@ -219,24 +219,29 @@ pub(crate) async fn page(backend: &dyn Backend, row: PlayerRow) -> Result<Player
         .await
         .map_err(read_error)?
         .into_iter()
-        .map(|g| PlayerGame {
-            result: if g.status == "ended" {
-                result_of(g.side, g.result.as_deref())
-            } else {
-                None
-            },
-            id: g.game_id,
-            variant: g.variant,
-            rated: g.rated != 0,
-            status: g.status,
-            opponent: g.opponent_id.map(|id| PlayerRef {
-                id,
-                name: g.opponent_name,
-                rating: None,
-                provisional: false,
-            }),
-            rating_change: g.rating_change.map(|c| c.round() as i64),
-            created_at: g.created_at,
+        .map(|g| {
+            let playing = g.status == "playing";
+            PlayerGame {
+                result: if g.status == "ended" {
+                    result_of(g.side, g.result.as_deref())
+                } else {
+                    None
+                },
+                id: g.game_id,
+                variant: g.variant,
+                rated: g.rated != 0,
+                status: g.status,
+                opponent: g.opponent_id.map(|id| PlayerRef {
+                    id,
+                    name: g.opponent_name,
+                    rating: None,
+                    provisional: false,
+                }),
+                rating_change: g.rating_change.map(|c| c.round() as i64),
+                created_at: g.created_at,
+                your_turn: playing && g.to_move == Some(g.side),
+                deadline: g.deadline_at.filter(|_| playing),
+            }
         })
         .collect();
     let puzzles = backend

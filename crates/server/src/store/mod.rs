@@ -148,6 +148,8 @@ pub struct GameRow {
     /// A correspondence game in progress: when its side to move loses on time (or, before
     /// both first moves, when it is aborted), ms since the Unix epoch; `None` otherwise.
     pub deadline_at: Option<i64>,
+    /// A game in progress: the side (index) to move; `None` otherwise.
+    pub to_move: Option<i64>,
     /// Who holds the seat without a token in a game against the computer (the API's
     /// `opponent` JSON, `{"computer":3}`); `None` between people. Set at creation only.
     pub opponent: Option<String>,

@@ -17,22 +17,24 @@ use super::puzzles::*;
 use super::tournaments::*;
 use super::{Backend, GameRow, LogRow, MoveRow, RunRow, StoreError, StoredGame, Write};
 
-/// `$1` to `$9` are the columns of [`UPDATE_GAME`], in its order (one binder serves both).
+/// `$1` to `$10` are the columns of [`UPDATE_GAME`], in its order (one binder serves both).
 const UPSERT_GAME: &str = "INSERT INTO games (id, status, token_first, token_second, result, \
-     clock, meta, updated_at, deadline_at, variant, setup, created_at, opponent) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) \
+     clock, meta, updated_at, deadline_at, to_move, variant, setup, created_at, opponent) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
      ON CONFLICT (id) DO UPDATE SET status = excluded.status, \
      token_first = excluded.token_first, token_second = excluded.token_second, \
      result = excluded.result, clock = excluded.clock, meta = excluded.meta, \
-     updated_at = excluded.updated_at, deadline_at = excluded.deadline_at";
+     updated_at = excluded.updated_at, deadline_at = excluded.deadline_at, \
+     to_move = excluded.to_move";
 const UPDATE_GAME: &str = "UPDATE games SET status = $2, token_first = $3, token_second = $4, \
-     result = $5, clock = $6, meta = $7, updated_at = $8, deadline_at = $9 WHERE id = $1";
+     result = $5, clock = $6, meta = $7, updated_at = $8, deadline_at = $9, to_move = $10 \
+     WHERE id = $1";
 const INSERT_MOVE: &str =
     "INSERT INTO moves (game_id, ply, mv, clock, at_ms) VALUES ($1, $2, $3, $4, $5)";
 const UPSERT_PROBE: &str = "INSERT INTO store_probe (id, at_ms) VALUES (1, $1) \
      ON CONFLICT (id) DO UPDATE SET at_ms = excluded.at_ms";
 const SELECT_GAME: &str = "SELECT id, variant, setup, status, token_first, token_second, \
-     result, clock, meta, created_at, updated_at, opponent, deadline_at FROM games";
+     result, clock, meta, created_at, updated_at, opponent, deadline_at, to_move FROM games";
 const INSERT_RUN: &str = "INSERT INTO node_runs (node, started_at, alive_at) \
      VALUES ($1, $2, $2) ON CONFLICT (node, started_at) DO UPDATE SET \
      alive_at = excluded.alive_at, stopped_at = NULL";
@@ -251,7 +253,7 @@ macro_rules! sql_backend {
                 Ok(())
             }
 
-            /// `query` with `g`'s id and the columns a save changes bound as `$1` to `$9`
+            /// `query` with `g`'s id and the columns a save changes bound as `$1` to `$10`
             /// ([`UPDATE_GAME`]'s order, which [`UPSERT_GAME`] starts with).
             fn bind_game<'q>(
                 query: sqlx::query::Query<'q, $db, <$db as sqlx::Database>::Arguments<'q>>,
@@ -267,6 +269,7 @@ macro_rules! sql_backend {
                     .bind(&g.meta)
                     .bind(g.updated_at)
                     .bind(g.deadline_at)
+                    .bind(g.to_move)
             }
 
             async fn with_moves(&self, row: GameRow) -> Result<StoredGame, StoreError> {
