@@ -114,7 +114,8 @@ impl Live {
                 .collect(),
             first_move_ms: self
                 .first_move_countdown()
-                .filter(|_| playing)
+                // Correspondence: the side to move's clock shows its first move's deadline.
+                .filter(|_| playing && !self.is_correspondence())
                 .map(|d| d.saturating_duration_since(now).as_millis() as u64),
             handicap: self.setup.handicap.clone(),
             rematch: self.rematch_view(viewer),
