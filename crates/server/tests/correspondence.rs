@@ -263,19 +263,7 @@ on_both!(
 on_both!(
     correspondence_games_are_rated_apart_from_live_ones,
     |s: TestServer| async move {
-        let mut keys = Vec::new();
-        for name in ["alice", "bob"] {
-            let (status, v) = s
-                .as_player(
-                    Method::POST,
-                    "/api/players",
-                    None,
-                    Some(json!({ "name": name })),
-                )
-                .await;
-            assert_eq!(status, StatusCode::CREATED, "{v}");
-            keys.push(v["key"].as_str().unwrap().to_owned());
-        }
+        let keys = [s.new_player("alice").await.1, s.new_player("bob").await.1];
         let body = json!({"variant": "xiangqi", "side": "red", "rated": true,
                           "clock": {"days": 3}});
         let (status, v) = s
@@ -312,14 +300,16 @@ on_both!(
     }
 );
 
-/// A new player named `name`: its key.
-async fn new_player(s: &TestServer, name: &str) -> String {
-    let body = json!({ "name": name });
-    let (status, v) = s
-        .as_player(Method::POST, "/api/players", None, Some(body))
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{v}");
-    v["key"].as_str().unwrap().to_owned()
+/// Player `who`'s games as their page lists them: (id, your turn), in order.
+async fn turn_order(s: &TestServer, who: &str) -> (Vec<(String, bool)>, PlayerView) {
+    let (_, page) = s.get(&format!("/api/players/{who}"), None).await;
+    let page: PlayerView = common::typed(&page);
+    let order = page
+        .games
+        .iter()
+        .map(|g| (g.id.clone(), g.your_turn))
+        .collect();
+    (order, page)
 }
 
 /// A casual correspondence game between two players, `red` (creator) and `black`: (id, red's
@@ -343,30 +333,18 @@ async fn players_game(s: &TestServer, red: &str, black: &str) -> (String, String
 on_both!(
     games_where_it_is_your_turn_come_first,
     |s: TestServer| async move {
-        let alice = new_player(&s, "alice").await;
-        let bob = new_player(&s, "bob").await;
+        let alice = s.new_player("alice").await.1;
+        let bob = s.new_player("bob").await.1;
         // Older: Alice (red) to move. Newer: Bob to move.
         let (mine, _, _) = players_game(&s, &alice, &bob).await;
         tokio::time::sleep(Duration::from_millis(5)).await;
         let (theirs, red, _) = players_game(&s, &alice, &bob).await;
         s.play(&theirs, &red, "h2e2").await;
-        let (_, page) = s.get("/api/players/alice", None).await;
-        let page: PlayerView = common::typed(&page);
-        let order: Vec<_> = page
-            .games
-            .iter()
-            .map(|g| (g.id.as_str(), g.your_turn))
-            .collect();
-        assert_eq!(order, [(mine.as_str(), true), (theirs.as_str(), false)]);
+        let (order, page) = turn_order(&s, "alice").await;
+        assert_eq!(order, [(mine.clone(), true), (theirs.clone(), false)]);
         assert!(page.games[0].deadline.unwrap() > now_ms() + 4 * DAY_MS);
-        let (_, page) = s.get("/api/players/bob", None).await;
-        let page: PlayerView = common::typed(&page);
-        let order: Vec<_> = page
-            .games
-            .iter()
-            .map(|g| (g.id.as_str(), g.your_turn))
-            .collect();
-        assert_eq!(order, [(theirs.as_str(), true), (mine.as_str(), false)]);
+        let (order, _) = turn_order(&s, "bob").await;
+        assert_eq!(order, [(theirs.clone(), true), (mine.clone(), false)]);
         // A browser's "My games" learns the side to move and the deadline.
         let (status, v) = s
             .post("/api/summaries", None, json!({"ids": [mine, theirs]}))
