@@ -383,3 +383,31 @@ fn an_actor_in_memory_flags_at_the_deadline_itself() {
         None
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn records_label_the_days_per_move() {
+    let s = TestServer::start().await;
+    let (id, ..) = correspondence_game(&s, 3, &["h2e2", "h7e7"]).await;
+    let (status, _, pgn) = s.record(&id, "format=pgn").await;
+    assert_eq!(status, StatusCode::OK);
+    // PGN's moves/seconds form: one move in 3 days; no byo-yomi tag.
+    assert!(pgn.contains("[TimeControl \"1/259200\"]"), "{pgn}");
+    assert!(!pgn.contains("Byoyomi"), "{pgn}");
+    let (id, ..) = s
+        .game_played(
+            json!({"variant": "shogi", "clock": {"days": 3}}),
+            "sente",
+            &["7g7f", "3c3d"],
+        )
+        .await;
+    let (status, _, kif) = s.record(&id, "format=kif").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(kif.contains("持ち時間：1手3日"), "{kif}");
+    let (_, _, csa) = s.record(&id, "format=csa").await;
+    assert!(csa.contains("'持ち時間:1手3日"), "{csa}");
+    // The records read back (the importer keeps the label as the header says it).
+    let (status, imported) = s.post("/api/import", None, json!({ "text": kif })).await;
+    assert_eq!(status, StatusCode::OK, "{imported}");
+    assert_eq!(imported["moves"], json!(["7g7f", "3c3d"]));
+    s.stop().await;
+}
