@@ -1,8 +1,8 @@
 // "Your turn" across the site (issue 25): while any page of the site is open, the games this
 // browser holds a seat in are looked at every 30 s (one light `POST /api/summaries`; at once
 // when the tab comes back, and when a game page sees the turn change); the tab title then starts with the
-// number of games where it is this browser's move, `(2) …`, whatever page sets the rest of
-// it, and a system notification says so when such a game appears while the tab is hidden and
+// number of games where it is this browser's move, `(2) …` (on a game's page, not counting
+// that game, whose title says "Your move" already), whatever page sets the rest of it, and a system notification says so when such a game appears while the tab is hidden and
 // the user turned notifications on (never asked for on load: see alerts.js).
 import { t } from './i18n.js';
 import { api, myGames, sideFor } from './api.js';
@@ -18,10 +18,17 @@ let mineToMove = null; // ids of the games where it is this browser's move (null
 let timer = null;
 let notification = null;
 
+/** The games to move in that this page does not show: a game's own page says "Your move" in
+ * its title and alerts by itself (alerts.js), so its game is not counted there. */
+function elsewhere() {
+  const here = location.pathname.match(/^\/g\/([A-Za-z0-9_-]+)/)?.[1];
+  return (mineToMove || []).filter((id) => id !== here);
+}
+
 /** Writes the count in front of the page's title (keeping the page's own title). */
 function applyTitle() {
   const bare = document.title.replace(PREFIX, '');
-  const n = mineToMove?.length || 0;
+  const n = elsewhere().length;
   const want = n ? `(${n}) ${bare}` : bare;
   if (document.title !== want) document.title = want;
 }
@@ -31,11 +38,11 @@ export function turnCount(ids) {
   const before = mineToMove;
   mineToMove = [...ids];
   applyTitle();
-  const fresh = before ? mineToMove.filter((id) => !before.includes(id)) : [];
+  const fresh = before ? elsewhere().filter((id) => !before.includes(id)) : [];
   if (fresh.length && document.visibilityState === 'hidden' && turnNotifyOn()) {
     try {
       notification?.close();
-      notification = new Notification(t('game.yourTurn'), { body: `(${mineToMove.length}) Jiang`, tag: 'jiang-turns' });
+      notification = new Notification(t('game.yourTurn'), { body: `(${elsewhere().length}) Jiang`, tag: 'jiang-turns' });
       notification.onclick = () => {
         window.focus();
         notification?.close();
