@@ -1,5 +1,6 @@
 //! The registry of live game actors: starts an actor on demand (loading its game), routes
-//! commands to it, resumes timed games after a restart and sweeps abandoned ones.
+//! commands to it, resumes timed games after a restart, sweeps abandoned ones and wakes the
+//! correspondence games whose deadline passed (their actors are not kept between moves).
 
 use super::*;
 use crate::engine_pool::EnginePool;
@@ -129,6 +130,7 @@ impl Games {
     /// games in their first-move countdown), after a restart, and records this node's new run
     /// (returning its start, ms since the Unix epoch). Untimed games further on and games
     /// waiting for an opponent have nothing to run; they are loaded when first asked for.
+    /// Correspondence games are not started either: the deadline sweep wakes them when due.
     ///
     /// Restart fairness (clocks-and-games.md: the downtime is not charged): each resumed clock
     /// and first-move countdown is charged the time it ran in the node's previous runs after
