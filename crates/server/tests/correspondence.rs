@@ -285,6 +285,19 @@ on_both!(
         s.play(&id, &red, "h2e2").await;
         s.play(&id, &black, "h7e7").await;
         s.resign(&id, &black).await;
+        // A rematch starts playing at once: its first move's deadline is stored from the start
+        // (the sweep would abort it even if nobody ever opened it).
+        for token in [&red, &black] {
+            let (status, v) = s.action(&id, "rematch", Some(token), json!({})).await;
+            assert_eq!(status, StatusCode::OK, "{v}");
+        }
+        let next = s.view(&id, None).await["rematch"]["id"]
+            .as_str()
+            .expect("the rematch")
+            .to_owned();
+        let url = s.config.database_url.clone();
+        let at = stored_deadline(&url, &next).await.expect("a deadline");
+        assert!((at - (now_ms() + 3 * DAY_MS)).abs() < 60_000, "{at}");
         for (name, games) in [("alice", 1), ("bob", 1)] {
             let (status, v) = s.get(&format!("/api/players/{name}"), None).await;
             assert_eq!(status, StatusCode::OK, "{v}");

@@ -140,9 +140,12 @@ impl NewGame {
             created_at: now,
             updated_at: now,
             opponent: self.computer.map(computer::opponent_column),
-            // A correspondence game created playing (a computer's, a tournament's) gets its
-            // deadline with its actor's first write.
-            deadline_at: None,
+            // A correspondence game created playing (a rematch, a computer's) has its first
+            // move's deadline from now: the sweep finds it even if nobody ever loads it.
+            deadline_at: self
+                .control
+                .filter(|c| both && c.is_correspondence())
+                .map(|c| now.saturating_add(duration_ms(c.byoyomi))),
             to_move: None,
         }
     }
