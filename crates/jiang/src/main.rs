@@ -156,6 +156,12 @@ struct ServeArgs {
     /// Hours between two searches of the finished games for new puzzles (0: never).
     #[arg(long, env = "JIANG_PUZZLE_IMPORT_HOURS", default_value = "6", value_parser = hours)]
     puzzle_import_hours: f64,
+    /// A tournament the server holds by itself, on a schedule (UTC): `<when> <variant>
+    /// <clock> <length> [rated]`, e.g. `hourly@:00 xiangqi 3+2 57m rated` or
+    /// `weekly@sat-18:00 shogi 10|30 7r` (docs/tournaments.md, "Scheduled tournaments"); may
+    /// be given several times (the environment variable separates entries with `;`).
+    #[arg(long = "schedule", env = "JIANG_SCHEDULE", value_delimiter = ';')]
+    schedule: Vec<jiang_server::tournaments::schedule::Schedule>,
     /// Cluster mode: the NATS server that links several nodes serving one site (needs a
     /// PostgreSQL `--database`; see docs/configuration.md, "Cluster").
     #[arg(long, env = "JIANG_CLUSTER")]
@@ -328,6 +334,10 @@ fn serve(args: ServeArgs) -> Result<tools::Status, tools::ToolError> {
             files: args.puzzle_files,
             import_every: (args.puzzle_import_hours > 0.0)
                 .then(|| Duration::from_secs_f64(args.puzzle_import_hours * 3600.0)),
+        },
+        tournaments: jiang_server::TournamentSettings {
+            schedule: args.schedule,
+            ..jiang_server::TournamentSettings::default()
         },
         ..jiang_server::Config::default()
     };

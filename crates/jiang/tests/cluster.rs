@@ -756,6 +756,205 @@ async fn ratings_are_the_stores_on_every_node() {
     db.drop_database().await;
 }
 
+/// A tournament socket opened as the player of `key`: its messages as they arrive.
+async fn tournament_socket(base: &str, tournament: &str, key: &str) -> Socket {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let url = format!(
+        "{}/api/tournaments/{tournament}/ws",
+        base.replacen("http", "ws", 1)
+    );
+    let mut request = url.into_client_request().unwrap();
+    request
+        .headers_mut()
+        .insert("authorization", format!("Player {key}").parse().unwrap());
+    let (mut stream, _) = tokio_tungstenite::connect_async(request)
+        .await
+        .expect("tournament socket");
+    let socket = Socket::default();
+    let (messages, closed) = (socket.messages.clone(), socket.closed.clone());
+    tokio::spawn(async move {
+        while let Some(Ok(message)) = stream.next().await {
+            if let Message::Text(text) = message {
+                messages
+                    .lock()
+                    .unwrap()
+                    .push(serde_json::from_str(&text).expect("JSON"));
+            }
+        }
+        *closed.lock().unwrap() = true;
+    });
+    socket
+}
+
+/// The node that holds the tournaments' pairing lease, and its epoch.
+async fn pairing_lease(db: &str) -> Option<(String, i64)> {
+    let pool = sqlx::PgPool::connect(db).await.unwrap();
+    let row = sqlx::query_as(
+        "SELECT owner, epoch FROM tournament_leases WHERE name = 'pairing' AND expires_at > 0",
+    )
+    .fetch_optional(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    row
+}
+
+/// Tournaments across nodes (issue 25): one node pairs (the lease holder), every node's sockets
+/// hear the standings and "your next game"; when the pairing node is killed another takes the
+/// lease over and pairs again, and nobody is ever in two games at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(cluster_tests),
+    ignore = "set JIANG_TEST_DATABASE_URL and JIANG_TEST_NATS_URL to run the cluster tests"
+)]
+async fn an_arena_is_paired_by_one_node_and_survives_its_death() {
+    use reqwest::Method;
+    let nats = std::env::var("JIANG_TEST_NATS_URL").unwrap();
+    let name = format!("tournaments-{}", std::process::id());
+    let db = Database::postgres("cluster_tournaments").await;
+    let http = reqwest::Client::new();
+    let mut nodes: Vec<Node> = ["a", "b", "c"]
+        .iter()
+        .map(|n| start_node(&db.url, &nats, &name, &format!("tour-{n}")))
+        .collect();
+    let mut keys = Vec::new();
+    let mut ids = Vec::new();
+    for (i, player) in ["ana", "ben", "cid", "dan"].iter().enumerate() {
+        let url = format!("{}/api/players", nodes[i % 3].base);
+        let (status, created) = as_player(
+            &http,
+            Method::POST,
+            url,
+            None,
+            Some(json!({ "name": player })),
+        )
+        .await;
+        assert_eq!(status, 201, "{created}");
+        keys.push(created["key"].as_str().unwrap().to_owned());
+        ids.push(created["id"].as_str().unwrap().to_owned());
+    }
+    let url = format!("{}/api/tournaments", nodes[0].base);
+    let body =
+        json!({"kind": "arena", "variant": "xiangqi", "clock": {"main": 300}, "minutes": 60});
+    let (status, created) = as_player(&http, Method::POST, url, Some(&keys[0]), Some(body)).await;
+    assert_eq!(status, 201, "{created}");
+    let tournament = created["id"].as_str().unwrap().to_owned();
+    // Each player watches from another node than the one they join through.
+    let mut sockets = Vec::new();
+    for (i, key) in keys.iter().enumerate() {
+        sockets.push(tournament_socket(&nodes[(i + 1) % 3].base, &tournament, key).await);
+        let url = format!("{}/api/tournaments/{tournament}/join", nodes[i % 3].base);
+        let (status, joined) =
+            as_player(&http, Method::POST, url, Some(key), Some(json!({}))).await;
+        assert_eq!(status, 200, "{joined}");
+    }
+    for (i, socket) in sockets.iter().enumerate() {
+        wait_for(&format!("player {i}'s next game on its socket"), || {
+            !socket.of_type("game").is_empty()
+        })
+        .await;
+    }
+    let path = format!("/api/tournaments/{tournament}");
+    let playing = |view: &Value| -> Vec<(String, String, String)> {
+        view["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| g["result"] == "playing")
+            .map(|g| {
+                let s = |k: &str| g[k].as_str().unwrap().to_owned();
+                (s("id"), s("first"), s("second"))
+            })
+            .collect()
+    };
+    let view = poll(&http, &nodes[2].base, &path, "two games", |v| {
+        playing(v).len() == 2
+    })
+    .await;
+    let first_games = playing(&view);
+    let (leader, epoch) = pairing_lease(&db.url).await.expect("a node pairs");
+    // Every socket heard the same standings (shared across nodes) and its own game only.
+    for (i, socket) in sockets.iter().enumerate() {
+        let game = &socket.of_type("game")[0];
+        let mine = first_games
+            .iter()
+            .find(|(id, ..)| game["id"] == id.as_str())
+            .expect("the socket's game is one of the two");
+        assert!(
+            mine.1 == ids[i] || mine.2 == ids[i],
+            "player {i} plays in {mine:?}"
+        );
+        wait_for("standings with the two games", || {
+            socket
+                .of_type("standings")
+                .iter()
+                .any(|s| playing(s).len() == 2)
+        })
+        .await;
+    }
+    // The pairing node dies; both games end (the second seat resigns) through the others.
+    let dead = nodes.iter().position(|n| n.id == leader).unwrap();
+    nodes[dead].jiang.take().unwrap().stop("KILL");
+    let alive: Vec<&Node> = nodes.iter().filter(|n| n.jiang.is_some()).collect();
+    for (game, _, second) in &first_games {
+        let i = ids.iter().position(|id| id == second).unwrap();
+        let url = format!("{}/api/tournaments/{tournament}", alive[0].base);
+        let (_, view) = as_player(&http, Method::GET, url, Some(&keys[i]), None).await;
+        let token = view["my_game"]["token"].as_str().unwrap();
+        assert_eq!(view["my_game"]["id"], game.as_str());
+        let (status, answer) = act(&http, &alive[1].base, game, token, "resign", json!({}))
+            .await
+            .unwrap();
+        assert_eq!(status, 200, "{answer}");
+    }
+    // Another node takes the lease over and pairs everyone again, once.
+    let view = poll(
+        &http,
+        &alive[0].base,
+        &path,
+        "a second wave of games",
+        |v| playing(v).len() == 2,
+    )
+    .await;
+    let (successor, new_epoch) = pairing_lease(&db.url).await.expect("a node pairs");
+    assert_ne!(successor, leader);
+    assert!(new_epoch > epoch, "a take-over bumps the epoch");
+    let second_games = playing(&view);
+    let mut in_games: Vec<&String> = second_games.iter().flat_map(|(_, a, b)| [a, b]).collect();
+    in_games.sort();
+    in_games.dedup();
+    assert_eq!(in_games.len(), 4, "everyone plays, once: {second_games:?}");
+    let all = view["games"].as_array().unwrap();
+    assert_eq!(
+        all.len(),
+        4,
+        "two waves of two games, nothing paired twice: {view}"
+    );
+    let standings = view["standings"].as_array().unwrap();
+    for (_, first, _) in &first_games {
+        let line = standings
+            .iter()
+            .find(|l| l["id"] == first.as_str())
+            .unwrap();
+        assert_eq!(
+            line["score"], 2.0,
+            "the first wave's winners keep their points"
+        );
+    }
+    // Sockets on the surviving nodes hear their second game.
+    for (i, socket) in sockets.iter().enumerate() {
+        if (i + 1) % 3 == dead {
+            continue;
+        }
+        wait_for(&format!("player {i}'s second game"), || {
+            socket.of_type("game").len() >= 2
+        })
+        .await;
+    }
+    drop(nodes);
+    db.drop_database().await;
+}
+
 /// Correspondence across nodes (issue 25): a rated correspondence game whose deadline passes
 /// while the whole cluster is down ends once, on time, when the nodes come back: both nodes'
 /// deadline sweeps find it at start, and the game's lease lets exactly one of them settle it

@@ -27,25 +27,26 @@ async fn loadtest(args: &[&str]) -> std::process::Output {
 
 /// [`loadtest`] against a server with these lobby settings.
 async fn loadtest_with(args: &[&str], lobby: LobbySettings) -> std::process::Output {
-    loadtest_on(|url| vec![url.to_owned()], args, lobby).await
+    loadtest_on(|url| vec![url.to_owned()], args, |c| c.lobby = lobby).await
 }
 
-/// [`loadtest_with`] given `--url` once for each URL `urls` makes of the server's.
+/// [`loadtest`] given `--url` once for each URL `urls` makes of the server's, against a
+/// server whose settings `adjust` changes.
 async fn loadtest_on(
     urls: impl FnOnce(&str) -> Vec<String>,
     args: &[&str],
-    lobby: LobbySettings,
+    adjust: impl FnOnce(&mut Config),
 ) -> std::process::Output {
     let dir = tempfile::tempdir().expect("temp dir");
-    let config = Config {
+    let mut config = Config {
         listen: "127.0.0.1:0".into(),
         database_url: format!("sqlite://{}/jiang.db", dir.path().display()),
         // The load generator comes from one address: no per-client limit.
         rate_limit: Rate::UNLIMITED,
         engine_threads: 1,
-        lobby,
         ..Config::default()
     };
+    adjust(&mut config);
     let server = jiang_server::start(config).await.expect("server starts");
     let urls = urls(&format!("http://{}", server.addr()));
     let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
@@ -164,6 +165,34 @@ async fn loadtest_lobby_mode_creates_and_takes_seeks_that_every_client_sees() {
     assert!(field(&report, "seen p99").ends_with(" ms"));
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loadtest_arena_mode_plays_games_and_measures_the_pairing_delay() {
+    let output = loadtest_on(
+        |url| vec![url.to_owned()],
+        &["--arena-players", "6", "--seconds", "12", "--rate", "150"],
+        // As `jiang serve --rate-limit 0`: no limit on new players either.
+        |c| c.player_rate = Rate::UNLIMITED,
+    )
+    .await;
+    let (report, details) = succeeded(output);
+    assert_eq!(report.lines().count(), 7, "exactly seven lines:\n{report}");
+    assert_eq!(field(&report, "arena players"), "6");
+    assert_eq!(field(&report, "errors"), "0", "{details}");
+    let games: u64 = field(&report, "games").parse().expect("a count");
+    assert!(
+        games >= 3,
+        "games end and are paired again:\n{report}\n{details}"
+    );
+    for key in ["pairing p50", "pairing p99"] {
+        let value = field(&report, key);
+        let seconds: f64 = value
+            .strip_suffix(" s")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("`{key} {value}` is not `<number> s`"));
+        assert!(seconds > 0.0 && seconds < 10.0, "{report}");
+    }
+}
+
 /// The `acknowledged N, lost M` line of a `--verify` report: (N, M).
 fn acknowledged_and_lost(report: &str) -> (u64, u64) {
     let line = report
@@ -188,7 +217,7 @@ async fn loadtest_spreads_games_over_several_urls_and_verifies_every_acknowledge
             vec![url.to_owned(), other]
         },
         &["--games", "4", "--seconds", "2", "--rate", "20", "--verify"],
-        LobbySettings::default(),
+        |_| {},
     )
     .await;
     let (report, details) = succeeded(output);

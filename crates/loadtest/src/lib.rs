@@ -52,7 +52,8 @@
 //! computers think); standard error tells how many computer games ran and how many moves the
 //! computers made. A computer that does not answer within the window is not an error.
 //!
-//! With `--lobby-clients`, it loads the lobby instead (see [`lobby`]).
+//! With `--lobby-clients`, it loads the lobby instead (see [`lobby`]); with `--arena-players`,
+//! an arena tournament (see [`arena`]).
 //!
 //! # Several nodes (`--url` repeated)
 //! `--url` may be given several times, one per node of a cluster (every node accepts every
@@ -105,6 +106,7 @@
 //! game. Lost moves are listed on standard error. Exit status: 0 only when moves > 0,
 //! errors = 0 and lost = 0.
 
+mod arena;
 mod computer;
 mod drive;
 mod lobby;
@@ -113,6 +115,7 @@ mod play;
 mod report;
 mod verify;
 
+pub use arena::ArenaReport;
 pub use lobby::LobbyReport;
 pub use nodes::NodeCounts;
 pub use report::Report;
@@ -176,6 +179,11 @@ pub struct Args {
     /// The level of those computers, 1–8.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=8))]
     pub computer_level: u32,
+    /// Arena mode: this many players join one arena and play its games for `--seconds`,
+    /// paired again after every game (`--games` does not apply; `--rate` is the moves per
+    /// second of all games together, default 2.5 per game).
+    #[arg(long)]
+    pub arena_players: Option<usize>,
     /// Ride out nodes that die (sockets reconnect, requests are retried on another URL) and
     /// check at the end that every acknowledged move is stored: prints `acknowledged N, lost M`.
     #[arg(long)]
@@ -218,6 +226,9 @@ pub enum LoadtestError {
 
 /// Runs `jiang loadtest` and prints the report; the exit status is documented above.
 pub fn main(args: Args) -> ExitCode {
+    if args.arena_players.is_some() {
+        return exit_with(run_arena(&args), ArenaReport::passed);
+    }
     if args.lobby_clients.is_some() {
         return exit_with(run_lobby(&args), |report| {
             !report.latencies.is_empty() && report.errors == 0
@@ -330,6 +341,44 @@ pub fn run_lobby(args: &Args) -> Result<LobbyReport, LoadtestError> {
     ))
 }
 
+/// The arena mode (`--arena-players`): validates its arguments and runs it.
+pub fn run_arena(args: &Args) -> Result<ArenaReport, LoadtestError> {
+    let players = args.arena_players.unwrap_or(0);
+    if players < 2 {
+        return Err(LoadtestError::BadArgument(
+            "--arena-players must be at least 2",
+        ));
+    }
+    if args.seconds == 0 {
+        return Err(LoadtestError::BadArgument("--seconds must be at least 1"));
+    }
+    if args.verify || args.lobby_clients.is_some() {
+        return Err(LoadtestError::BadArgument(
+            "--arena-players runs alone: without --verify and --lobby-clients",
+        ));
+    }
+    let games = players / 2;
+    let rate = args.rate.unwrap_or(DEFAULT_RATE_PER_GAME * games as f64);
+    if !(rate.is_finite() && rate >= 0.0) {
+        return Err(LoadtestError::BadArgument(
+            "--rate must be a number of moves per second, 0 or more",
+        ));
+    }
+    let mean_think = if rate > 0.0 {
+        Duration::from_secs_f64(games as f64 / rate)
+    } else {
+        Duration::ZERO
+    };
+    // Each player has a tournament socket and, while it plays, a game socket.
+    let (runtime, target) = setup(args, players)?;
+    runtime.block_on(arena::drive(
+        target,
+        players,
+        Duration::from_secs(args.seconds),
+        mean_think,
+    ))
+}
+
 /// The target's URLs and HTTP client, and a runtime, for `sockets / 2` games' worth of sockets.
 fn setup(
     args: &Args,
@@ -430,6 +479,7 @@ mod tests {
             computer: 0,
             computer_level: 8,
             verify: false,
+            arena_players: None,
         };
         assert!(matches!(
             run(&args("ftp://x", 1, 1, None)),

@@ -209,6 +209,24 @@ impl Target {
         .await
     }
 
+    /// `POST <path>` with a JSON body on node `node` as the player of `key`; the JSON answer.
+    pub(crate) async fn post_as<T: DeserializeOwned>(
+        &self,
+        node: usize,
+        what: &'static str,
+        path: &str,
+        key: &str,
+        body: &impl Serialize,
+    ) -> Result<T, GameError> {
+        self.request(node, what, |base| {
+            self.http
+                .post(format!("{base}{path}"))
+                .header("authorization", format!("Player {key}"))
+                .json(body)
+        })
+        .await
+    }
+
     /// `GET <path>` on node `node`; the JSON answer.
     pub(crate) async fn get<T: DeserializeOwned>(
         &self,
@@ -273,11 +291,35 @@ impl Target {
     /// Opens the lobby WebSocket on node `node`.
     pub(crate) async fn connect_lobby(&self, node: usize) -> Result<Socket, GameError> {
         let url = format!("{}/api/lobby/ws", self.node(node).ws_base);
-        self.open_socket(node, &url).await
+        self.open_socket(node, url.as_str()).await
+    }
+
+    /// Opens tournament `id`'s WebSocket on node `node` as the player of `key` (who hears
+    /// "your next game" on it).
+    pub(crate) async fn connect_tournament(
+        &self,
+        node: usize,
+        id: &str,
+        key: &str,
+    ) -> Result<Socket, GameError> {
+        use tungstenite::client::IntoClientRequest;
+        let url = format!("{}/api/tournaments/{id}/ws", self.node(node).ws_base);
+        let mut request = url
+            .into_client_request()
+            .map_err(|e| GameError::Connect(e.to_string()))?;
+        let auth = format!("Player {key}")
+            .parse()
+            .map_err(|_| GameError::Connect("a player key that is no header value".into()))?;
+        request.headers_mut().insert("authorization", auth);
+        self.open_socket(node, request).await
     }
 
     /// Opens a WebSocket to `url` (on node `node`) within [`ANSWER_TIMEOUT`].
-    async fn open_socket(&self, node: usize, url: &str) -> Result<Socket, GameError> {
+    async fn open_socket(
+        &self,
+        node: usize,
+        url: impl tungstenite::client::IntoClientRequest + Unpin,
+    ) -> Result<Socket, GameError> {
         // Small buffers: events are a few KiB, and tungstenite's default 128 KiB read buffer per
         // socket would cost ~250 MB over 2,000 sockets.
         let config = WebSocketConfig::default()

@@ -157,6 +157,40 @@ pub enum NodeReply {
     },
 }
 
+/// A tournament's news shared on `jiang.tournament`: the pairing loop runs on one node, the
+/// players' tournament sockets on any; every node hands what another node shares to its own
+/// sockets of that tournament.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentShare {
+    /// The node that shares it (it told its own sockets already).
+    pub node: String,
+    /// The tournament.
+    pub tournament: String,
+    /// What happened.
+    pub news: TournamentNews,
+}
+
+/// What a [`TournamentShare`] says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum TournamentNews {
+    /// The socket's `standings` message, as serialised.
+    Standings {
+        /// The message text.
+        message: String,
+    },
+    /// The socket's `game` message ("your next game"), for `player`'s sockets only.
+    Paired {
+        /// The player's public id.
+        player: String,
+        /// The message text.
+        message: String,
+    },
+    /// A join, a withdrawal or a new tournament: the node running the pairing looks at once.
+    Wake {},
+}
+
 /// A node's heartbeat on `jiang.alive`: a node not heard from for a few seconds is taken for
 /// gone (its relays close so that sockets reconnect elsewhere).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -149,6 +149,10 @@ named_enum! {
     TournamentFinished = (409, "tournament_finished"),
     /// Withdrawing from (or berserking in) a tournament one has not joined.
     NotInTournament = (409, "not_in_tournament"),
+    /// Berserk outside an arena game, after one's first move, twice, or without main time.
+    BerserkNotAllowed = (409, "berserk_not_allowed"),
+    /// A rematch of a tournament game (the tournament pairs its players).
+    RematchNotAllowed = (409, "rematch_not_allowed"),
     /// An action while the opponent's seat is still free.
     NotStarted = (409, "not_started"),
     /// A move (or an impasse declaration) out of turn.

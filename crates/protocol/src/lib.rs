@@ -29,7 +29,7 @@ pub use analysis::{
     ExportedRecord, Judgement, Knowledge, MoveVerdict, RecordFacts, ReviewAnswer, ReviewRequest,
     TreeMove,
 };
-pub use cluster::{LobbyShare, NodeAlive, NodeReply, NodeRequest};
+pub use cluster::{LobbyShare, NodeAlive, NodeReply, NodeRequest, TournamentNews, TournamentShare};
 pub use comforts::{
     AwayView, ChatChannel, ChatHistoryMessage, ChatLine, ChatMessage, ChatMuteRequest, ChatMuted,
     ClaimRequest, ClaimResult, PremoveMessage, PremoveRequest, PresenceMessage, TakebackAction,
@@ -58,13 +58,14 @@ pub use request::{
     ImportedResult, Joined, MoveRequest, NotationList, Opponent, TimeControlSpec,
 };
 pub use tournaments::{
-    CreateTournament, MyTournamentGame, SheetMark, TournamentBye, TournamentClientMessage,
-    TournamentEntry, TournamentGame, TournamentKind, TournamentList, TournamentServerMessage,
-    TournamentStanding, TournamentState, TournamentStatus, TournamentSummary, TournamentView,
+    CreateTournament, MyTournamentGame, SheetMark, TournamentBerserk, TournamentBye,
+    TournamentClientMessage, TournamentEntry, TournamentGame, TournamentKind, TournamentList,
+    TournamentServerMessage, TournamentStanding, TournamentState, TournamentStatus,
+    TournamentSummary, TournamentView,
 };
 pub use view::{
-    Capture, ClockView, ComputerSeat, GameResult, GameState, GameStatus, GameView, Hints,
-    ImpassePoints, RematchView, ShownPosition, SideClock, VariantFields,
+    Capture, ClockView, ComputerSeat, GameResult, GameState, GameStatus, GameTournament, GameView,
+    Hints, ImpassePoints, RematchView, ShownPosition, SideClock, VariantFields,
 };
 
 /// `value` as JSON text with every object's keys in sorted order, the way the API has always

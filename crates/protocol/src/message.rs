@@ -34,6 +34,9 @@ pub enum ClientMessage {
     Impasse {},
     /// Ask for a rematch.
     Rematch {},
+    /// Berserk (arena tournament games, before one's first move): half the main time, no
+    /// increment or byo-yomi, one more point for a win.
+    Berserk {},
     /// Ask for the clock now.
     Clock {},
     /// Keep-alive; answered by `pong`.

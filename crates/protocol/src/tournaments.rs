@@ -83,8 +83,11 @@ pub struct TournamentSummary {
     pub rated: bool,
     /// `upcoming`, `running` or `finished`.
     pub status: TournamentStatus,
-    /// The public id of the player who created it.
+    /// The public id of the player who created it (`jiang` when `scheduled`).
     pub created_by: String,
+    /// Held by the server on a schedule (`--schedule`), not created by a player.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub scheduled: bool,
     /// How many players joined and did not withdraw.
     pub players: u32,
 }
@@ -238,6 +241,16 @@ pub struct TournamentEntry {
     pub player: String,
     /// Whether the player is now withdrawn.
     pub withdrawn: bool,
+}
+
+/// The answer to `POST /api/tournaments/{id}/berserk`: the game berserked in, and the side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentBerserk {
+    /// The game's id.
+    pub game: String,
+    /// The berserking player's side name.
+    pub side: String,
 }
 
 /// A message of the tournament socket, server to client.

@@ -126,9 +126,24 @@ pub struct GameState {
     /// player key (`GET /api/players/{id}` names them).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub players: BTreeMap<String, String>,
+    /// A tournament's game: which tournament, and who berserked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<GameTournament>,
     /// What only some variants show.
     #[serde(flatten)]
     pub variant_fields: VariantFields,
+}
+
+/// The tournament a game belongs to (`GameState::tournament`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameTournament {
+    /// The tournament's id (`/api/tournaments/{id}`).
+    pub id: String,
+    /// `arena` or `swiss`: only an arena's players may berserk.
+    pub kind: crate::TournamentKind,
+    /// The side names that berserked (half the main time, no increment or byo-yomi).
+    pub berserk: Vec<String>,
 }
 
 /// The computer's seat in a game against it.

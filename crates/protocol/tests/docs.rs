@@ -12,8 +12,8 @@ use jiang_protocol::{
     Paired, PlayerCreated, PlayerView, PositionCheck, PremoveRequest, PuzzleHint, PuzzleMoveAnswer,
     PuzzleMoveRequest, PuzzleSolution, PuzzleStepRequest, PuzzleView, QrRequest, RenamePlayer,
     ReviewAnswer, ReviewRequest, ServerMessage, Summaries, SummariesRequest, TakebackRequest,
-    TournamentClientMessage, TournamentEntry, TournamentList, TournamentServerMessage,
-    TournamentSummary, TournamentView, ValidatePosition,
+    TournamentBerserk, TournamentClientMessage, TournamentEntry, TournamentList,
+    TournamentServerMessage, TournamentSummary, TournamentView, ValidatePosition,
 };
 use serde::de::DeserializeOwned;
 
@@ -200,6 +200,7 @@ parse_as_one_of!(
     TournamentList,
     TournamentView,
     TournamentEntry,
+    TournamentBerserk,
     TournamentServerMessage,
     TournamentClientMessage,
 );

@@ -353,19 +353,18 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
     heartbeat::spawn_deadline_sweep(games.clone(), shutdown_rx.clone());
     let live_games = Arc::downgrade(&games);
     let tournaments = tournaments::Hub::new();
-    if cluster.is_none() {
-        tournaments::runner::spawn(
-            games.clone(),
-            tournaments.clone(),
-            config.tournaments.clone(),
-            shutdown_rx.clone(),
-        );
-    } else {
-        // Two nodes' loops would pair the same players twice: the loop's lease is a later step.
-        tracing::warn!(
-            "cluster mode: tournaments are not paired (the pairing loop runs on a single node only)"
-        );
+    if let Some(cluster) = &cluster {
+        tournaments
+            .share_with(cluster.clone(), shutdown_rx.clone())
+            .await?;
     }
+    tournaments::runner::spawn(
+        games.clone(),
+        tournaments.clone(),
+        config.tournaments.clone(),
+        cluster.clone(),
+        shutdown_rx.clone(),
+    );
     tracing::info!(%addr, resumed, "jiang server listening");
     let (hard_stop_tx, hard_stop_rx) = watch::channel(false);
     let limits = &config.limits;

@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use common::{Backend, Socket, TestServer, assert_refused, next_typed_json, typed};
 use jiang_protocol::{
-    GameView, PlayerCreated, TournamentEntry, TournamentList, TournamentServerMessage,
-    TournamentStatus, TournamentSummary, TournamentView,
+    GameView, PlayerCreated, TournamentBerserk, TournamentEntry, TournamentKind, TournamentList,
+    TournamentServerMessage, TournamentStatus, TournamentSummary, TournamentView,
 };
 use jiang_server::{Config, Rate, TournamentSettings};
 use reqwest::{Method, StatusCode};
@@ -26,7 +26,17 @@ fn quick(c: &mut Config) {
     c.tournaments = TournamentSettings {
         tick: Duration::from_millis(100),
         arena_pair_wait: Duration::from_millis(800),
+        ..TournamentSettings::default()
     };
+}
+
+/// [`quick`], with an hourly arena and a weekly Swiss on the server's schedule.
+fn scheduled(c: &mut Config) {
+    quick(c);
+    c.tournaments.schedule = vec![
+        "hourly@:00 xiangqi 3+2 57m rated".parse().unwrap(),
+        "weekly@sat-18:00 shogi 10|30 7r".parse().unwrap(),
+    ];
 }
 
 /// A new player named `name`: (id, key).
@@ -320,6 +330,70 @@ fn rfc3339(secs: u64) -> String {
     )
 }
 
+on_both!(
+    scheduled_tournaments_are_created_once,
+    scheduled,
+    |s: TestServer| async move {
+        let upcoming = |list: &TournamentList| -> Vec<TournamentSummary> {
+            list.upcoming
+                .iter()
+                .filter(|t| t.scheduled)
+                .cloned()
+                .collect()
+        };
+        let list = async |s: &TestServer| -> TournamentList {
+            let (status, v) = s.get("/api/tournaments", None).await;
+            assert_eq!(status, StatusCode::OK, "{v}");
+            typed(&v)
+        };
+        let mut found = Vec::new();
+        for _ in 0..50 {
+            found = upcoming(&list(&s).await);
+            if found.len() == 2 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(
+            found.len(),
+            2,
+            "one upcoming occurrence per entry: {found:?}"
+        );
+        let arena = found
+            .iter()
+            .find(|t| t.kind == TournamentKind::Arena)
+            .unwrap();
+        assert_eq!(
+            (arena.variant.as_str(), arena.minutes, arena.rated),
+            ("xiangqi", Some(57), true)
+        );
+        assert_eq!(arena.created_by, "jiang");
+        assert!(arena.starts_at.ends_with(":00:00Z"), "{}", arena.starts_at);
+        let swiss = found
+            .iter()
+            .find(|t| t.kind == TournamentKind::Swiss)
+            .unwrap();
+        assert_eq!((swiss.variant.as_str(), swiss.rounds), ("shogi", Some(7)));
+        assert!(
+            swiss.starts_at.ends_with("T18:00:00Z"),
+            "{}",
+            swiss.starts_at
+        );
+        // Players join a scheduled tournament like any other.
+        let (_, key) = new_player(&s, "Early").await;
+        join(&s, &arena.id, &key).await;
+        // A restart finds them stored and creates nothing twice.
+        let s = s.restart().await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let again = upcoming(&list(&s).await);
+        let ids =
+            |ts: &[TournamentSummary]| ts.iter().map(|t| t.id.clone()).collect::<HashSet<_>>();
+        assert_eq!(ids(&again), ids(&found));
+        assert_eq!(view(&s, &arena.id, None).await.state.tournament.players, 1);
+        s.stop().await;
+    }
+);
+
 on_both!(join_and_withdraw, quick, |s: TestServer| async move {
     let (a, ka) = new_player(&s, "Alpha").await;
     let (b, kb) = new_player(&s, "Bravo").await;
@@ -362,7 +436,7 @@ on_both!(join_and_withdraw, quick, |s: TestServer| async move {
     assert_eq!(v.state.tournament.players, 1);
     let bravo = v.state.standings.iter().find(|l| l.id == b).unwrap();
     assert!(bravo.withdrawn);
-    // Refusals: not joined, no key, wrong key; berserk is not supported.
+    // Refusals: not joined, no key, wrong key; berserk without a game in progress.
     assert_refused(
         act(&s, &t.id, "withdraw", Some(&kc)).await,
         StatusCode::CONFLICT,
@@ -380,8 +454,8 @@ on_both!(join_and_withdraw, quick, |s: TestServer| async move {
     );
     assert_refused(
         act(&s, &t.id, "berserk", Some(&ka)).await,
-        StatusCode::BAD_REQUEST,
-        "unsupported",
+        StatusCode::CONFLICT,
+        "berserk_not_allowed",
     );
     assert_refused(
         act(&s, &t.id, "berserk", Some(&kc)).await,
@@ -395,6 +469,96 @@ on_both!(join_and_withdraw, quick, |s: TestServer| async move {
     assert!(!v.state.standings.iter().any(|l| l.withdrawn));
     s.stop().await;
 });
+
+on_both!(
+    berserk_halves_the_clock_and_wins_a_point,
+    quick,
+    |s: TestServer| async move {
+        let (a, ka) = new_player(&s, "Hasty").await;
+        let (b, kb) = new_player(&s, "Steady").await;
+        let t = create(
+            &s,
+            &ka,
+            json!({"kind": "arena", "variant": "xiangqi", "clock": {"main": 300, "increment": 2}, "minutes": 60}),
+        )
+        .await;
+        join(&s, &t.id, &ka).await;
+        join(&s, &t.id, &kb).await;
+        let v = wait_for(&s, &t.id, "a game paired", |v| playing(v).len() == 1).await;
+        let (game, first, _) = playing(&v).remove(0);
+        let (red_key, black_key) = if first == a { (&ka, &kb) } else { (&kb, &ka) };
+        let red = view(&s, &t.id, Some(red_key)).await.my_game.unwrap();
+        let black = view(&s, &t.id, Some(black_key)).await.my_game.unwrap();
+        // Red berserks through the tournament, before its first move.
+        let (status, answer) = act(&s, &t.id, "berserk", Some(red_key)).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let answer: TournamentBerserk = typed(&answer);
+        assert_eq!(
+            (answer.game.as_str(), answer.side.as_str()),
+            (game.as_str(), "red")
+        );
+        let seen = s.game_view(&game, Some(&red.token)).await;
+        let link = seen
+            .state
+            .tournament
+            .clone()
+            .expect("a tournament game says so");
+        assert_eq!(
+            (link.id.as_str(), link.kind),
+            (t.id.as_str(), TournamentKind::Arena)
+        );
+        assert_eq!(link.berserk, ["red"]);
+        let clock = serde_json::to_value(seen.state.clock.expect("timed")).unwrap();
+        assert_eq!(clock["red"]["ms"], 150_000, "half the main time: {clock}");
+        assert_eq!(clock["black"]["ms"], 300_000, "{clock}");
+        assert_refused(
+            act(&s, &t.id, "berserk", Some(red_key)).await,
+            StatusCode::CONFLICT,
+            "berserk_not_allowed",
+        );
+        s.play(&game, &red.token, "b0c2").await;
+        assert_refused(
+            s.action(&game, "berserk", Some(&red.token), json!({}))
+                .await,
+            StatusCode::CONFLICT,
+            "berserk_not_allowed",
+        );
+        // Black berserks through the game's own action, before its first move.
+        let (status, seen) = s
+            .action(&game, "berserk", Some(&black.token), json!({}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{seen}");
+        assert_eq!(seen["tournament"]["berserk"], json!(["red", "black"]));
+        // No rematch in a tournament: the tournament pairs its players.
+        let red_moves = ["h0g2", "a0a1", "i0i1", "c3c4", "g3g4", "e3e4"];
+        let black_moves = ["b9c7", "h9g7", "a9a8", "i9i8", "c6c5", "g6g5", "e6e5"];
+        for (i, mv) in black_moves.iter().enumerate() {
+            s.play(&game, &black.token, mv).await;
+            if let Some(mv) = red_moves.get(i) {
+                s.play(&game, &red.token, mv).await;
+            }
+        }
+        // 14 plies: a berserked win now earns its extra point. Black resigns.
+        s.resign(&game, &black.token).await;
+        assert_refused(
+            s.action(&game, "rematch", Some(&red.token), json!({}))
+                .await,
+            StatusCode::CONFLICT,
+            "rematch_not_allowed",
+        );
+        let v = wait_for(&s, &t.id, "the game counted", |v| {
+            v.state.standings.iter().any(|l| l.games == 1)
+        })
+        .await;
+        let winner = if first == a { &a } else { &b };
+        assert_eq!(
+            score_of(&v, winner),
+            3.0,
+            "a win (2) and the berserk point (1)"
+        );
+        s.stop().await;
+    }
+);
 
 on_both!(
     arena_pairs_again_and_scores_streaks,

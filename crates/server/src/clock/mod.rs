@@ -230,6 +230,8 @@ impl Turn {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Clock {
     control: TimeControl,
+    /// Which sides berserked (arena tournaments): such a side plays [`TimeControl::berserked`].
+    berserk: [bool; 2],
     sides: [SideState; 2],
     turn: Option<Turn>,
     flagged: Option<Side>,
@@ -244,6 +246,7 @@ impl Clock {
         };
         Self {
             control,
+            berserk: [false; 2],
             sides: [fresh; 2],
             turn: None,
             flagged: None,
@@ -253,6 +256,50 @@ impl Clock {
     /// The time control this clock runs.
     pub fn control(&self) -> &TimeControl {
         &self.control
+    }
+
+    /// The time control `side` plays: the game's, or its berserked form.
+    fn control_of(&self, side: Side) -> TimeControl {
+        if self.berserk[side.index()] {
+            self.control.berserked()
+        } else {
+            self.control
+        }
+    }
+
+    /// Which sides berserked, by [`Side::index`].
+    pub fn berserked(&self) -> [bool; 2] {
+        self.berserk
+    }
+
+    /// `side` berserks (an arena's rule, docs/tournaments.md): from now on it plays half the
+    /// main time, with no increment and no byo-yomi. Refused once `side`'s time has started
+    /// to count (its clock ran or was charged), when it already berserked, when the control
+    /// has no main time to halve, and after a flag. The game decides the rest (arena games
+    /// only; before the side's first move).
+    pub fn berserk(&mut self, side: Side) -> Result<(), BerserkRefused> {
+        let i = side.index();
+        if self.berserk[i] {
+            return Err(BerserkRefused::Already);
+        }
+        if self.control.main.is_zero() {
+            return Err(BerserkRefused::NoMainTime);
+        }
+        let fresh = SideState {
+            main: self.control.main,
+            periods: self.control.periods,
+        };
+        let charged = self.sides[i] != fresh || self.turn.is_some_and(|t| t.side == side);
+        if self.flagged.is_some() || charged {
+            return Err(BerserkRefused::Started);
+        }
+        self.berserk[i] = true;
+        let control = self.control_of(side);
+        self.sides[i] = SideState {
+            main: control.main,
+            periods: control.periods,
+        };
+        Ok(())
     }
 
     /// The side whose time is running, if any (none before the start, while stopped and
@@ -330,7 +377,11 @@ impl Clock {
         turn.spent += now.saturating_duration_since(since);
         turn.since = None;
         let turn = *turn;
-        if turn.spent >= self.control.deadline(self.sides[turn.side.index()]) {
+        if turn.spent
+            >= self
+                .control_of(turn.side)
+                .deadline(self.sides[turn.side.index()])
+        {
             self.flag(turn.side);
         }
     }
@@ -340,7 +391,9 @@ impl Clock {
     pub fn flag_at(&self) -> Option<Instant> {
         let turn = self.turn?;
         let since = turn.since?;
-        let budget = self.control.deadline(self.sides[turn.side.index()]);
+        let budget = self
+            .control_of(turn.side)
+            .deadline(self.sides[turn.side.index()]);
         since.checked_add(budget.saturating_sub(turn.spent))
     }
 
@@ -351,8 +404,11 @@ impl Clock {
             return self.flagged;
         }
         let turn = self.turn?;
-        (turn.elapsed(now) >= self.control.deadline(self.sides[turn.side.index()]))
-            .then_some(turn.side)
+        (turn.elapsed(now)
+            >= self
+                .control_of(turn.side)
+                .deadline(self.sides[turn.side.index()]))
+        .then_some(turn.side)
     }
 
     /// The clock as of `now`: for the API (per side `ms` and `periods`, `running`) and for
@@ -365,10 +421,11 @@ impl Clock {
                 Some(turn) if turn.side == side => turn.elapsed(now),
                 _ => Duration::ZERO,
             };
-            sides[side.index()] = if elapsed >= self.control.deadline(state) {
+            let control = self.control_of(side);
+            sides[side.index()] = if elapsed >= control.deadline(state) {
                 SideTime::default()
             } else {
-                self.control.phase_time(state, elapsed)
+                control.phase_time(state, elapsed)
             };
         }
         // A side out of time by `now` shows as flagged even before the actor records it.
@@ -380,6 +437,7 @@ impl Clock {
             moving: turn.map(|t| t.side),
             move_ms: turn.map_or(0, |t| floor_ms(t.elapsed(now))),
             flagged,
+            berserk: self.berserk,
         }
     }
 
@@ -388,6 +446,7 @@ impl Clock {
     /// `now` is not charged. A snapshot taken after a flag restores a flagged clock.
     pub fn restore(control: TimeControl, snapshot: &ClockSnapshot, now: Instant) -> Self {
         let mut clock = Clock::new(control);
+        clock.berserk = snapshot.berserk;
         for side in Side::BOTH {
             let shown = snapshot.sides[side.index()];
             let ms = Duration::from_millis(shown.ms);
@@ -402,7 +461,7 @@ impl Clock {
                     },
                     spent,
                 ),
-                (true, true) => byoyomi_move_start(control, shown, spent),
+                (true, true) => byoyomi_move_start(clock.control_of(side), shown, spent),
                 (in_byoyomi, false) => (
                     SideState {
                         main: if in_byoyomi { Duration::ZERO } else { ms },
@@ -455,11 +514,12 @@ impl Clock {
     fn settle(&mut self, turn: Turn, now: Instant, completed: bool) -> Result<(), Flag> {
         let state = self.sides[turn.side.index()];
         let elapsed = turn.elapsed(now);
-        if elapsed >= self.control.deadline(state) {
+        let control = self.control_of(turn.side);
+        if elapsed >= control.deadline(state) {
             self.flag(turn.side);
             return Err(Flag { side: turn.side });
         }
-        self.sides[turn.side.index()] = self.control.charge(state, elapsed, completed);
+        self.sides[turn.side.index()] = control.charge(state, elapsed, completed);
         self.turn = None;
         Ok(())
     }
@@ -510,6 +570,27 @@ pub struct ClockSnapshot {
     /// The side that lost on time, if any.
     #[serde(with = "side_name")]
     pub flagged: Option<Side>,
+    /// Which sides berserked (by [`Side::index`]); absent in JSON when neither did.
+    #[serde(default, skip_serializing_if = "neither")]
+    pub berserk: [bool; 2],
+}
+
+fn neither(berserk: &[bool; 2]) -> bool {
+    berserk == &[false, false]
+}
+
+/// Why [`Clock::berserk`] refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BerserkRefused {
+    /// The side berserked already.
+    #[error("you have already berserked in this game")]
+    Already,
+    /// Byo-yomi only: there is no main time to halve.
+    #[error("this clock has no main time to halve")]
+    NoMainTime,
+    /// The side's time has started to count, or the game is over on time.
+    #[error("berserk is possible only before your clock starts")]
+    Started,
 }
 
 impl ClockSnapshot {

@@ -48,6 +48,52 @@ fn started(control: TimeControl, t0: Instant) -> Clock {
 }
 
 #[test]
+fn berserk_halves_main_time_and_drops_increment_and_byoyomi() {
+    let t0 = Instant::now();
+    let mut clock = Clock::new(control(300, 5, 30, 3, None));
+    clock.berserk(BLACK).expect("before any move");
+    assert_eq!(clock.berserked(), [false, true]);
+    assert_eq!(shown(&clock, BLACK, t0), (150_000, 0, false));
+    assert_eq!(shown(&clock, RED, t0), (300_000, 3, false));
+    assert_eq!(clock.berserk(BLACK), Err(BerserkRefused::Already));
+    // Red moves in 10 s and earns the increment; Black gets none.
+    clock.start(RED, t0);
+    clock.press(t0 + secs(10)).expect("in time");
+    assert_eq!(shown(&clock, RED, t0 + secs(10)), (295_000, 3, false));
+    clock.press(t0 + secs(20)).expect("in time");
+    assert_eq!(shown(&clock, BLACK, t0 + secs(20)), (140_000, 0, false));
+    // No byo-yomi to fall back on: the berserked side flags when its main time is gone.
+    assert_eq!(clock.berserk(RED), Err(BerserkRefused::Started));
+    clock.press(t0 + secs(21)).expect("in time");
+    assert_eq!(clock.flag_at(), Some(t0 + secs(161)));
+    assert_eq!(clock.flagged(t0 + secs(161)), Some(BLACK));
+}
+
+#[test]
+fn berserk_needs_main_time_and_survives_a_restore() {
+    let t0 = Instant::now();
+    let mut byoyomi_only = Clock::new(control(0, 0, 30, 1, None));
+    assert_eq!(byoyomi_only.berserk(RED), Err(BerserkRefused::NoMainTime));
+    let mut clock = Clock::new(control(60, 2, 0, 0, None));
+    clock.berserk(RED).expect("fresh");
+    clock.start(RED, t0);
+    let snapshot = clock.snapshot(t0 + secs(5));
+    let json = serde_json::to_string(&snapshot).expect("serialises");
+    let back: ClockSnapshot = serde_json::from_str(&json).expect("parses");
+    let mut restored = Clock::restore(*clock.control(), &back, t0 + secs(100));
+    assert_eq!(restored.berserked(), [true, false]);
+    // 25 s left of the berserked 30 s; a completed move earns no increment.
+    restored.press(t0 + secs(110)).expect("in time");
+    assert_eq!(shown(&restored, RED, t0 + secs(110)), (15_000, 0, false));
+    // A snapshot from before berserk existed reads as nobody berserked.
+    let old: ClockSnapshot = serde_json::from_str(
+        r#"{"sides":[{"ms":1,"periods":0,"byoyomi":false},{"ms":1,"periods":0,"byoyomi":false}],"running":null,"moving":null,"move_ms":0,"flagged":null}"#,
+    )
+    .expect("old snapshot parses");
+    assert_eq!(old.berserk, [false, false]);
+}
+
+#[test]
 fn main_time_runs_only_for_the_side_to_move() {
     let t0 = Instant::now();
     let clock = started(control(600, 0, 0, 0, None), t0);

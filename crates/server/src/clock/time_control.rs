@@ -190,6 +190,20 @@ impl TimeControl {
         self.days.is_some()
     }
 
+    /// What a player who berserks plays (arena tournaments, docs/tournaments.md): half the
+    /// main time, no increment, no byo-yomi; a move limit stays. Meaningful only with main
+    /// time (see [`super::Clock::berserk`]).
+    pub fn berserked(&self) -> TimeControl {
+        TimeControl {
+            main: self.main / 2,
+            increment: Duration::ZERO,
+            byoyomi: Duration::ZERO,
+            periods: 0,
+            move_limit: self.move_limit,
+            days: None,
+        }
+    }
+
     /// The short display string.
     ///
     /// `M+I` for main minutes + increment seconds (`10+5`, sudden death `10+0`), then

@@ -311,6 +311,52 @@ impl Cluster {
         Ok(Lease::Taken { epoch, previous })
     }
 
+    /// Takes or renews the tournaments' pairing lease: `Some(epoch)` while this node holds it
+    /// (renewed for [`LEASE_TTL`]; a fresh take bumps the epoch), `None` while another node's
+    /// is live. One statement: the row is inserted, or updated only when it is this node's,
+    /// released or expired.
+    pub(crate) async fn take_pairing(&self) -> Result<Option<i64>, StoreError> {
+        let now = now_ms();
+        let row: Option<(i64,)> = sqlx::query_as(
+            "INSERT INTO tournament_leases (name, owner, epoch, expires_at) \
+             VALUES ('pairing', $1, 1, $2) \
+             ON CONFLICT (name) DO UPDATE SET owner = $1, expires_at = $2, \
+               epoch = CASE WHEN tournament_leases.owner = $1 AND tournament_leases.expires_at > 0 \
+                 THEN tournament_leases.epoch ELSE tournament_leases.epoch + 1 END \
+             WHERE tournament_leases.owner = $1 OR tournament_leases.expires_at < $3 \
+             RETURNING epoch",
+        )
+        .bind(&self.node)
+        .bind(now + LEASE_TTL.as_millis() as i64)
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(|(epoch,)| epoch))
+    }
+
+    /// The fence every write of the pairing loop carries (see [`Cluster::take_pairing`]).
+    pub(crate) fn pairing_fence(&self, epoch: i64) -> crate::store::Write {
+        crate::store::Write::PairingFence {
+            owner: self.node.clone(),
+            epoch,
+        }
+    }
+
+    /// Releases the pairing lease (a graceful stop): another node takes it at its next tick.
+    pub(crate) async fn release_pairing(&self, epoch: i64) {
+        let done = sqlx::query(
+            "UPDATE tournament_leases SET expires_at = 0 WHERE name = 'pairing' \
+             AND owner = $1 AND epoch = $2",
+        )
+        .bind(&self.node)
+        .bind(epoch)
+        .execute(&self.pool)
+        .await;
+        if let Err(e) = done {
+            tracing::warn!(error = %e, "pairing lease not released; it will expire");
+        }
+    }
+
     /// Releases game `id`'s lease taken with `epoch` (a graceful stop of its actor): another
     /// node may take it at once.
     pub(crate) async fn release(&self, id: &str, epoch: i64) {
@@ -604,6 +650,7 @@ mod tests {
             players: [None, None],
             rated: false,
             rating_range: None,
+            tournament: None,
         };
         Write::SaveGame(game.row(id))
     }

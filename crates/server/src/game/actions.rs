@@ -237,6 +237,7 @@ impl Live {
                 }
             }
             Action::Rematch => self.rematch(games, side, now).await,
+            Action::Berserk => self.berserk(games, side, now).await,
             Action::Takeback(what) => self.takeback(games, side, what, now).await,
             Action::Premove(text) => self.premove(side, text, now),
             Action::Claim(result) => self.claim(games, side, result, now).await,
@@ -362,12 +363,64 @@ impl Live {
         }
     }
 
+    /// `side` berserks (docs/tournaments.md): in an arena's game, before its first move, with
+    /// a clock that has main time. The tournament's standings read it from the game's link row,
+    /// written in the same unit as the game.
+    pub(super) async fn berserk(
+        &mut self,
+        games: &Games,
+        side: Side,
+        now: Instant,
+    ) -> Result<(), ApiError> {
+        let refused = |why: String| ApiError::new(ErrorCode::BerserkNotAllowed, why);
+        let Some(tournament) = &self.state.meta.tournament else {
+            return Err(refused(
+                "Berserk is only for arena tournament games.".into(),
+            ));
+        };
+        if tournament.kind != jiang_protocol::TournamentKind::Arena {
+            return Err(refused(
+                "Berserk is an arena's rule; a Swiss has none.".into(),
+            ));
+        }
+        self.ensure_playing()?;
+        self.settle_flag(games, now).await?;
+        // Only before one's own first move: the first mover has moved from ply 1 on, the
+        // other from ply 2 on.
+        let ply = self.ply();
+        if ply >= 2 || (ply == 1 && self.state.table.turn() != side) {
+            return Err(refused(
+                "Berserk is possible only before your first move.".into(),
+            ));
+        }
+        let mut next = self.state.clone();
+        let Some(clock) = &mut next.clock else {
+            return Err(refused("This game has no clock.".into()));
+        };
+        clock
+            .berserk(side)
+            .map_err(|why| refused(format!("Cannot berserk: {why}.")))?;
+        let link = Write::Tournament(crate::store::TournamentWrite::Berserk {
+            game: self.id.clone(),
+            seat: side.index(),
+        });
+        self.commit(games, next, vec![link], now).await?;
+        self.broadcast(Event::State, now);
+        Ok(())
+    }
+
     pub(super) async fn rematch(
         &mut self,
         games: &Games,
         side: Side,
         now: Instant,
     ) -> Result<(), ApiError> {
+        if self.state.meta.tournament.is_some() {
+            return Err(ApiError::new(
+                ErrorCode::RematchNotAllowed,
+                "Tournament games have no rematch: the tournament pairs its players.",
+            ));
+        }
         if !self.state.status.is_over() {
             return Err(ApiError::new(
                 ErrorCode::GameNotOver,
@@ -412,6 +465,7 @@ impl Live {
                 players,
                 rated: next.meta.rated,
                 rating_range: None,
+                tournament: None,
             };
             unit.extend(new_game.writes(&next_id));
             next.meta.next = Some(next_id);

@@ -47,8 +47,8 @@ pub(crate) use registry::{Games, NodeParts, Preloaded};
 pub(crate) use remote::{message_action, spawn_tasks};
 
 pub(crate) use computer::requested_level;
-pub(crate) use rows::NewGame;
 use rows::{Load, Meta, abandoned_result, duration_ms, load_live, side_of_index};
+pub(crate) use rows::{NewGame, TournamentOfGame};
 use state::State;
 use view::Event;
 
@@ -92,6 +92,8 @@ pub enum Action {
     Impasse,
     /// Ask for a rematch.
     Rematch,
+    /// Berserk: arena tournament games, before one's first move (docs/tournaments.md).
+    Berserk,
     /// Request, cancel, accept or decline a takeback.
     Takeback(TakebackAction),
     /// Queue a move for the next turn (`None` cancels it).

@@ -53,6 +53,18 @@ pub(super) struct Meta {
     /// The ratings an opponent may have to join, `[min, max]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) rating_range: Option<[i64; 2]>,
+    /// The tournament the game was paired in, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) tournament: Option<TournamentOfGame>,
+}
+
+/// The tournament a game was paired in (who berserked is the clock's to say).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct TournamentOfGame {
+    /// The tournament's id.
+    pub id: String,
+    /// `arena` or `swiss`: only an arena's players may berserk.
+    pub kind: jiang_protocol::TournamentKind,
 }
 
 fn no_players(players: &[Option<PlayerRef>; 2]) -> bool {
@@ -107,6 +119,8 @@ pub(crate) struct NewGame {
     pub rated: bool,
     /// The ratings an opponent may have to join, `[min, max]`.
     pub rating_range: Option<[i64; 2]>,
+    /// The tournament that paired it.
+    pub tournament: Option<TournamentOfGame>,
 }
 
 impl NewGame {
@@ -131,6 +145,7 @@ impl NewGame {
                 rated: self.rated,
                 players: self.players.clone(),
                 rating_range: self.rating_range,
+                tournament: self.tournament.clone(),
                 // Both seats taken at creation (a tournament's pairing) or the computer's
                 // game: the game starts now.
                 started_at: both.then_some(now),

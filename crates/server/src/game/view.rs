@@ -136,8 +136,28 @@ impl Live {
                     Some((self.name(s).to_owned(), player.id.clone()))
                 })
                 .collect(),
+            tournament: self.tournament_view(),
             variant_fields: self.state.table.variant_fields(viewer),
         }
+    }
+
+    /// The tournament this game belongs to, with the sides that berserked.
+    fn tournament_view(&self) -> Option<jiang_protocol::GameTournament> {
+        let link = self.state.meta.tournament.as_ref()?;
+        let berserked = self
+            .state
+            .clock
+            .as_ref()
+            .map_or([false; 2], Clock::berserked);
+        Some(jiang_protocol::GameTournament {
+            id: link.id.clone(),
+            kind: link.kind,
+            berserk: Side::BOTH
+                .iter()
+                .filter(|s| berserked[s.index()])
+                .map(|&s| self.name(s).to_owned())
+                .collect(),
+        })
     }
 
     pub(super) fn view(&self, viewer: Option<Side>, now: Instant) -> GameView {

@@ -167,6 +167,7 @@ pub(crate) async fn create(
         },
         rated: request.rated,
         rating_range: request.rating_range,
+        tournament: None,
     };
     let stored = state.games.store().write(new_game.writes(&id)).await;
     if let Err(e) = stored {

@@ -56,6 +56,7 @@ pub(crate) fn router(state: AppState) -> Router {
         ("abort", action(|_: EmptyRequest| Action::Abort)),
         ("impasse", action(|_: EmptyRequest| Action::Impasse)),
         ("rematch", action(|_: EmptyRequest| Action::Rematch)),
+        ("berserk", action(|_: EmptyRequest| Action::Berserk)),
         (
             "takeback",
             action(|r: TakebackRequest| Action::Takeback(r.action)),

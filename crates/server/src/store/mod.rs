@@ -256,6 +256,14 @@ pub enum Write {
     Puzzle(PuzzleWrite),
     /// A change of tournaments, entries, tournament games or byes (see [`TournamentWrite`]).
     Tournament(TournamentWrite),
+    /// Cluster mode: the unit commits only if `owner` still holds the tournaments' pairing
+    /// lease with `epoch` (else the whole unit fails with [`StoreError::Fenced`]).
+    PairingFence {
+        /// This node's id.
+        owner: String,
+        /// The epoch the loop took the lease with.
+        epoch: i64,
+    },
     /// Cluster mode: the unit commits only if `owner` still holds game `game_id`'s lease with
     /// the `epoch` it took (else the whole unit fails with [`StoreError::Fenced`]); the lease is
     /// extended to at least `expires_at` (ms since the Unix epoch). The row lock it takes also

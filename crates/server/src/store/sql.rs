@@ -51,6 +51,9 @@ const ABANDONABLE: &str = "status = 'playing' AND clock IS NULL AND EXISTS \
 /// The statement a [`Write::Fence`] runs.
 const FENCE: &str = "UPDATE game_leases SET expires_at = CASE WHEN expires_at > $4 \
      THEN expires_at ELSE $4 END WHERE game_id = $1 AND owner = $2 AND epoch = $3";
+/// The statement a [`Write::PairingFence`] runs (it must find its row).
+const PAIRING_FENCE: &str = "UPDATE tournament_leases SET owner = owner WHERE name = 'pairing' \
+     AND owner = $1 AND epoch = $2";
 const DELETE_MOVES: &str = "DELETE FROM moves WHERE game_id = $1 AND ply > $2";
 const INSERT_LOG: &str = "INSERT INTO game_log (game_id, seq, kind, channel, side, body, at_ms) \
      VALUES ($1, $2, $3, $4, $5, $6, $7)";
@@ -243,6 +246,16 @@ macro_rules! sql_backend {
                             .bind(owner)
                             .bind(epoch)
                             .bind(expires_at)
+                            .execute(&mut **tx)
+                            .await?;
+                        if done.rows_affected() != 1 {
+                            return Err(StoreError::Fenced);
+                        }
+                    }
+                    Write::PairingFence { owner, epoch } => {
+                        let done = sqlx::query(PAIRING_FENCE)
+                            .bind(owner)
+                            .bind(epoch)
                             .execute(&mut **tx)
                             .await?;
                         if done.rows_affected() != 1 {

@@ -109,6 +109,9 @@ pub struct TournamentGameRow {
 pub enum TournamentWrite {
     /// A new tournament.
     Create(TournamentRow),
+    /// A scheduled occurrence: created unless its id is stored already (another node, or
+    /// before a restart, created it).
+    CreateScheduled(TournamentRow),
     /// `player` joins `tournament` (again: the withdrawal is undone).
     Join {
         /// The tournament.
@@ -142,6 +145,14 @@ pub enum TournamentWrite {
         game: String,
         /// When it ended.
         at: i64,
+    },
+    /// The player in seat `seat` (0 first, 1 second) of tournament game `game` berserked (in
+    /// the unit that stores the game's clock). Nothing for a game of no tournament.
+    Berserk {
+        /// The game.
+        game: String,
+        /// The seat's index.
+        seat: usize,
     },
     /// A Swiss bye (in the unit that creates the round's games).
     Bye {
@@ -193,6 +204,9 @@ pub(super) const SELECT_TOURNAMENT: &str = "SELECT id, kind, variant, clock, min
 pub(super) const INSERT_TOURNAMENT: &str = "INSERT INTO tournaments (id, kind, variant, clock, \
      minutes, rounds, starts_at, rated, created_by, status, created_at, finished_at) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+pub(super) const INSERT_SCHEDULED: &str = "INSERT INTO tournaments (id, kind, variant, clock, \
+     minutes, rounds, starts_at, rated, created_by, status, created_at, finished_at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (id) DO NOTHING";
 pub(super) const JOIN_TOURNAMENT: &str = "INSERT INTO tournament_entries (tournament_id, \
      player_id, joined_at, withdrawn) VALUES ($1, $2, $3, 0) \
      ON CONFLICT (tournament_id, player_id) DO UPDATE SET withdrawn = 0, \
@@ -207,6 +221,10 @@ pub(super) const INSERT_TOURNAMENT_GAME: &str = "INSERT INTO tournament_games (g
      VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 0, $8, NULL)";
 pub(super) const GAME_ENDED: &str =
     "UPDATE tournament_games SET ended_at = $2 WHERE game_id = $1 AND ended_at IS NULL";
+pub(super) const BERSERK_FIRST: &str =
+    "UPDATE tournament_games SET berserk_first = 1 WHERE game_id = $1";
+pub(super) const BERSERK_SECOND: &str =
+    "UPDATE tournament_games SET berserk_second = 1 WHERE game_id = $1";
 pub(super) const INSERT_BYE: &str =
     "INSERT INTO tournament_byes (tournament_id, round, player_id) VALUES ($1, $2, $3)";
 pub(super) const SELECT_ENTRIES: &str = "SELECT e.player_id, e.joined_at, e.withdrawn, \
@@ -234,10 +252,15 @@ macro_rules! tournament_backend {
                 write: &TournamentWrite,
             ) -> Result<(), StoreError> {
                 match write {
-                    TournamentWrite::Create(t) => {
+                    TournamentWrite::Create(t) | TournamentWrite::CreateScheduled(t) => {
+                        let sql = if matches!(write, TournamentWrite::Create(_)) {
+                            INSERT_TOURNAMENT
+                        } else {
+                            INSERT_SCHEDULED
+                        };
                         execute!(
                             tx,
-                            INSERT_TOURNAMENT,
+                            sql,
                             &t.id,
                             &t.kind,
                             &t.variant,
@@ -285,6 +308,14 @@ macro_rules! tournament_backend {
                     }
                     TournamentWrite::Ended { game, at } => {
                         execute!(tx, GAME_ENDED, game, at);
+                    }
+                    TournamentWrite::Berserk { game, seat } => {
+                        let sql = if *seat == 0 {
+                            BERSERK_FIRST
+                        } else {
+                            BERSERK_SECOND
+                        };
+                        execute!(tx, sql, game);
                     }
                     TournamentWrite::Bye {
                         tournament,

@@ -8,14 +8,15 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use jiang_protocol::{
-    CreateTournament, EmptyRequest, TournamentEntry, TournamentKind, TournamentList,
-    TournamentStatus, TournamentView, to_sorted_value,
+    CreateTournament, EmptyRequest, TournamentBerserk, TournamentEntry, TournamentKind,
+    TournamentList, TournamentStatus, TournamentView, to_sorted_value,
 };
 use serde_json::Value;
 
 use super::{Loaded, kind_name, load, my_game, names, publish_standings, state_of, summary};
 use crate::clock::TimeControl;
 use crate::error::{ApiError, ErrorCode};
+use crate::game::Action;
 use crate::http::extract::JsonBody;
 use crate::http::games::parse_variant;
 use crate::http::state::AppState;
@@ -172,7 +173,7 @@ pub(crate) async fn create(
     };
     store(&state, TournamentWrite::Create(row.clone())).await?;
     tracing::info!(tournament = %row.id, kind = %row.kind, variant = %row.variant, "tournament created");
-    state.tournaments.wake.notify_one();
+    state.tournaments.poke(&row.id);
     let loaded = super::loaded(row, Vec::new(), Vec::new(), Vec::new())
         .ok_or_else(|| ApiError::internal("The new tournament does not read back."))?;
     Ok((
@@ -265,8 +266,13 @@ fn finished() -> ApiError {
     )
 }
 
-/// The asking player's id, when they have joined tournament `id` and it is not finished.
-async fn entrant(state: &AppState, id: &str, headers: &HeaderMap) -> Result<String, ApiError> {
+/// The asking player's id, when they have joined tournament `id` and it is not finished, with
+/// the tournament as read.
+async fn entrant(
+    state: &AppState,
+    id: &str,
+    headers: &HeaderMap,
+) -> Result<(String, Loaded), ApiError> {
     let auth = who(state, headers, true).await?;
     let me = auth.require()?.id.clone();
     let loaded = tournament(state, id).await?;
@@ -276,7 +282,7 @@ async fn entrant(state: &AppState, id: &str, headers: &HeaderMap) -> Result<Stri
     if !loaded.entries.iter().any(|e| e.player_id == me) {
         return Err(not_joined());
     }
-    Ok(me)
+    Ok((me, loaded))
 }
 
 fn not_joined() -> ApiError {
@@ -294,7 +300,7 @@ pub(crate) async fn withdraw(
     headers: HeaderMap,
     JsonBody(_): JsonBody<EmptyRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let me = entrant(&state, &id, &headers).await?;
+    let (me, _) = entrant(&state, &id, &headers).await?;
     store(
         &state,
         TournamentWrite::Withdraw {
@@ -311,23 +317,31 @@ pub(crate) async fn withdraw(
     })))
 }
 
-/// `POST /api/tournaments/{id}/berserk`: not supported yet (`400 unsupported`): a game's clock
-/// has one time control for both sides, so one side's time cannot be halved cleanly.
+/// `POST /api/tournaments/{id}/berserk`: the asking player berserks in their current game of
+/// the arena (the game's own `berserk` action, which checks the rest: before one's first
+/// move, once, with main time).
 pub(crate) async fn berserk(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
     JsonBody(_): JsonBody<EmptyRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    entrant(&state, &id, &headers).await?;
-    Err(ApiError::new(
-        ErrorCode::Unsupported,
-        "Berserk is not supported yet: a game's clock gives both sides the same time control.",
-    ))
+    let (me, loaded) = entrant(&state, &id, &headers).await?;
+    let Some(game) = my_game(&loaded, &me) else {
+        return Err(ApiError::new(
+            ErrorCode::BerserkNotAllowed,
+            "You have no game in progress in this tournament.",
+        ));
+    };
+    crate::http::games::act(&state, &game.id, Some(game.token), Action::Berserk).await?;
+    Ok(Json(to_sorted_value(&TournamentBerserk {
+        game: game.id,
+        side: game.side,
+    })))
 }
 
 /// After a join or a withdrawal: the sockets get the new standings, the loop looks at once.
 async fn changed(state: &AppState, id: &str) {
     publish_standings(&state.tournaments, &*state.games.store().backend(), id).await;
-    state.tournaments.wake.notify_one();
+    state.tournaments.poke(id);
 }

@@ -5,7 +5,8 @@
 //! nobody twice.
 //!
 //! Rooms: `handlers` (the `/api/tournaments` endpoints), `runner` (the pairing loop: starts
-//! tournaments, pairs, notices games' ends, finishes), `socket` (the tournament WebSocket).
+//! tournaments, pairs, notices games' ends, finishes), `schedule` (the tournaments the server
+//! holds by itself), `socket` (the tournament WebSocket).
 //! The [`Hub`] carries changes from the handlers and the loop to the sockets.
 //!
 //! May use: `store`, `players` (who a request is, names and ratings), `game` (a new game's
@@ -14,6 +15,7 @@
 
 pub(crate) mod handlers;
 pub(crate) mod runner;
+pub mod schedule;
 pub(crate) mod socket;
 
 use std::collections::{HashMap, HashSet};
@@ -22,7 +24,8 @@ use std::time::Duration;
 
 use jiang_protocol::{
     MyTournamentGame, SheetMark, TimeControlSpec, TournamentBye, TournamentGame, TournamentKind,
-    TournamentStanding, TournamentState, TournamentStatus, TournamentSummary,
+    TournamentNews, TournamentShare, TournamentStanding, TournamentState, TournamentStatus,
+    TournamentSummary,
 };
 use jiang_rules::{Side, Variant};
 use jiang_tournament::{
@@ -41,6 +44,8 @@ pub struct TournamentSettings {
     /// Arena: pairing waits until someone has waited this long, then pairs everyone waiting,
     /// so that players who finish at about the same time meet new opponents.
     pub arena_pair_wait: Duration,
+    /// The tournaments the server holds by itself (`--schedule`).
+    pub schedule: Vec<schedule::Schedule>,
 }
 
 impl Default for TournamentSettings {
@@ -48,6 +53,7 @@ impl Default for TournamentSettings {
         TournamentSettings {
             tick: Duration::from_millis(500),
             arena_pair_wait: Duration::from_secs(2),
+            schedule: Vec::new(),
         }
     }
 }
@@ -61,17 +67,132 @@ pub(crate) enum Event {
     Paired { player: String, message: Arc<str> },
 }
 
-/// The tournament sockets' channels, and the pairing loop's wake-up.
+/// What the standings of one tournament may cost its sockets, in bytes a second (see
+/// [`publish_standings`]).
+pub const STANDINGS_BYTES_PER_SECOND: f64 = 20e6;
+
+/// The tournament sockets' channels, and the pairing loop's wake-up. In cluster mode it also
+/// shares every event and wake-up with the other nodes (`jiang.tournament`), in order, and
+/// hands theirs to its own sockets: the loop runs on one node, sockets on any.
 #[derive(Default)]
 pub(crate) struct Hub {
     channels: Mutex<HashMap<String, broadcast::Sender<Event>>>,
     /// Poked after a join, a withdrawal or a new tournament: the loop looks at once.
     pub(crate) wake: Notify,
+    /// Per tournament: when its next standings may go out, and whether a change waits.
+    standings: Mutex<HashMap<String, (std::time::Instant, bool)>>,
+    /// Cluster mode: the queue of what this node shares (see [`Hub::share_with`]).
+    outbox: std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<(String, TournamentNews)>>,
 }
 
 impl Hub {
     pub(crate) fn new() -> Arc<Hub> {
         Arc::new(Hub::default())
+    }
+
+    /// Cluster mode: shares this node's events and wake-ups on `jiang.tournament`, and hands
+    /// the other nodes' to this node's sockets and loop, until `shutdown`.
+    pub(crate) async fn share_with(
+        self: &Arc<Self>,
+        cluster: Arc<crate::cluster::Cluster>,
+        mut shutdown: tokio::sync::watch::Receiver<bool>,
+    ) -> Result<(), crate::cluster::ClusterError> {
+        use futures_util::StreamExt;
+        let subject = cluster.topic("tournament");
+        let mut heard = cluster.nats().subscribe(subject.clone()).await?;
+        let (tx, mut outbox) = tokio::sync::mpsc::unbounded_channel();
+        let _ = self.outbox.set(tx);
+        let hub = self.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    message = heard.next() => {
+                        let Some(message) = message else { break };
+                        match serde_json::from_slice::<TournamentShare>(&message.payload) {
+                            Ok(share) if share.node != cluster.node() => hub.hear(share),
+                            Ok(_) => {}
+                            Err(e) => tracing::warn!(error = %e, "unreadable tournament share"),
+                        }
+                    }
+                    Some((tournament, news)) = outbox.recv() => {
+                        let share = TournamentShare {
+                            node: cluster.node().to_owned(),
+                            tournament,
+                            news,
+                        };
+                        let payload = serde_json::to_vec(&share).expect("serialises");
+                        let _ = cluster.nats().publish(subject.clone(), payload.into()).await;
+                    }
+                    _ = shutdown.changed() => break,
+                }
+            }
+        });
+        Ok(())
+    }
+
+    /// Another node's news: to this node's sockets (or loop).
+    fn hear(&self, share: TournamentShare) {
+        let event = match share.news {
+            TournamentNews::Standings { message } => Event::Standings(message.into()),
+            TournamentNews::Paired { player, message } => Event::Paired {
+                player,
+                message: message.into(),
+            },
+            TournamentNews::Wake {} => {
+                self.wake.notify_one();
+                return;
+            }
+        };
+        self.deliver(&share.tournament, event);
+    }
+
+    /// Whether tournament `id`'s standings must wait (then marked to be sent when due).
+    fn hold_standings(&self, id: &str) -> bool {
+        let mut standings = self.standings.lock().expect("hub lock");
+        match standings.get_mut(id) {
+            Some((not_before, waiting)) if std::time::Instant::now() < *not_before => {
+                *waiting = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Tournament `id`'s standings of `bytes` went out now: the next wait until their cost
+    /// to its sockets (this node's, and one more for the other nodes of a cluster) is paid.
+    fn standings_sent(&self, id: &str, bytes: usize) {
+        let sockets = {
+            let channels = self.channels.lock().expect("hub lock");
+            channels
+                .get(id)
+                .map_or(0, broadcast::Sender::receiver_count)
+        } + usize::from(self.outbox.get().is_some());
+        let wait =
+            Duration::from_secs_f64(bytes as f64 * sockets as f64 / STANDINGS_BYTES_PER_SECOND);
+        let mut standings = self.standings.lock().expect("hub lock");
+        standings.insert(id.to_owned(), (std::time::Instant::now() + wait, false));
+        // Forget the tournaments whose wait is over and that have nothing waiting.
+        let now = std::time::Instant::now();
+        standings.retain(|_, (not_before, waiting)| *waiting || *not_before > now);
+    }
+
+    /// The tournaments whose held-back standings may go out now.
+    pub(crate) fn standings_due(&self) -> Vec<String> {
+        let now = std::time::Instant::now();
+        let standings = self.standings.lock().expect("hub lock");
+        standings
+            .iter()
+            .filter(|(_, (not_before, waiting))| *waiting && *not_before <= now)
+            .map(|(id, _)| id.clone())
+            .collect()
+    }
+
+    /// Pokes the pairing loop, wherever it runs.
+    pub(crate) fn poke(&self, tournament: &str) {
+        self.wake.notify_one();
+        if let Some(outbox) = self.outbox.get() {
+            let _ = outbox.send((tournament.to_owned(), TournamentNews::Wake {}));
+        }
     }
 
     /// A receiver of tournament `id`'s events.
@@ -92,9 +213,26 @@ impl Hub {
         }
     }
 
-    /// Sends `event` to tournament `id`'s sockets, if any (a channel nobody listens to any more
-    /// is dropped).
+    /// Sends `event` to tournament `id`'s sockets, on every node of a cluster.
     pub(crate) fn publish(&self, id: &str, event: Event) {
+        if let Some(outbox) = self.outbox.get() {
+            let news = match &event {
+                Event::Standings(message) => TournamentNews::Standings {
+                    message: message.to_string(),
+                },
+                Event::Paired { player, message } => TournamentNews::Paired {
+                    player: player.clone(),
+                    message: message.to_string(),
+                },
+            };
+            let _ = outbox.send((id.to_owned(), news));
+        }
+        self.deliver(id, event);
+    }
+
+    /// Sends `event` to this node's sockets of tournament `id`, if any (a channel nobody
+    /// listens to any more is dropped).
+    fn deliver(&self, id: &str, event: Event) {
         let mut channels = self.channels.lock().expect("hub lock");
         if let Some(sender) = channels.get(id) {
             if sender.receiver_count() == 0 {
@@ -105,8 +243,11 @@ impl Hub {
         }
     }
 
-    /// Whether any socket watches tournament `id`.
+    /// Whether any socket watches tournament `id` (in a cluster, always: another node's may).
     pub(crate) fn watched(&self, id: &str) -> bool {
+        if self.outbox.get().is_some() {
+            return true;
+        }
         let channels = self.channels.lock().expect("hub lock");
         channels.get(id).is_some_and(|s| s.receiver_count() > 0)
     }
@@ -374,6 +515,7 @@ pub(crate) fn summary(loaded: &Loaded) -> TournamentSummary {
         rated: row.rated != 0,
         status: loaded.status,
         created_by: row.created_by.clone(),
+        scheduled: row.created_by == schedule::SCHEDULER,
         players: loaded.entries.iter().filter(|e| e.withdrawn == 0).count() as u32,
     }
 }
@@ -607,12 +749,20 @@ pub(crate) async fn standings_message(
 }
 
 /// Sends tournament `id`'s state to its sockets, if any watch it.
+///
+/// Throttled by size: a tournament's standings cost its sockets at most
+/// [`STANDINGS_BYTES_PER_SECOND`] (a large arena's, with every player's sheet and every game,
+/// are sent less often than a small one's, which go out at every change); what is held back is
+/// marked and sent by the pairing loop once its time has come ([`Hub::standings_due`]).
 pub(crate) async fn publish_standings(hub: &Hub, backend: &dyn Backend, id: &str) {
-    if !hub.watched(id) {
+    if !hub.watched(id) || hub.hold_standings(id) {
         return;
     }
     match standings_message(backend, id).await {
-        Ok(Some((message, _))) => hub.publish(id, Event::Standings(message)),
+        Ok(Some((message, _))) => {
+            hub.standings_sent(id, message.len());
+            hub.publish(id, Event::Standings(message));
+        }
         Ok(None) => {}
         Err(e) => tracing::warn!(tournament = %id, error = %e, "cannot read a tournament"),
     }

@@ -6,7 +6,8 @@
 //! picks up exactly where it stopped: a game and its link to the tournament (and a Swiss round's
 //! games and bye) are written in one transaction.
 //!
-//! One node runs the loop; a cluster's lease for it is a later step.
+//! One node runs the loop at a time: in a cluster, the holder of the pairing lease (a row in
+//! `tournament_leases`, taken and renewed at every tick, every write fenced by it).
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -22,7 +23,8 @@ use super::{
     publish_standings, result_of, status_name, swiss_rounds,
 };
 use crate::clock::TimeControl;
-use crate::game::{Games, NewGame};
+use crate::cluster::Cluster;
+use crate::game::{Games, NewGame, TournamentOfGame};
 use crate::store::{
     Backend, StoreError, TournamentGameLink, TournamentGameRow, TournamentWrite, Write, now_ms,
 };
@@ -32,24 +34,85 @@ use crate::{seat, table};
 /// (10 minutes).
 pub const SWISS_GATHER_MS: i64 = 10 * 60 * 1000;
 
-/// Starts the loop; it ends when `shutdown` turns true.
+/// What one look of the loop works with.
+struct Ctx<'a> {
+    games: &'a Arc<Games>,
+    hub: &'a Hub,
+    settings: &'a TournamentSettings,
+    /// Cluster mode: the pairing lease this node holds, with its epoch; every write carries
+    /// its fence, so a node that lost the lease cannot pair anyone.
+    lease: Option<(&'a Cluster, i64)>,
+}
+
+impl Ctx<'_> {
+    /// Writes `unit` in one transaction, fenced by the pairing lease in cluster mode.
+    async fn write(&self, mut unit: Vec<Write>) -> Result<(), StoreError> {
+        if let Some((cluster, epoch)) = self.lease {
+            unit.push(cluster.pairing_fence(epoch));
+        }
+        self.games.store().write(unit).await
+    }
+}
+
+/// Starts the loop; it ends when `shutdown` turns true. In cluster mode every node runs it,
+/// but only the holder of the pairing lease looks at the tournaments (the others try to take
+/// the lease at every tick, so a node's death is covered within [`crate::cluster::LEASE_TTL`]);
+/// a graceful stop releases the lease.
 pub(crate) fn spawn(
     games: Arc<Games>,
     hub: Arc<Hub>,
     settings: TournamentSettings,
+    cluster: Option<Arc<Cluster>>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     tokio::spawn(async move {
+        // The scheduled occurrences this loop has stored (or found stored).
+        let mut scheduled = HashSet::new();
+        let mut held: Option<i64> = None;
         loop {
             tokio::select! {
                 _ = tokio::time::sleep(settings.tick) => {}
                 _ = hub.wake.notified() => {}
-                _ = shutdown.changed() => return,
+                _ = shutdown.changed() => {}
             }
             if *shutdown.borrow() {
+                if let (Some(cluster), Some(epoch)) = (&cluster, held) {
+                    cluster.release_pairing(epoch).await;
+                }
                 return;
             }
-            if let Err(e) = tick(&games, &hub, &settings).await {
+            let lease = match &cluster {
+                None => None,
+                Some(cluster) => match cluster.take_pairing().await {
+                    Ok(Some(epoch)) => {
+                        if held != Some(epoch) {
+                            tracing::info!(epoch, "this node runs the tournaments' pairing");
+                        }
+                        held = Some(epoch);
+                        Some((&**cluster, epoch))
+                    }
+                    Ok(None) => {
+                        if held.take().is_some() {
+                            tracing::warn!("the tournaments' pairing lease went to another node");
+                        }
+                        continue;
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "cannot take the pairing lease; trying again");
+                        continue;
+                    }
+                },
+            };
+            let ctx = Ctx {
+                games: &games,
+                hub: &hub,
+                settings: &settings,
+                lease,
+            };
+            if let Err(e) = schedule_next(&ctx, &mut scheduled, now_ms()).await {
+                tracing::warn!(error = %e, "cannot create a scheduled tournament; trying again");
+            }
+            if let Err(e) = tick(&ctx).await {
                 tracing::warn!(error = %e, "tournament pairing failed; trying again");
             }
         }
@@ -57,50 +120,71 @@ pub(crate) fn spawn(
 }
 
 /// One look at every tournament that is not finished.
-async fn tick(
-    games: &Arc<Games>,
-    hub: &Hub,
-    settings: &TournamentSettings,
-) -> Result<(), StoreError> {
-    let backend = games.store().backend();
+async fn tick(ctx: &Ctx<'_>) -> Result<(), StoreError> {
+    let backend = ctx.games.store().backend();
     let now = now_ms();
     for row in backend.tournaments_with("upcoming", false, 1000).await? {
         if row.starts_at <= now {
-            set_status(games, &row.id, TournamentStatus::Running, None).await?;
+            set_status(ctx, &row.id, TournamentStatus::Running, None).await?;
             tracing::info!(tournament = %row.id, "tournament started");
-            publish_standings(hub, &*backend, &row.id).await;
+            publish_standings(ctx.hub, &*backend, &row.id).await;
         }
     }
     for row in backend.tournaments_with("running", false, 1000).await? {
-        step(games, hub, settings, &*backend, &row.id).await?;
+        step(ctx, &*backend, &row.id).await?;
+    }
+    for id in ctx.hub.standings_due() {
+        publish_standings(ctx.hub, &*backend, &id).await;
+    }
+    Ok(())
+}
+
+/// Creates each `--schedule` entry's next occurrence unless `done` says this loop stored it
+/// already; the insert ignores an id stored before a restart or by another node.
+async fn schedule_next(
+    ctx: &Ctx<'_>,
+    done: &mut HashSet<String>,
+    now: i64,
+) -> Result<(), StoreError> {
+    let due: Vec<_> = ctx
+        .settings
+        .schedule
+        .iter()
+        .map(|entry| entry.next_occurrence(now))
+        .filter(|row| !done.contains(&row.id))
+        .collect();
+    if due.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<String> = due.iter().map(|row| row.id.clone()).collect();
+    let unit = due
+        .into_iter()
+        .map(|row| Write::Tournament(TournamentWrite::CreateScheduled(row)))
+        .collect();
+    ctx.write(unit).await?;
+    for id in ids {
+        tracing::info!(tournament = %id, "scheduled tournament ready");
+        done.insert(id);
     }
     Ok(())
 }
 
 async fn set_status(
-    games: &Games,
+    ctx: &Ctx<'_>,
     id: &str,
     status: TournamentStatus,
     finished_at: Option<i64>,
 ) -> Result<(), StoreError> {
-    games
-        .store()
-        .write(vec![Write::Tournament(TournamentWrite::Status {
-            tournament: id.to_owned(),
-            status: status_name(status).to_owned(),
-            finished_at,
-        })])
-        .await
+    ctx.write(vec![Write::Tournament(TournamentWrite::Status {
+        tournament: id.to_owned(),
+        status: status_name(status).to_owned(),
+        finished_at,
+    })])
+    .await
 }
 
 /// One running tournament: note ended games, then pair or finish.
-async fn step(
-    games: &Arc<Games>,
-    hub: &Hub,
-    settings: &TournamentSettings,
-    backend: &dyn Backend,
-    id: &str,
-) -> Result<(), StoreError> {
+async fn step(ctx: &Ctx<'_>, backend: &dyn Backend, id: &str) -> Result<(), StoreError> {
     let Some(mut loaded) = load(backend, id).await? else {
         return Ok(());
     };
@@ -117,7 +201,7 @@ async fn step(
         })
         .collect();
     if !ended.is_empty() {
-        games.store().write(ended).await?;
+        ctx.write(ended).await?;
         changed = true;
         let Some(again) = load(backend, id).await? else {
             return Ok(());
@@ -126,12 +210,12 @@ async fn step(
     }
     let now = now_ms();
     let done = match loaded.kind {
-        TournamentKind::Arena => arena_step(games, hub, settings, backend, &loaded, now).await?,
-        TournamentKind::Swiss => swiss_step(games, hub, backend, &loaded).await?,
+        TournamentKind::Arena => arena_step(ctx, backend, &loaded, now).await?,
+        TournamentKind::Swiss => swiss_step(ctx, backend, &loaded).await?,
     };
     match done {
         Step::Finished => {
-            set_status(games, id, TournamentStatus::Finished, Some(now)).await?;
+            set_status(ctx, id, TournamentStatus::Finished, Some(now)).await?;
             tracing::info!(tournament = %id, "tournament finished");
             changed = true;
         }
@@ -139,7 +223,7 @@ async fn step(
         Step::Nothing => {}
     }
     if changed {
-        publish_standings(hub, backend, id).await;
+        publish_standings(ctx.hub, backend, id).await;
     }
     Ok(())
 }
@@ -175,9 +259,7 @@ async fn rating(backend: &dyn Backend, player: &str, loaded: &Loaded) -> Result<
 }
 
 async fn arena_step(
-    games: &Arc<Games>,
-    hub: &Hub,
-    settings: &TournamentSettings,
+    ctx: &Ctx<'_>,
     backend: &dyn Backend,
     loaded: &Loaded,
     now: i64,
@@ -212,7 +294,7 @@ async fn arena_step(
         return Ok(Step::Nothing);
     }
     let longest = waiting.iter().map(|(_, since)| *since).min().unwrap_or(now);
-    let wait_ms = i64::try_from(settings.arena_pair_wait.as_millis()).unwrap_or(i64::MAX);
+    let wait_ms = i64::try_from(ctx.settings.arena_pair_wait.as_millis()).unwrap_or(i64::MAX);
     if now - longest < wait_ms {
         return Ok(Step::Nothing);
     }
@@ -229,13 +311,12 @@ async fn arena_step(
         return Ok(Step::Nothing);
     }
     let pairs: Vec<(String, String)> = pairs.into_iter().map(|p| (p.first.0, p.second.0)).collect();
-    start_games(games, hub, backend, loaded, &pairs, None, None).await?;
+    start_games(ctx, backend, loaded, &pairs, None, None).await?;
     Ok(Step::Paired)
 }
 
 async fn swiss_step(
-    games: &Arc<Games>,
-    hub: &Hub,
+    ctx: &Ctx<'_>,
     backend: &dyn Backend,
     loaded: &Loaded,
 ) -> Result<Step, StoreError> {
@@ -268,8 +349,7 @@ async fn swiss_step(
                 .collect();
             let bye = pairing.bye.map(|p| p.0);
             start_games(
-                games,
-                hub,
+                ctx,
                 backend,
                 loaded,
                 &pairs,
@@ -300,8 +380,7 @@ async fn swiss_step(
 /// `round` and `bye`, all in one transaction; then wakes the games (their first-move
 /// countdowns run) and tells each player's socket their game.
 async fn start_games(
-    games: &Arc<Games>,
-    hub: &Hub,
+    ctx: &Ctx<'_>,
     backend: &dyn Backend,
     loaded: &Loaded,
     pairs: &[(String, String)],
@@ -343,6 +422,10 @@ async fn start_games(
             players,
             rated: loaded.row.rated != 0,
             rating_range: None,
+            tournament: Some(TournamentOfGame {
+                id: loaded.row.id.clone(),
+                kind: loaded.kind,
+            }),
         };
         unit.extend(new_game.writes(&id));
         let [token_first, token_second] = tokens;
@@ -381,14 +464,14 @@ async fn start_games(
             player,
         }));
     }
-    games.store().write(unit).await?;
+    ctx.write(unit).await?;
     for g in &created {
-        games.wake(&g.game_id);
+        ctx.games.wake(&g.game_id);
         tracing::info!(tournament = %loaded.row.id, game = %g.game_id, first = %g.first_player, second = %g.second_player, "tournament game paired");
         for player in [&g.first_player, &g.second_player] {
             if let Some(mine) = game_for(loaded.variant, g, player) {
                 let message = jiang_protocol::to_sorted_json(&TournamentServerMessage::Game(mine));
-                hub.publish(
+                ctx.hub.publish(
                     &loaded.row.id,
                     Event::Paired {
                         player: player.clone(),
