@@ -36,6 +36,9 @@ test('every kind of clock has one label, in English', async () => {
     [{ main: 90, increment: 0 }, '1:30 min'],
     [{ main: 45, increment: 5 }, '45 s + 5 s'],
     [{ main: 600, increment: 5, move_limit: 60 }, '10 min + 5 s, at most 1 min a move'],
+    [{ days: 3 }, '3 days per move'],
+    [{ days: 1 }, '1 day per move'],
+    [{ main: 0, increment: 0, byoyomi: 0, days: 14 }, '14 days per move'],
   ];
   for (const [clock, label] of cases) assert.equal(clockLabel(clock), label, JSON.stringify(clock));
   assert.equal(clockDuration(30), '30 s');

@@ -18,6 +18,8 @@ export function clockDuration(seconds) {
  * byo-yomi`, `No clock`. */
 export function clockLabel(clock) {
   if (!clock) return t('clock.label.none');
+  // Correspondence: days per move.
+  if (clock.days) return clock.days === 1 ? t('clock.label.oneDay') : t('clock.label.days', { n: clock.days });
   const main = clockDuration(clock.main || 0);
   const byoyomi = Number(clock.byoyomi) || 0;
   const increment = Number(clock.increment) || 0;
@@ -40,6 +42,14 @@ export function fmtMs(ms) {
   const m = Math.floor((s % 3600) / 60);
   const ss = String(s % 60).padStart(2, '0');
   return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** Time left on a correspondence clock: `2 d 5 h` from a day on, else as `fmtMs`. */
+export function fmtLong(ms) {
+  ms = Math.max(0, ms);
+  if (ms < 86400000) return fmtMs(ms);
+  const h = Math.floor(ms / 3600000);
+  return t('clock.dayHours', { d: Math.floor(h / 24), h: h % 24 });
 }
 
 /** A side's clock as it should read `elapsedMs` after the view's figures arrived (the running

@@ -5,9 +5,10 @@ import { errorText } from './errors.js';
 import { createBoard, aspect } from './board.js';
 import { familyOf, sidesOf, parse, moveSquares } from './position.js';
 import { findTyped } from './typed.js';
-import { clockLabel, clockDuration, clockFigures, fmtMs } from './clock.js';
+import { clockLabel, clockDuration, clockFigures, fmtMs, fmtLong } from './clock.js';
 import { navigate } from './navigation.js';
 import { turnAlerts, turnSoundOn, setTurnSound, turnNotifyOn, setTurnNotify, chime, beep } from './alerts.js';
+import { refreshTurns } from './turns.js';
 import { sideName } from './results.js';
 import { gamePageHtml, askPromotion, resultBanner, drawOfferHtml, impasseHtml, actionsHtml, jieqiInfoHtml } from './gamepanel.js';
 import { seatPlayer } from './players.js';
@@ -331,13 +332,16 @@ export function gamePage(main, id) {
       const f = clockFigures(view, side, (lostAt ?? performance.now()) - clockBase);
       if (!f) continue;
       const running = view.clock.running === side && view.status === 'playing';
-      el.querySelector('.time').textContent = fmtMs(f.ms);
-      el.querySelector('.periods').textContent = f.periods > 0 ? t(f.inByoyomi ? 'clock.inByoyomi' : 'clock.periodsLeft', { n: f.periods, period: clockDuration(view.clock_settings?.byoyomi || 0) }) : '';
+      // Correspondence: days and hours to the deadline, a date (shown on hover).
+      const days = view.clock_settings?.days;
+      const deadline = days && view.status === 'playing' ? view.clock[side]?.deadline : null;
+      el.querySelector('.time').textContent = days ? fmtLong(deadline ? deadline - Date.now() : f.ms) : fmtMs(f.ms);
+      el.querySelector('.periods').textContent = days ? '' : f.periods > 0 ? t(f.inByoyomi ? 'clock.inByoyomi' : 'clock.periodsLeft', { n: f.periods, period: clockDuration(view.clock_settings?.byoyomi || 0) }) : '';
       el.classList.toggle('running', running);
       el.classList.toggle('low', running && f.ms < 10000);
-      el.classList.toggle('byoyomi', f.inByoyomi);
+      el.classList.toggle('byoyomi', !days && f.inByoyomi);
       el.classList.toggle('stale', lostAt !== null);
-      el.title = lostAt !== null ? t('clock.paused') : '';
+      el.title = lostAt !== null ? t('clock.paused') : deadline ? t('clock.moveBy', { date: new Date(deadline).toLocaleString() }) : '';
       const mark = el.querySelector('.stale-mark');
       if (lostAt !== null && !mark) el.insertAdjacentHTML('beforeend', `<span class="stale-mark">${t('clock.paused')}</span>`);
       else if (lostAt === null && mark) mark.remove();
@@ -485,12 +489,18 @@ export function gamePage(main, id) {
     else pendingAlert = alert;
   }
 
+  let lastTurn = null;
   /** Title, chime and notification for the view of `alert.ply` plies, naming `lastMove`. */
   function sendAlert(alert, lastMove) {
     pendingAlert = null;
     const { variantName, myTurn } = alert;
     const chimed = alerts.update({ variantName, myTurn, lastMove });
     if (!chimed && alert.moved && store.get('sound', '0') === '1') beep(520, 0.05);
+    // The site-wide count of games to move in (the title's `(n)`) follows this game's turn.
+    if (myTurn !== lastTurn) {
+      lastTurn = myTurn;
+      refreshTurns();
+    }
   }
 
   async function refresh() {

@@ -12,6 +12,8 @@ import { rememberSeek } from './seeks.js';
 import { playerBox, me } from './players.js';
 
 const VARIANTS = ['xiangqi', 'jieqi', 'shogi', 'minishogi'];
+/** A correspondence clock's choices: days per move. */
+export const CORRESPONDENCE_DAYS = [1, 2, 3, 5, 7, 10, 14];
 /** Clock presets per family: label and API clock (seconds). */
 export const PRESETS = {
   xiangqi: [
@@ -46,6 +48,8 @@ export function homePage(main) {
   let variant = localStorage.getItem('jiang.home.variant') || 'xiangqi';
   if (!VARIANTS.includes(variant)) variant = 'xiangqi';
   let clockChoice = localStorage.getItem('jiang.home.clock') || '1';
+  let days = Number(localStorage.getItem('jiang.home.days')) || 3;
+  if (!CORRESPONDENCE_DAYS.includes(days)) days = 3;
   // The lobby keeps its socket and lists across the form's redraws.
   const lobbyRoot = document.createElement('div');
   const quickRoot = document.createElement('div');
@@ -65,7 +69,7 @@ export function homePage(main) {
     const presets = PRESETS[fam];
     const handicaps = HANDICAPS[variant] || [];
     const side = role === 'random' ? 'random' : sides[role === 'first' ? 0 : 1];
-    if (!['none', 'custom', '0', '1', '2'].includes(clockChoice)) clockChoice = '1';
+    if (!['none', 'custom', 'days', '0', '1', '2'].includes(clockChoice)) clockChoice = '1';
     main.innerHTML = `
 <section class="home">
   <div class="hero">
@@ -88,6 +92,7 @@ export function homePage(main) {
           ${presets.map(([, clock], i) => `<label class="chip"><input type="radio" name="clock" value="${i}"${clockChoice === String(i) ? ' checked' : ''}><span>${clockLabel(clock)}</span></label>`).join('')}
           <label class="chip"><input type="radio" name="clock" value="none"${clockChoice === 'none' ? ' checked' : ''}><span>${t('home.noClock')}</span></label>
           <label class="chip"><input type="radio" name="clock" value="custom"${clockChoice === 'custom' ? ' checked' : ''}><span>${t('home.custom')}</span></label>
+          <label class="chip"><input type="radio" name="clock" value="days"${clockChoice === 'days' ? ' checked' : ''}><span>${t('home.correspondence')}</span></label>
         </div>
         <p class="hint">${t(fam === 'shogi' ? 'home.clockHint.shogi' : 'home.clockHint.xiangqi')}</p>
         <div class="custom-clock"${clockChoice === 'custom' ? '' : ' hidden'}>
@@ -96,6 +101,12 @@ export function homePage(main) {
           <label>${t('clock.byoyomi')} <input name="byoyomi" type="number" min="0" max="600" value="${fam === 'shogi' ? 30 : 0}"> <span>${t('unit.s')}</span></label>
           <label>${t('clock.periods')} <input name="periods" type="number" min="0" max="10" value="${fam === 'shogi' ? 1 : 0}"></label>
           <label>${t('clock.moveLimit')} <input name="move_limit" type="number" min="0" max="3600" value="0"> <span>${t('unit.s')}</span></label>
+        </div>
+        <div class="days-clock"${clockChoice === 'days' ? '' : ' hidden'}>
+          <label>${t('clock.daysPerMove')} <select name="days">
+            ${CORRESPONDENCE_DAYS.map((n) => `<option value="${n}"${n === days ? ' selected' : ''}>${clockLabel({ days: n })}</option>`).join('')}
+          </select></label>
+          <p class="hint">${t('home.correspondenceHint')}</p>
         </div>
       </fieldset>
       <fieldset class="side-choice">
@@ -197,6 +208,10 @@ export function homePage(main) {
         clockChoice = e.target.value;
         localStorage.setItem('jiang.home.clock', clockChoice);
         form.querySelector('.custom-clock').hidden = clockChoice !== 'custom';
+        form.querySelector('.days-clock').hidden = clockChoice !== 'days';
+      } else if (e.target.name === 'days') {
+        days = Number(e.target.value) || 3;
+        localStorage.setItem('jiang.home.days', String(days));
       }
     });
     form.addEventListener('submit', async (e) => {
@@ -222,7 +237,8 @@ export function homePage(main) {
           return;
         }
         body.clock = c;
-      } else if (clockChoice !== 'none') body.clock = presets[Number(clockChoice)][1];
+      } else if (clockChoice === 'days') body.clock = { days: Number(data.get('days')) || days };
+      else if (clockChoice !== 'none') body.clock = presets[Number(clockChoice)][1];
       body.side = data.get('side') || 'random';
       if (data.get('handicap')) body.handicap = data.get('handicap');
       // The computer takes the other seat at once: such a game is never an open seek.
@@ -232,7 +248,8 @@ export function homePage(main) {
       // "Within n of mine": the range around this player's rating in the game's variant.
       if (data.get('range') && !computer) {
         const mine = await me();
-        const rating = (body.clock ? mine?.ratings : mine?.correspondence)?.[variant]?.rating ?? 1500;
+        // Live clocks have the real-time rating; correspondence and untimed games the other.
+        const rating = (body.clock && !body.clock.days ? mine?.ratings : mine?.correspondence)?.[variant]?.rating ?? 1500;
         const n = Number(data.get('range'));
         body.rating_range = [rating - n, rating + n];
       }

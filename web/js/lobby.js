@@ -9,6 +9,8 @@ import { navigate } from './navigation.js';
 import { clockLabel } from './clock.js';
 import { rememberSeek, pendingSeeks, seekLeft, onSeekTaken } from './seeks.js';
 import { esc } from './html.js';
+import { isMyTurn, turnCount } from './turns.js';
+import { turnNotifyOn, setTurnNotify } from './alerts.js';
 import { playerLink } from './players.js';
 
 export { clockLabel };
@@ -115,7 +117,9 @@ export function mountLobby(root, quickRoot = null) {
     }
     try {
       const res = await api('/api/summaries', { method: 'POST', body: { ids } });
-      mine = res.games.sort((a, b) => b.updated_at - a.updated_at);
+      // The games where it is this browser's move first (correspondence and live alike).
+      mine = res.games.sort((a, b) => isMyTurn(b) - isMyTurn(a) || b.updated_at - a.updated_at);
+      turnCount(mine.filter(isMyTurn).map((g) => g.id));
     } catch {
       mine = [];
     }
@@ -196,9 +200,9 @@ export function mountLobby(root, quickRoot = null) {
     const gameRows = [...games.values()].map((g) => `<tr${g.computer ? ' class="vs-computer"' : ''}>
         <td>${t('variant.' + g.variant)}${g.computer ? ` <span class="computer-mark">${t('lobby.vsComputer', { level: g.computer })}</span>` : ''}${g.players ? ` <span class="watch-players">${Object.values(g.players).map((p) => playerLink(p, p.rating)).join(' · ')}</span>` : ''}</td><td>${clockLabel(g.clock)}</td><td>${g.moves}</td><td>${g.spectators}</td>
         <td><a href="/g/${esc(g.id)}" data-key="watch-${esc(g.id)}">${t('lobby.watchGame')}</a></td></tr>`);
-    const mineRows = mine.map((g) => `<li class="my-game" data-status="${g.status}">
+    const mineRows = mine.map((g) => `<li class="my-game${isMyTurn(g) ? ' my-turn' : ''}" data-status="${g.status}">
         <a href="/g/${esc(g.id)}" data-key="mine-${esc(g.id)}">${t('variant.' + g.variant)} · ${clockLabel(g.clock)}</a>
-        <span class="my-result">${resultText(g)}</span> <span class="muted">${t('mygames.moves', { n: g.moves })}</span></li>`);
+        <span class="my-result">${resultText(g)}</span> <span class="muted">${t('mygames.moves', { n: g.moves })}</span>${isMyTurn(g) ? ` <span class="your-turn">${t('game.yourTurn')}</span>` : ''}${isMyTurn(g) && g.deadline ? ` <span class="deadline muted">${esc(t('clock.moveBy', { date: new Date(g.deadline).toLocaleString() }))}</span>` : ''}</li>`);
     const quickHtml = `<div class="quick">
     ${quickRoot ? '' : `<h3>${t('lobby.quick')}</h3>`}
     <div class="quick-buttons">${QUICK.map(([v, c], i) => {
@@ -232,6 +236,7 @@ export function mountLobby(root, quickRoot = null) {
   <div class="my-games">
     <h3>${t('mygames.title')}</h3>
     ${mineRows.length ? `<ul>${mineRows.join('')}</ul>` : `<p class="muted">${t('mygames.none')}</p>`}
+    ${mineRows.length && typeof Notification !== 'undefined' ? `<label class="check"><input type="checkbox" class="turn-notify" data-key="turn-notify"${turnNotifyOn() ? ' checked' : ''}> ${t('game.turnNotify')}</label>` : ''}
   </div>
 </section>`;
     if (focused) root.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
@@ -257,6 +262,11 @@ export function mountLobby(root, quickRoot = null) {
   root.addEventListener('click', onClick);
   quickRoot?.addEventListener('click', onClick);
   const onRated = (e) => {
+    if (e.target.classList?.contains('turn-notify')) {
+      // Asks the browser's permission only now, on the user's click.
+      setTurnNotify(e.target.checked).then((on) => (e.target.checked = on));
+      return;
+    }
     if (!e.target.classList?.contains('quick-rated')) return;
     ratedQuick = e.target.checked;
     localStorage.setItem('jiang.quick.rated', ratedQuick ? '1' : '0');

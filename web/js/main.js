@@ -6,6 +6,7 @@ import { LANGS, initialLang, setLang, rememberLang, currentLang, t } from './i18
 import { navigate, setRouter } from './navigation.js';
 import { follow as followSeeks } from './seeks.js';
 import { adoptCarriedKey } from './players.js';
+import { watchTurns } from './turns.js';
 
 let page = null; // the current page: { destroy?(), rerender?() }
 let routeSeq = 0;
@@ -97,4 +98,6 @@ window.addEventListener('popstate', route);
   renderChrome();
   await adoptCarriedKey();
   await route();
+  // The tab title counts the games where it is this browser's move, on every page.
+  watchTurns();
 })();

@@ -169,7 +169,11 @@ ${rows.map(([v, r]) => `<tr data-variant="${v}"><td>${t('variant.' + v)}</td><td
     const opponent = g.opponent ? playerLink(g.opponent) : `<span class="muted">${t('player.anonymousOpponent')}</span>`;
     const change = g.rating_change === undefined ? '' : ` <span class="rating-change">${g.rating_change > 0 ? '+' : ''}${g.rating_change}</span>`;
     const result = g.result ? t(RESULT[g.result]) : g.status === 'aborted' ? t('result.aborted') : t('mygames.playing');
-    return `<li class="player-game" data-id="${esc(g.id)}"><a href="/g/${esc(g.id)}">${t('variant.' + g.variant)}</a> · ${g.rated ? t('player.rated') : t('player.casual')} · ${t('player.versus')} ${opponent} · <span class="result">${esc(result)}</span>${change}</li>`;
+    // The server lists the games where it is this player's move first; on one's own page
+    // they say so (with a correspondence game's deadline).
+    const turn = g.your_turn && own ? ` <span class="your-turn">${t('game.yourTurn')}</span>` : '';
+    const deadline = g.your_turn && g.deadline ? ` <span class="deadline muted">${esc(t('clock.moveBy', { date: new Date(g.deadline).toLocaleString() }))}</span>` : '';
+    return `<li class="player-game${g.your_turn ? ' my-turn' : ''}" data-id="${esc(g.id)}"><a href="/g/${esc(g.id)}">${t('variant.' + g.variant)}</a> · ${g.rated ? t('player.rated') : t('player.casual')} · ${t('player.versus')} ${opponent} · <span class="result">${esc(result)}</span>${change}${turn}${deadline}</li>`;
   }
 
   function controls() {

@@ -954,3 +954,92 @@ async fn an_arena_is_paired_by_one_node_and_survives_its_death() {
     drop(nodes);
     db.drop_database().await;
 }
+
+/// Correspondence across nodes (issue 25): a rated correspondence game whose deadline passes
+/// while the whole cluster is down ends once, on time, when the nodes come back: both nodes'
+/// deadline sweeps find it at start, and the game's lease lets exactly one of them settle it
+/// (one rating change per player, not two).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(cluster_tests),
+    ignore = "set JIANG_TEST_DATABASE_URL and JIANG_TEST_NATS_URL to run the cluster tests"
+)]
+async fn a_correspondence_deadline_is_settled_once_by_the_cluster() {
+    use reqwest::Method;
+    let nats = std::env::var("JIANG_TEST_NATS_URL").unwrap();
+    let name = format!("corr-{}", std::process::id());
+    let db = Database::postgres("cluster_correspondence").await;
+    let http = reqwest::Client::new();
+    let ids = ["corr-a", "corr-b"];
+    let mut nodes: Vec<Node> = ids
+        .iter()
+        .map(|n| start_node(&db.url, &nats, &name, n))
+        .collect();
+    let mut keys = Vec::new();
+    for (node, player) in [(0, "cora"), (1, "dan")] {
+        let url = format!("{}/api/players", nodes[node].base);
+        let body = json!({ "name": player });
+        let (status, created) = as_player(&http, Method::POST, url, None, Some(body)).await;
+        assert_eq!(status, 201, "{created}");
+        keys.push(created["key"].as_str().unwrap().to_owned());
+    }
+    let body = json!({"variant": "xiangqi", "side": "red", "rated": true, "clock": {"days": 1}});
+    let url = format!("{}/api/games", nodes[0].base);
+    let (status, created) = as_player(&http, Method::POST, url, Some(&keys[0]), Some(body)).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_owned();
+    let red = created["token"].as_str().unwrap().to_owned();
+    let url = format!("{}/api/games/{id}/join", nodes[1].base);
+    let (status, joined) =
+        as_player(&http, Method::POST, url, Some(&keys[1]), Some(json!({}))).await;
+    assert_eq!(status, 200, "{joined}");
+    let black = joined["token"].as_str().unwrap().to_owned();
+    for (node, token, mv) in [(0, &red, "h2e2"), (1, &black, "h7e7"), (0, &red, "h0g2")] {
+        let (status, answer) = play_via(&http, &nodes[node], &id, token, mv).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+    // The whole cluster stops; black's day runs out meanwhile.
+    for node in &mut nodes {
+        node.jiang.take().unwrap().stop("TERM");
+    }
+    let pool = sqlx::PgPool::connect(&db.url).await.unwrap();
+    sqlx::query("UPDATE games SET deadline_at = $1 WHERE id = $2")
+        .bind(0_i64)
+        .bind(&id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    let nodes: Vec<Node> = ids
+        .iter()
+        .map(|n| start_node(&db.url, &nats, &name, n))
+        .collect();
+    let view = poll(
+        &http,
+        &nodes[1].base,
+        &format!("/api/games/{id}"),
+        "the flag",
+        |v| v["status"] == "ended",
+    )
+    .await;
+    assert_eq!(view["result"]["winner"], "red", "{view}");
+    assert_eq!(view["result"]["reason"], "timeout");
+    // Once: one rating change per player, in the correspondence ratings.
+    let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM rating_history WHERE game_id = $1")
+        .bind(&id)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(rows, 2);
+    for node in &nodes {
+        for player in ["cora", "dan"] {
+            let url = format!("{}/api/players/{player}", node.base);
+            let (status, page) = as_player(&http, Method::GET, url, None, None).await;
+            assert_eq!(status, 200, "{page}");
+            assert_eq!(page["correspondence"]["xiangqi"]["games"], 1, "{page}");
+            assert!(page["ratings"].as_object().unwrap().is_empty(), "{page}");
+        }
+    }
+    pool.close().await;
+    drop(nodes);
+    db.drop_database().await;
+}

@@ -225,4 +225,11 @@ pub struct GameSummary {
     pub created_at: i64,
     /// When it last changed (ms since the Unix epoch).
     pub updated_at: i64,
+    /// In progress: the side name to move (a browser compares it with its seat: "your turn").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_move: Option<String>,
+    /// A correspondence game in progress: when the side to move loses on time (ms since the
+    /// Unix epoch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<i64>,
 }

@@ -110,6 +110,13 @@ pub struct PlayerGame {
     pub rating_change: Option<i64>,
     /// When it was created (milliseconds since the Unix epoch).
     pub created_at: i64,
+    /// In progress and the player is to move (such games come first in the list).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub your_turn: bool,
+    /// A correspondence game in progress: when the side to move loses on time (ms since the
+    /// Unix epoch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<i64>,
 }
 
 /// A player named in another answer (a game's seats, a seek, a game list).

@@ -57,7 +57,8 @@ pub enum Opponent {
 }
 
 /// The JSON form of a time control, in seconds:
-/// `{"main": s, "increment": s, "byoyomi": s, "periods": n, "move_limit": s}`.
+/// `{"main": s, "increment": s, "byoyomi": s, "periods": n, "move_limit": s}`, or a
+/// correspondence clock `{"days": n}` (n days per move, n one of 1, 2, 3, 5, 7, 10, 14; alone).
 ///
 /// Every field may be omitted (0, or no move limit; `periods` defaults to 1 when `byoyomi` is
 /// set, else 0); fractional seconds are accepted to the millisecond; unknown fields are refused
@@ -84,6 +85,9 @@ pub struct TimeControlSpec {
         serialize_with = "ser_opt_seconds"
     )]
     pub move_limit: Option<f64>,
+    /// Correspondence: days per move (1, 2, 3, 5, 7, 10 or 14), without any other field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
 }
 
 /// Seconds as a JSON integer when whole, else as a decimal.

@@ -176,6 +176,11 @@ pub struct SideClock {
     pub periods: u32,
     /// Whether the side is in byo-yomi.
     pub byoyomi: bool,
+    /// Correspondence clocks only, for the side whose time runs: when it loses on time if it
+    /// has not moved, in milliseconds since the Unix epoch (a date: server downtime does not
+    /// move it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<i64>,
 }
 
 /// A finished game's result.

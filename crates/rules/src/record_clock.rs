@@ -12,6 +12,8 @@ pub struct RecordClock {
     pub byoyomi_ms: u64,
     /// Number of byo-yomi periods.
     pub periods: u32,
+    /// A correspondence clock: days per move (the other fields are then unused).
+    pub days: Option<u32>,
 }
 
 /// Seconds as PGN writes them: whole seconds plainly, fractions with up to three decimals.
@@ -44,10 +46,15 @@ fn japanese_duration(ms: u64) -> String {
 impl RecordClock {
     /// PGN's `TimeControl` value (PGN standard, section 9.6): `main+increment` in seconds
     /// (`600+5`, `600` for sudden death), `-` for a game without a clock. Byo-yomi, which
-    /// the standard cannot say, is left out here; see [`RecordClock::pgn_byoyomi`].
+    /// the standard cannot say, is left out here; see [`RecordClock::pgn_byoyomi`]. A
+    /// correspondence clock of N days per move is the standard's moves/seconds form, one move
+    /// in N days: `1/259200` for 3 days.
     pub fn pgn(clock: Option<&RecordClock>) -> String {
         match clock {
             None => "-".to_owned(),
+            Some(RecordClock {
+                days: Some(days), ..
+            }) => format!("1/{}", u64::from(*days) * 86_400),
             Some(c) if c.increment_ms > 0 => {
                 format!("{}+{}", seconds(c.main_ms), seconds(c.increment_ms))
             }
@@ -58,7 +65,7 @@ impl RecordClock {
     /// The byo-yomi in seconds and periods (`30x3`, `30` for one period), for a separate
     /// tag, or `None` without byo-yomi.
     pub fn pgn_byoyomi(&self) -> Option<String> {
-        (self.byoyomi_ms > 0).then(|| match self.periods {
+        (self.byoyomi_ms > 0 && self.days.is_none()).then(|| match self.periods {
             0 | 1 => seconds(self.byoyomi_ms),
             n => format!("{}x{n}", seconds(self.byoyomi_ms)),
         })
@@ -66,8 +73,12 @@ impl RecordClock {
 
     /// KIF's `持ち時間` value as desktop programs and game sites write it: the main time,
     /// `+30秒` for a byo-yomi (`(3回)` with several periods), `(1手5秒加算)` for an increment:
-    /// `10分+30秒`, `1時間`, `0秒+30秒`, `10分(1手5秒加算)`.
+    /// `10分+30秒`, `1時間`, `0秒+30秒`, `10分(1手5秒加算)`; a correspondence clock is its
+    /// days per move, `1手3日`.
     pub fn kif(&self) -> String {
+        if let Some(days) = self.days {
+            return format!("1手{days}日");
+        }
         let mut out = japanese_duration(self.main_ms);
         if self.byoyomi_ms > 0 {
             out.push('+');
@@ -96,6 +107,7 @@ mod tests {
             increment_ms: inc,
             byoyomi_ms: byo,
             periods,
+            days: None,
         }
     }
 
@@ -124,6 +136,13 @@ mod tests {
             Some("30x3")
         );
         assert_eq!(clock(60_000, 0, 0, 0).pgn_byoyomi(), None);
+        let correspondence = RecordClock {
+            days: Some(3),
+            ..clock(0, 0, 259_200_000, 1)
+        };
+        assert_eq!(RecordClock::pgn(Some(&correspondence)), "1/259200");
+        assert_eq!(correspondence.pgn_byoyomi(), None);
+        assert_eq!(correspondence.kif(), "1手3日");
     }
 
     #[test]

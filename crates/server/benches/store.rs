@@ -23,6 +23,8 @@ fn row(id: &str) -> GameRow {
         created_at: 0,
         updated_at: 0,
         opponent: None,
+        deadline_at: None,
+        to_move: None,
     }
 }
 

@@ -1,5 +1,6 @@
-//! A node's liveness record and the abandonment sweep: the background upkeep that restart
-//! fairness and the abandonment rule rely on.
+//! A node's liveness record, the abandonment sweep and the correspondence deadline sweep: the
+//! background upkeep that restart fairness, the abandonment rule and correspondence clocks rely
+//! on.
 //!
 //! The heartbeat rewrites the current run's row in `node_runs` every [`INTERVAL`] through the
 //! store, and once more, marked as a stop, at a graceful shutdown after every game actor has
@@ -73,6 +74,46 @@ pub(crate) fn spawn_abandonment_sweep(games: Arc<Games>, mut shutdown: watch::Re
             }
             tokio::select! {
                 _ = tokio::time::sleep(SWEEP_INTERVAL) => {}
+                _ = shutdown.changed() => break,
+            }
+        }
+    });
+}
+
+/// The shortest pause of the deadline sweep: a deadline that could not be settled (the store
+/// failing) is not retried in a tight loop.
+const DEADLINE_SWEEP_MIN: Duration = Duration::from_secs(1);
+
+/// Runs [`Games::sweep_deadlines`] now and again until shutdown: at once after a full page,
+/// else at the earliest stored deadline, but at least every `deadline_sweep_max` (60 s) and at
+/// most every second.
+pub(crate) fn spawn_deadline_sweep(games: Arc<Games>, mut shutdown: watch::Receiver<bool>) {
+    tokio::spawn(async move {
+        let max = games.settings().deadline_sweep_max;
+        loop {
+            if *shutdown.borrow() {
+                break;
+            }
+            let full = match games.sweep_deadlines().await {
+                Ok(full) => full,
+                Err(e) => {
+                    tracing::warn!(error = %e, "correspondence deadline sweep failed");
+                    false
+                }
+            };
+            let wait = if full {
+                Duration::ZERO
+            } else {
+                match games.store().next_deadline().await {
+                    Ok(Some(at)) => {
+                        let ms = u64::try_from(at.saturating_sub(now_ms())).unwrap_or(0);
+                        Duration::from_millis(ms).clamp(DEADLINE_SWEEP_MIN.min(max), max)
+                    }
+                    Ok(None) | Err(_) => max,
+                }
+            };
+            tokio::select! {
+                _ = tokio::time::sleep(wait) => {}
                 _ = shutdown.changed() => break,
             }
         }

@@ -65,6 +65,10 @@ pub struct Config {
     /// An untimed game in progress that nobody changed for this long ends as `abandoned`
     /// (30 days).
     pub abandon_after: Duration,
+    /// The longest the correspondence deadline sweep sleeps between two looks at the store
+    /// (60 s; it wakes at the earliest stored deadline when that is sooner). No flag: tests
+    /// shorten it.
+    pub deadline_sweep_max: Duration,
     /// Connection and WebSocket limits.
     pub limits: Limits,
     /// The shortest grace period before a player may claim against an absent opponent (10 s;
@@ -145,6 +149,7 @@ impl Default for Config {
             idle_timeout: Duration::from_secs(120),
             node: "main".into(),
             abandon_after: Duration::from_secs(30 * 24 * 3600),
+            deadline_sweep_max: Duration::from_secs(60),
             limits: Limits::default(),
             claim_grace_min: Duration::from_secs(10),
             lobby: LobbySettings::default(),
@@ -194,6 +199,8 @@ pub struct Server {
     shutdown: watch::Sender<bool>,
     task: tokio::task::JoinHandle<Result<(), ServeError>>,
     resumed: usize,
+    /// The game registry, weakly (a strong reference would keep the actors' shutdown waiting).
+    games: std::sync::Weak<game::Games>,
 }
 
 impl Server {
@@ -211,6 +218,11 @@ impl Server {
     /// first-move countdowns).
     pub fn resumed_games(&self) -> usize {
         self.resumed
+    }
+
+    /// How many game actors are in memory now (0 once the server has stopped).
+    pub fn live_games(&self) -> usize {
+        self.games.upgrade().map_or(0, |games| games.live_actors())
     }
 
     /// Stops gracefully: no new connections, every game actor finishes its current action
@@ -300,6 +312,7 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
             idle_timeout: config.idle_timeout,
             abandon_after: config.abandon_after,
             claim_grace_min: config.claim_grace_min,
+            deadline_sweep_max: config.deadline_sweep_max,
         },
         shutdown_rx.clone(),
         alive_tx,
@@ -337,6 +350,8 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         heartbeat::INTERVAL,
     );
     heartbeat::spawn_abandonment_sweep(games.clone(), shutdown_rx.clone());
+    heartbeat::spawn_deadline_sweep(games.clone(), shutdown_rx.clone());
+    let live_games = Arc::downgrade(&games);
     let tournaments = tournaments::Hub::new();
     if let Some(cluster) = &cluster {
         tournaments
@@ -425,5 +440,6 @@ pub async fn start(config: Config) -> Result<Server, ServeError> {
         shutdown: shutdown_tx,
         task,
         resumed,
+        games: live_games,
     })
 }

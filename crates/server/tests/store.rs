@@ -20,6 +20,8 @@ fn game(id: &str, status: &str) -> GameRow {
         created_at: 1,
         updated_at: 2,
         opponent: None,
+        deadline_at: None,
+        to_move: None,
     }
 }
 

@@ -307,6 +307,8 @@ fn game_row(id: &str) -> GameRow {
         created_at: 1,
         updated_at: 1,
         opponent: None,
+        deadline_at: None,
+        to_move: None,
     }
 }
 

@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 
 mod time_control;
 
-pub use time_control::{TimeControl, TimeControlError, TimeControlSpec};
+pub use time_control::{CORRESPONDENCE_DAYS, DAY, TimeControl, TimeControlError, TimeControlSpec};
 
 impl TimeControl {
     /// The time budget of a side as seen from the start of its move: how long the move may

@@ -1,5 +1,6 @@
-//! A time control: main time, increment, byo-yomi periods and a move limit, validated
-//! from the API's seconds and written as the short label (`10+5|30(3x)`) records and logs use.
+//! A time control: main time, increment, byo-yomi periods and a move limit, or a
+//! correspondence clock of N days per move, validated from the API's seconds (or days) and
+//! written as the short label (`10+5|30(3x)`, `3d`) records and logs use.
 
 use std::fmt;
 use std::time::Duration;
@@ -12,6 +13,10 @@ const MAX_MAIN: Duration = Duration::from_secs(24 * 3600);
 const MAX_PER_MOVE: Duration = Duration::from_secs(3600);
 /// Upper bound on the number of byo-yomi periods.
 const MAX_PERIODS: u32 = 100;
+/// The days per move a correspondence clock may have.
+pub const CORRESPONDENCE_DAYS: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
+/// One day of a correspondence clock.
+pub const DAY: Duration = Duration::from_secs(24 * 3600);
 
 /// A validated time control. Build it from seconds with [`TimeControlSpec`] (serde does so
 /// for you: this type (de)serialises as the spec), or directly with [`TimeControl::new`].
@@ -32,6 +37,8 @@ pub struct TimeControl {
     pub periods: u32,
     /// Longest a single move may take while in main time.
     pub move_limit: Option<Duration>,
+    /// A correspondence clock: days per move (see [`TimeControl::correspondence`]).
+    pub days: Option<u32>,
 }
 
 /// Why a time control was refused. `field` names the offending JSON field.
@@ -79,6 +86,18 @@ pub enum TimeControlError {
     /// A move limit of zero.
     #[error("clock.move_limit must be more than 0 seconds (omit it for no limit)")]
     ZeroMoveLimit,
+    /// A correspondence clock of a number of days not offered.
+    #[error("clock.days must be one of 1, 2, 3, 5, 7, 10 or 14 (got {days})")]
+    BadDays {
+        /// The days asked for.
+        days: u32,
+    },
+    /// `days` with a field of the live clocks.
+    #[error("clock.days stands alone: it cannot be combined with clock.{field}")]
+    DaysWithOther {
+        /// The other JSON field given.
+        field: &'static str,
+    },
 }
 
 impl TimeControl {
@@ -144,7 +163,31 @@ impl TimeControl {
             byoyomi,
             periods,
             move_limit,
+            days: None,
         })
+    }
+
+    /// A correspondence clock: each move must be made within `days` days (one of
+    /// [`CORRESPONDENCE_DAYS`]); the countdown starts again after every move, nothing is
+    /// banked. The clock runs it as a single byo-yomi period of `days` days with no main time;
+    /// the game treats its time as wall-clock time (a restart does not refund the downtime).
+    pub fn correspondence(days: u32) -> Result<Self, TimeControlError> {
+        if !CORRESPONDENCE_DAYS.contains(&days) {
+            return Err(TimeControlError::BadDays { days });
+        }
+        Ok(Self {
+            main: Duration::ZERO,
+            increment: Duration::ZERO,
+            byoyomi: DAY * days,
+            periods: 1,
+            move_limit: None,
+            days: Some(days),
+        })
+    }
+
+    /// Whether this is a correspondence clock (days per move).
+    pub fn is_correspondence(&self) -> bool {
+        self.days.is_some()
     }
 
     /// What a player who berserks plays (arena tournaments, docs/tournaments.md): half the
@@ -157,6 +200,7 @@ impl TimeControl {
             byoyomi: Duration::ZERO,
             periods: 0,
             move_limit: self.move_limit,
+            days: None,
         }
     }
 
@@ -167,8 +211,8 @@ impl TimeControl {
     /// (`10|30(3x)`). Combined: increment and byo-yomi give `10+5|30(3x)`; pure byo-yomi is
     /// `0|30`; a move limit is appended as ` [60s/move]`. Minutes that are not whole are
     /// written as decimals when exact to 2 places (`0.5+2`), else as seconds (`100s+2`);
-    /// seconds that are not whole as decimals (`10+0.5`). No clock at all is `∞`: see
-    /// [`TimeControl::display_optional`].
+    /// seconds that are not whole as decimals (`10+0.5`). A correspondence clock is its days
+    /// per move, `3d`. No clock at all is `∞`: see [`TimeControl::display_optional`].
     pub fn display(&self) -> String {
         self.to_string()
     }
@@ -192,6 +236,9 @@ fn write_seconds(f: &mut fmt::Formatter<'_>, d: Duration) -> fmt::Result {
 
 impl fmt::Display for TimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(days) = self.days {
+            return write!(f, "{days}d");
+        }
         let ms = self.main.as_millis();
         if ms % 60_000 == 0 {
             write!(f, "{}", ms / 60_000)?;
@@ -256,6 +303,19 @@ impl TryFrom<TimeControlSpec> for TimeControl {
     type Error = TimeControlError;
 
     fn try_from(spec: TimeControlSpec) -> Result<Self, TimeControlError> {
+        if let Some(days) = spec.days {
+            let other = [
+                ("main", spec.main != 0.0),
+                ("increment", spec.increment != 0.0),
+                ("byoyomi", spec.byoyomi != 0.0),
+                ("periods", spec.periods.is_some()),
+                ("move_limit", spec.move_limit.is_some()),
+            ];
+            if let Some((field, _)) = other.into_iter().find(|(_, given)| *given) {
+                return Err(TimeControlError::DaysWithOther { field });
+            }
+            return TimeControl::correspondence(days);
+        }
         let main = seconds("main", spec.main)?;
         let increment = seconds("increment", spec.increment)?;
         let byoyomi = seconds("byoyomi", spec.byoyomi)?;
@@ -272,12 +332,19 @@ impl TryFrom<TimeControlSpec> for TimeControl {
 
 impl From<TimeControl> for TimeControlSpec {
     fn from(control: TimeControl) -> Self {
+        if let Some(days) = control.days {
+            return Self {
+                days: Some(days),
+                ..Self::default()
+            };
+        }
         Self {
             main: control.main.as_secs_f64(),
             increment: control.increment.as_secs_f64(),
             byoyomi: control.byoyomi.as_secs_f64(),
             periods: Some(control.periods),
             move_limit: control.move_limit.map(|d| d.as_secs_f64()),
+            days: None,
         }
     }
 }

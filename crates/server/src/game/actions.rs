@@ -81,7 +81,7 @@ impl Live {
         next.status = Status::Playing;
         next.meta.started_at = Some(now_ms());
         next.meta.players[free.index()] = shown;
-        next.first_move_deadline = Some(now + games.settings.first_move_timeout);
+        next.first_move_deadline = Some(now + self.first_move_timeout(games));
         let unit = player
             .iter()
             .map(|p| seat_write(&self.id, free.index(), p, next.meta.rated))
@@ -124,6 +124,7 @@ impl Live {
                 increment_ms: c.increment.as_millis() as u64,
                 byoyomi_ms: c.byoyomi.as_millis() as u64,
                 periods: c.periods,
+                days: c.days,
             }),
             move_ms,
             created_at: self.created_at,
@@ -284,7 +285,7 @@ impl Live {
                 clock.start(next.table.turn(), now);
             }
         }
-        next.first_move_deadline = (ply < 2).then(|| now + games.settings.first_move_timeout);
+        next.first_move_deadline = (ply < 2).then(|| now + self.first_move_timeout(games));
         if next.meta.draw_offer == Some((!side).index()) {
             // Moving instead of answering declines the opponent's offer.
             next.meta.draw_offer = None;
@@ -494,7 +495,7 @@ impl Live {
     /// Player `id` as a seat of this game shows it: name and rating in its variant and speed,
     /// read from the store now. A player deleted meanwhile is `401 wrong_player_key`.
     async fn player_shown(&self, games: &Games, id: &str) -> Result<PlayerRef, ApiError> {
-        let speed = crate::players::speed_of(self.state.meta.control.is_some());
+        let speed = crate::players::speed_of(self.state.meta.control.as_ref());
         let backend = games.store.backend();
         crate::players::player_ref(&*backend, id, self.variant.name(), speed)
             .await
@@ -524,7 +525,7 @@ impl Live {
         Some(Write::Player(PlayerWrite::RateGame {
             game_id: self.id.clone(),
             variant: self.variant.name().to_owned(),
-            speed: crate::players::speed_of(next.meta.control.is_some()).to_owned(),
+            speed: crate::players::speed_of(next.meta.control.as_ref()).to_owned(),
             players: [first, second],
             first_score,
             at: now_ms(),

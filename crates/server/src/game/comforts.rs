@@ -545,7 +545,8 @@ impl Live {
 
     /// The players away, for the view (empty unless playing).
     pub(super) fn away_view(&self, now: Instant) -> BTreeMap<String, AwayView> {
-        if self.state.status != Status::Playing {
+        // A correspondence game expects its players away: there is no claim to offer.
+        if self.state.status != Status::Playing || self.is_correspondence() {
             return BTreeMap::new();
         }
         Side::BOTH
@@ -602,6 +603,14 @@ impl Live {
             ));
         }
         self.settle_flag(games, now).await?;
+        if self.is_correspondence() {
+            // Days per move: being away is the rule, and the deadline ends the game.
+            return Err(ApiError::new(
+                ErrorCode::ClaimTooEarly,
+                "In a correspondence game your opponent has until their deadline to move: \
+                 there is nothing to claim (they lose on time if they miss it).",
+            ));
+        }
         if self.computer.is_some_and(|c| c.side == !side) {
             // The computer never leaves its seat: there is no one to claim against.
             return Err(ApiError::new(

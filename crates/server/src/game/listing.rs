@@ -84,5 +84,10 @@ pub(crate) fn summary(stored: &StoredGame) -> Option<GameSummary> {
         result,
         created_at: row.created_at,
         updated_at: row.updated_at,
+        to_move: row
+            .to_move
+            .filter(|_| status == Status::Playing)
+            .map(|i| variant.side_name(side_of_index(i as usize)).to_owned()),
+        deadline: row.deadline_at.filter(|_| status == Status::Playing),
     })
 }

@@ -203,6 +203,9 @@ pub struct GameSettings {
     /// The shortest grace period before a claim against an absent player (see
     /// [`claim_grace`]).
     pub claim_grace_min: Duration,
+    /// The longest the correspondence deadline sweep sleeps between two looks at the store
+    /// (it sleeps until the earliest deadline when that is sooner).
+    pub deadline_sweep_max: Duration,
 }
 
 struct Subscriber {
@@ -335,8 +338,12 @@ async fn run_actor(
         live.think(&games, &mut thinking, Instant::now());
         let deadline = live.next_deadline();
         // Nothing to wait for and nobody watching: everything is stored, so the actor can stop
-        // and be reloaded on the next request. A computer to move keeps it.
-        let idle = deadline.is_none() && live.subscribers.is_empty() && !live.computer_busy();
+        // and be reloaded on the next request. A computer to move keeps it. A correspondence
+        // game's deadline (days away) does not: the store keeps it, and the deadline sweep
+        // wakes the game when it passes (see `Games::sweep_deadlines`).
+        let idle = (deadline.is_none() || live.is_correspondence())
+            && live.subscribers.is_empty()
+            && !live.computer_busy();
         let idle_deadline = idle.then(|| {
             let keep = if live.state.status.is_over() {
                 games.settings.idle_timeout.min(OVER_IDLE_TIMEOUT)
@@ -436,6 +443,23 @@ impl Live {
 
     fn ply(&self) -> usize {
         self.state.table.moves().len()
+    }
+
+    /// Whether the game has a correspondence clock (days per move).
+    fn is_correspondence(&self) -> bool {
+        self.state
+            .meta
+            .control
+            .is_some_and(|c| c.is_correspondence())
+    }
+
+    /// How long the side to move has for its first move before the game is aborted: the
+    /// server's countdown (30 s), or a correspondence clock's days per move.
+    fn first_move_timeout(&self, games: &Games) -> Duration {
+        match self.state.meta.control {
+            Some(control) if control.is_correspondence() => control.byoyomi,
+            _ => games.settings.first_move_timeout,
+        }
     }
 
     fn next_deadline(&self) -> Option<Instant> {

@@ -1,5 +1,6 @@
 //! The registry of live game actors: starts an actor on demand (loading its game), routes
-//! commands to it, resumes timed games after a restart and sweeps abandoned ones.
+//! commands to it, resumes timed games after a restart, sweeps abandoned ones and wakes the
+//! correspondence games whose deadline passed (their actors are not kept between moves).
 
 use super::*;
 use crate::engine_pool::EnginePool;
@@ -129,6 +130,7 @@ impl Games {
     /// games in their first-move countdown), after a restart, and records this node's new run
     /// (returning its start, ms since the Unix epoch). Untimed games further on and games
     /// waiting for an opponent have nothing to run; they are loaded when first asked for.
+    /// Correspondence games are not started either: the deadline sweep wakes them when due.
     ///
     /// Restart fairness (clocks-and-games.md: the downtime is not charged): each resumed clock
     /// and first-move countdown is charged the time it ran in the node's previous runs after
@@ -209,6 +211,51 @@ impl Games {
             tracing::info!(ended, "untimed games ended as abandoned");
         }
         Ok(ended)
+    }
+
+    /// Ends the correspondence games whose deadline has passed (at most one page of them),
+    /// each through its actor: the sweep asks for the game as a spectator would, which loads
+    /// it (in a cluster, on the node holding its lease, or here taking it), and the actor,
+    /// on loading, settles its time exactly as its own timer would (the side to move loses on
+    /// time, or a draw by `timeout-vs-insufficient`; before both first moves, an abort),
+    /// durably and once. An actor already in memory has settled it itself. Returns whether the
+    /// page was full (more may be due).
+    pub(crate) async fn sweep_deadlines(self: &Arc<Self>) -> Result<bool, StoreError> {
+        const PAGE: i64 = 100;
+        let due = self.store.due(now_ms(), PAGE).await?;
+        let full = due.len() as i64 == PAGE;
+        let mut settled = 0;
+        for id in &due {
+            if *self.shutdown.borrow() {
+                break;
+            }
+            match self
+                .ask(id, |reply| Command::View { token: None, reply })
+                .await
+            {
+                Ok(view) if view.state.status != Status::Playing => settled += 1,
+                Ok(_) => {
+                    tracing::warn!(game = %id, "correspondence deadline passed; not settled yet")
+                }
+                Err(e) => {
+                    tracing::warn!(game = %id, error = %e.message, "correspondence deadline sweep")
+                }
+            }
+        }
+        if settled > 0 {
+            tracing::info!(settled, "correspondence games past their deadline ended");
+        }
+        Ok(full && settled > 0)
+    }
+
+    /// How many game actors are in memory (a test's and an operator's look at memory use).
+    pub(crate) fn live_actors(&self) -> usize {
+        self.actors
+            .lock()
+            .expect("actor map poisoned")
+            .values()
+            .filter(|tx| !tx.is_closed())
+            .count()
     }
 
     /// The actor of game `id`, started (and loaded from the store) if it is not running.

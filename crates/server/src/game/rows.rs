@@ -155,6 +155,13 @@ impl NewGame {
             created_at: now,
             updated_at: now,
             opponent: self.computer.map(computer::opponent_column),
+            // A correspondence game created playing (a rematch, a computer's) has its first
+            // move's deadline from now: the sweep finds it even if nobody ever loads it.
+            deadline_at: self
+                .control
+                .filter(|c| both && c.is_correspondence())
+                .map(|c| now.saturating_add(duration_ms(c.byoyomi))),
+            to_move: None,
         }
     }
 
@@ -190,7 +197,8 @@ pub(super) enum Load {
 
 /// Builds a game's live state from its stored row as of `now`. The running clock and the
 /// first-move countdown are charged the time they ran in the node's previous `runs` after the
-/// row was written (its `updated_at`; see [`Games::resume_all`]).
+/// row was written (its `updated_at`; see [`Games::resume_all`]). A correspondence game's run
+/// on wall-clock time instead: they end at the row's `deadline_at`, downtime or not.
 pub(super) fn load_live(
     stored: StoredGame,
     settings: &GameSettings,
@@ -211,6 +219,12 @@ pub(super) fn load_live(
         Err(e) => return Load::Broken(format!("meta: {e}")),
     };
     let grace = claim_grace(meta.control.as_ref(), settings.claim_grace_min);
+    // Correspondence: how long before its deadline the game is (`None` when it has none).
+    let correspondence = meta.control.is_some_and(|c| c.is_correspondence());
+    let wall_left = row
+        .deadline_at
+        .filter(|_| correspondence)
+        .map(|at| Duration::from_millis(u64::try_from(at.saturating_sub(now_ms())).unwrap_or(0)));
     let move_at_ms: Vec<i64> = stored.moves.iter().map(|m| m.at_ms).collect();
     let moves: Vec<String> = stored.moves.into_iter().map(|m| m.text).collect();
     let mut table = match AnyGame::open(variant, &setup, &moves) {
@@ -246,15 +260,29 @@ pub(super) fn load_live(
             .as_deref()
             .and_then(|c| serde_json::from_str::<ClockSnapshot>(c).ok())
         {
-            Some(snapshot) => Clock::resume(control, &snapshot, ran, now),
+            Some(snapshot) => {
+                // Correspondence: charge whatever brings the side to move to its deadline.
+                let ran = match (wall_left, snapshot.moving) {
+                    (Some(left), Some(side)) => {
+                        Duration::from_millis(snapshot.side(side).ms).saturating_sub(left)
+                    }
+                    _ => ran,
+                };
+                Clock::resume(control, &snapshot, ran, now)
+            }
             None => Clock::new(control),
         }
     });
     // A row from before the countdown was stored gets the whole countdown, as it used to.
     let first_move_deadline = (status == Status::Playing && moves.len() < 2).then(|| {
-        let left = meta
-            .first_move_ms
-            .map_or(settings.first_move_timeout, Duration::from_millis);
+        if let Some(left) = wall_left {
+            return now + left;
+        }
+        let timeout = match meta.control {
+            Some(c) if c.is_correspondence() => c.byoyomi,
+            _ => settings.first_move_timeout,
+        };
+        let left = meta.first_move_ms.map_or(timeout, Duration::from_millis);
         clock::resume_countdown(left, ran, now)
     });
     Load::Found(Box::new(Live {
@@ -314,6 +342,15 @@ impl Live {
             created_at: self.created_at,
             updated_at: now_ms(),
             opponent: self.computer.map(|c| computer::opponent_column(c.level)),
+            deadline_at: state.deadline().map(|at| epoch_ms_at(at, now)),
+            to_move: (state.status == Status::Playing).then(|| state.table.turn().index() as i64),
         }
     }
+}
+
+/// The instant `at` in milliseconds since the Unix epoch, `now` being now.
+pub(super) fn epoch_ms_at(at: Instant, now: Instant) -> i64 {
+    let ahead = duration_ms(at.saturating_duration_since(now));
+    let behind = duration_ms(now.saturating_duration_since(at));
+    now_ms().saturating_add(ahead).saturating_sub(behind)
 }

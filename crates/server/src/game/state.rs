@@ -58,6 +58,24 @@ impl State {
         self.first_move_deadline = None;
     }
 
+    /// A correspondence game in progress: when the side to move loses on time (once both
+    /// sides have made their first move), or else when the game is aborted for want of a first
+    /// move. `None` for every other game.
+    pub(super) fn deadline(&self) -> Option<Instant> {
+        if self.status != Status::Playing {
+            return None;
+        }
+        let clock = self
+            .clock
+            .as_ref()
+            .filter(|c| c.control().is_correspondence())?;
+        if self.ply() < 2 {
+            self.first_move_deadline
+        } else {
+            clock.flag_at()
+        }
+    }
+
     pub(super) fn clock_snapshot_json(&self, now: Instant) -> Option<String> {
         self.clock
             .as_ref()

@@ -35,12 +35,19 @@ impl Live {
     pub(super) fn clock_view(&self, now: Instant) -> Option<ClockView> {
         let clock = self.state.clock.as_ref()?;
         let snap = clock.snapshot(now);
+        // Correspondence: the side to move's deadline as a date.
+        let deadline = self
+            .state
+            .deadline()
+            .map(|at| super::rows::epoch_ms_at(at, now));
+        let to_move = self.state.table.turn();
         let sides = table::per_side(self.variant, |side| {
             let t = snap.side(side);
             SideClock {
                 ms: t.ms,
                 periods: t.periods,
                 byoyomi: t.byoyomi,
+                deadline: deadline.filter(|_| side == to_move),
             }
         });
         let running = snap
@@ -107,7 +114,8 @@ impl Live {
                 .collect(),
             first_move_ms: self
                 .first_move_countdown()
-                .filter(|_| playing)
+                // Correspondence: the side to move's clock shows its first move's deadline.
+                .filter(|_| playing && !self.is_correspondence())
                 .map(|d| d.saturating_duration_since(now).as_millis() as u64),
             handicap: self.setup.handicap.clone(),
             rematch: self.rematch_view(viewer),

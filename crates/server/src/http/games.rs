@@ -135,7 +135,7 @@ pub(crate) async fn create(
     }
     drop(table);
     // The creator as its seat and seek show it: name and rating now, read from the store.
-    let speed = crate::players::speed_of(control.is_some());
+    let speed = crate::players::speed_of(control.as_ref());
     let shown = match &player {
         Some(id) => {
             crate::players::player_ref(&*state.games.store().backend(), id, variant.name(), speed)

@@ -58,6 +58,12 @@ pub(crate) async fn pair(
             ApiError::new(ErrorCode::UnknownVariant, format!("{e}."))
         })?;
     let control = TimeControl::try_from(request.clock).map_err(ApiError::invalid_request)?;
+    if control.is_correspondence() {
+        // Quick pairing seats two people who are here now: a live clock only.
+        return Err(ApiError::invalid_request(
+            "clock.days: quick pairing is for live clocks; create a correspondence seek instead",
+        ));
+    }
     // The caller's rating, read now from the store: the nearest seek is tried first.
     let mine = match &player {
         Some(id) => crate::players::player_ref(

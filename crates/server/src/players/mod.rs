@@ -32,7 +32,7 @@ pub const COOKIE: &str = "jiang_player";
 
 /// The speed of real-time (timed) games' ratings.
 pub const REALTIME: &str = "realtime";
-/// The speed of correspondence (untimed) games' ratings.
+/// The speed of correspondence games' ratings (days per move, or untimed).
 pub const CORRESPONDENCE: &str = "correspondence";
 
 /// The most games a player page lists.
@@ -167,9 +167,13 @@ pub fn rating_view(row: &RatingRow) -> RatingView {
     }
 }
 
-/// The speed of a game's rating: real-time with a clock, correspondence without.
-pub fn speed_of(timed: bool) -> &'static str {
-    if timed { REALTIME } else { CORRESPONDENCE }
+/// The speed of a game's rating: real-time with a live clock, correspondence with a
+/// correspondence clock (days per move) or none.
+pub fn speed_of(control: Option<&crate::clock::TimeControl>) -> &'static str {
+    match control {
+        Some(control) if !control.is_correspondence() => REALTIME,
+        _ => CORRESPONDENCE,
+    }
 }
 
 /// The score of side `side` (index) in a stored result (`{"winner": 0|1|null, …}`).
@@ -215,24 +219,29 @@ pub(crate) async fn page(backend: &dyn Backend, row: PlayerRow) -> Result<Player
         .await
         .map_err(read_error)?
         .into_iter()
-        .map(|g| PlayerGame {
-            result: if g.status == "ended" {
-                result_of(g.side, g.result.as_deref())
-            } else {
-                None
-            },
-            id: g.game_id,
-            variant: g.variant,
-            rated: g.rated != 0,
-            status: g.status,
-            opponent: g.opponent_id.map(|id| PlayerRef {
-                id,
-                name: g.opponent_name,
-                rating: None,
-                provisional: false,
-            }),
-            rating_change: g.rating_change.map(|c| c.round() as i64),
-            created_at: g.created_at,
+        .map(|g| {
+            let playing = g.status == "playing";
+            PlayerGame {
+                result: if g.status == "ended" {
+                    result_of(g.side, g.result.as_deref())
+                } else {
+                    None
+                },
+                id: g.game_id,
+                variant: g.variant,
+                rated: g.rated != 0,
+                status: g.status,
+                opponent: g.opponent_id.map(|id| PlayerRef {
+                    id,
+                    name: g.opponent_name,
+                    rating: None,
+                    provisional: false,
+                }),
+                rating_change: g.rating_change.map(|c| c.round() as i64),
+                created_at: g.created_at,
+                your_turn: playing && g.to_move == Some(g.side),
+                deadline: g.deadline_at.filter(|_| playing),
+            }
         })
         .collect();
     let puzzles = backend

@@ -145,6 +145,11 @@ pub struct GameRow {
     pub created_at: i64,
     /// Last change, milliseconds since the Unix epoch.
     pub updated_at: i64,
+    /// A correspondence game in progress: when its side to move loses on time (or, before
+    /// both first moves, when it is aborted), ms since the Unix epoch; `None` otherwise.
+    pub deadline_at: Option<i64>,
+    /// A game in progress: the side (index) to move; `None` otherwise.
+    pub to_move: Option<i64>,
     /// Who holds the seat without a token in a game against the computer (the API's
     /// `opponent` JSON, `{"computer":3}`); `None` between people. Set at creation only.
     pub opponent: Option<String>,
@@ -321,6 +326,11 @@ pub trait Backend: PlayerReads + PuzzleReads + TournamentReads + Send + Sync + '
         cutoff: i64,
         limit: i64,
     ) -> BoxFuture<'a, Result<Vec<String>, StoreError>>;
+    /// The ids of correspondence games `playing` whose deadline (`deadline_at`) is at or
+    /// before `now` (ms since the Unix epoch), at most `limit` of them, earliest first.
+    fn due<'a>(&'a self, now: i64, limit: i64) -> BoxFuture<'a, Result<Vec<String>, StoreError>>;
+    /// The earliest deadline of a correspondence game `playing`, if any.
+    fn next_deadline(&self) -> BoxFuture<'_, Result<Option<i64>, StoreError>>;
     /// Closes the connections.
     fn close(&self) -> BoxFuture<'_, ()>;
 }

@@ -86,6 +86,10 @@ pub struct PlayerGameRow {
     pub opponent_name: Option<String>,
     /// The rating change of a rated game.
     pub rating_change: Option<f64>,
+    /// A game in progress: the side (index) to move.
+    pub to_move: Option<i64>,
+    /// A correspondence game in progress: its deadline (ms since the Unix epoch).
+    pub deadline_at: Option<i64>,
 }
 
 /// Which leaderboard to read: a variant at a speed, players whose deviation is at most
@@ -274,13 +278,16 @@ pub(super) const SELECT_PLAYER: &str =
 pub(super) const SELECT_HISTORY: &str = "SELECT game_id, variant, speed, rating, change, at_ms \
      FROM (SELECT * FROM rating_history WHERE player_id = $1 ORDER BY at_ms DESC LIMIT $2) h \
      ORDER BY at_ms";
+/// The player's games in progress where it is their turn first, then newest first.
 pub(super) const SELECT_PLAYER_GAMES: &str = "SELECT pg.game_id, pg.side, pg.rated, g.variant, \
      g.status, g.result, g.created_at, p.id AS opponent_id, p.name AS opponent_name, \
-     h.change AS rating_change FROM player_games pg JOIN games g ON g.id = pg.game_id \
+     h.change AS rating_change, g.to_move, g.deadline_at \
+     FROM player_games pg JOIN games g ON g.id = pg.game_id \
      LEFT JOIN player_games o ON o.game_id = pg.game_id AND o.side <> pg.side \
      LEFT JOIN players p ON p.id = o.player_id AND p.deleted_at IS NULL \
      LEFT JOIN rating_history h ON h.game_id = pg.game_id AND h.player_id = pg.player_id \
-     WHERE pg.player_id = $1 ORDER BY g.created_at DESC, pg.game_id LIMIT $2";
+     WHERE pg.player_id = $1 ORDER BY CASE WHEN g.status = 'playing' AND g.to_move = pg.side \
+     THEN 0 ELSE 1 END, g.created_at DESC, pg.game_id LIMIT $2";
 pub(super) const SELECT_GAME_PLAYERS: &str =
     "SELECT side, player_id FROM player_games WHERE game_id = $1 ORDER BY side";
 pub(super) const SELECT_BOARD: &str = "SELECT p.id, p.name, r.rating, r.deviation, r.games \

@@ -17,22 +17,24 @@ use super::puzzles::*;
 use super::tournaments::*;
 use super::{Backend, GameRow, LogRow, MoveRow, RunRow, StoreError, StoredGame, Write};
 
-/// `$1` to `$8` are the columns of [`UPDATE_GAME`], in its order (one binder serves both).
+/// `$1` to `$10` are the columns of [`UPDATE_GAME`], in its order (one binder serves both).
 const UPSERT_GAME: &str = "INSERT INTO games (id, status, token_first, token_second, result, \
-     clock, meta, updated_at, variant, setup, created_at, opponent) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+     clock, meta, updated_at, deadline_at, to_move, variant, setup, created_at, opponent) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
      ON CONFLICT (id) DO UPDATE SET status = excluded.status, \
      token_first = excluded.token_first, token_second = excluded.token_second, \
      result = excluded.result, clock = excluded.clock, meta = excluded.meta, \
-     updated_at = excluded.updated_at";
+     updated_at = excluded.updated_at, deadline_at = excluded.deadline_at, \
+     to_move = excluded.to_move";
 const UPDATE_GAME: &str = "UPDATE games SET status = $2, token_first = $3, token_second = $4, \
-     result = $5, clock = $6, meta = $7, updated_at = $8 WHERE id = $1";
+     result = $5, clock = $6, meta = $7, updated_at = $8, deadline_at = $9, to_move = $10 \
+     WHERE id = $1";
 const INSERT_MOVE: &str =
     "INSERT INTO moves (game_id, ply, mv, clock, at_ms) VALUES ($1, $2, $3, $4, $5)";
 const UPSERT_PROBE: &str = "INSERT INTO store_probe (id, at_ms) VALUES (1, $1) \
      ON CONFLICT (id) DO UPDATE SET at_ms = excluded.at_ms";
 const SELECT_GAME: &str = "SELECT id, variant, setup, status, token_first, token_second, \
-     result, clock, meta, created_at, updated_at, opponent FROM games";
+     result, clock, meta, created_at, updated_at, opponent, deadline_at, to_move FROM games";
 const INSERT_RUN: &str = "INSERT INTO node_runs (node, started_at, alive_at) \
      VALUES ($1, $2, $2) ON CONFLICT (node, started_at) DO UPDATE SET \
      alive_at = excluded.alive_at, stopped_at = NULL";
@@ -58,9 +60,18 @@ const INSERT_LOG: &str = "INSERT INTO game_log (game_id, seq, kind, channel, sid
 const SELECT_LOG: &str = "SELECT game_id, seq, kind, channel, side, body, at_ms FROM game_log \
      WHERE game_id = $1 ORDER BY seq";
 /// Timed games have a clock snapshot; a game without a second move is in its first-move
-/// countdown; a game against the computer may be waiting for its move.
+/// countdown; a game against the computer may be waiting for its move. Correspondence games
+/// (a stored deadline) are not: the deadline sweep wakes them when their time is up (except
+/// against the computer, which may be to move).
 pub(crate) const RESUMABLE: &str = "status = 'playing' AND (clock IS NOT NULL OR opponent IS NOT NULL \
-     OR NOT EXISTS (SELECT 1 FROM moves WHERE moves.game_id = games.id AND moves.ply = 2))";
+     OR NOT EXISTS (SELECT 1 FROM moves WHERE moves.game_id = games.id AND moves.ply = 2)) \
+     AND (deadline_at IS NULL OR opponent IS NOT NULL)";
+/// Correspondence games in progress whose deadline has passed by `$1`, earliest first.
+const DUE: &str = "SELECT id FROM games WHERE deadline_at IS NOT NULL AND deadline_at <= $1 \
+     AND status = 'playing' ORDER BY deadline_at LIMIT $2";
+/// The earliest deadline of a correspondence game in progress.
+const NEXT_DEADLINE: &str =
+    "SELECT MIN(deadline_at) FROM games WHERE deadline_at IS NOT NULL AND status = 'playing'";
 const SELECT_MOVES: &str =
     "SELECT game_id, ply, mv, clock, at_ms FROM moves WHERE game_id = $1 ORDER BY ply";
 
@@ -255,7 +266,7 @@ macro_rules! sql_backend {
                 Ok(())
             }
 
-            /// `query` with `g`'s id and the columns a save changes bound as `$1` to `$8`
+            /// `query` with `g`'s id and the columns a save changes bound as `$1` to `$10`
             /// ([`UPDATE_GAME`]'s order, which [`UPSERT_GAME`] starts with).
             fn bind_game<'q>(
                 query: sqlx::query::Query<'q, $db, <$db as sqlx::Database>::Arguments<'q>>,
@@ -270,6 +281,8 @@ macro_rules! sql_backend {
                     .bind(&g.clock)
                     .bind(&g.meta)
                     .bind(g.updated_at)
+                    .bind(g.deadline_at)
+                    .bind(g.to_move)
             }
 
             async fn with_moves(&self, row: GameRow) -> Result<StoredGame, StoreError> {
@@ -367,6 +380,29 @@ macro_rules! sql_backend {
                         .fetch_all(&self.pool)
                         .await?;
                     Ok(ids.into_iter().map(|(id,)| id).collect())
+                })
+            }
+
+            fn due<'a>(
+                &'a self,
+                now: i64,
+                limit: i64,
+            ) -> BoxFuture<'a, Result<Vec<String>, StoreError>> {
+                Box::pin(async move {
+                    let ids: Vec<(String,)> = sqlx::query_as(DUE)
+                        .bind(now)
+                        .bind(limit)
+                        .fetch_all(&self.pool)
+                        .await?;
+                    Ok(ids.into_iter().map(|(id,)| id).collect())
+                })
+            }
+
+            fn next_deadline(&self) -> BoxFuture<'_, Result<Option<i64>, StoreError>> {
+                Box::pin(async move {
+                    let (at,): (Option<i64>,) =
+                        sqlx::query_as(NEXT_DEADLINE).fetch_one(&self.pool).await?;
+                    Ok(at)
                 })
             }
 

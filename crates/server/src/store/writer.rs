@@ -244,6 +244,18 @@ impl Store {
         self.backend.abandoned(cutoff, limit).await
     }
 
+    /// Ids of correspondence games in progress whose deadline has passed by `now` (see
+    /// [`Backend::due`]).
+    pub async fn due(&self, now: i64, limit: i64) -> Result<Vec<String>, StoreError> {
+        self.backend.due(now, limit).await
+    }
+
+    /// The earliest deadline of a correspondence game in progress (see
+    /// [`Backend::next_deadline`]).
+    pub async fn next_deadline(&self) -> Result<Option<i64>, StoreError> {
+        self.backend.next_deadline().await
+    }
+
     /// The back end (to close it after the writer has drained).
     pub fn backend(&self) -> Arc<dyn Backend> {
         self.backend.clone()

@@ -97,8 +97,13 @@ pub(crate) async fn create(
             ),
         ));
     }
-    TimeControl::try_from(request.clock)
+    let control = TimeControl::try_from(request.clock)
         .map_err(|e| ApiError::invalid_request(format_args!("`clock`: {e}")))?;
+    if control.is_correspondence() {
+        return Err(ApiError::invalid_request(
+            "`clock`: clock.days: tournaments are played on live clocks",
+        ));
+    }
     let (minutes, rounds) = match request.kind {
         TournamentKind::Arena => {
             if request.rounds.is_some() {

@@ -248,6 +248,22 @@ impl TestServer {
         self.server.as_ref().expect("running").resumed_games()
     }
 
+    /// A new player named `name` (`POST /api/players`): (id, key).
+    pub async fn new_player(&self, name: &str) -> (String, String) {
+        let body = json!({ "name": name });
+        let (status, v) = self
+            .as_player(reqwest::Method::POST, "/api/players", None, Some(body))
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{v}");
+        let created: jiang_protocol::PlayerCreated = typed(&v);
+        (created.id, created.key)
+    }
+
+    /// How many game actors the running server holds in memory.
+    pub fn live_games(&self) -> usize {
+        self.server.as_ref().expect("running").live_games()
+    }
+
     /// Stops the server gracefully (and drops its PostgreSQL database).
     pub async fn stop(mut self) {
         if let Some(server) = self.server.take() {
