@@ -8,7 +8,8 @@ use std::pin::pin;
 use std::sync::Arc;
 
 use axum::extract::Path;
-use axum::extract::ws::{Message, WebSocket};
+use axum::body::Bytes;
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
@@ -141,7 +142,7 @@ async fn run(
         });
         let outgoing = pin!(
             futures_util::stream::select(standings, mine)
-                .map(|text| Message::Text(text.as_ref().into()))
+                .map(|text| Message::Text(shared_text(text)))
         );
         let mut talk = Conversation::new(&mut sink, &mut stream, timeout, outgoing);
         while let Some(message) = talk.next_message().await {
@@ -157,6 +158,18 @@ async fn run(
     };
     finish(end, &mut sink, &mut stream, &mut hard_stop).await;
     state.tournaments.prune(&id);
+}
+
+/// `text` as a frame's payload without copying it: a large arena's standings (hundreds of
+/// kilobytes) are the same bytes for every socket, not one copy each.
+fn shared_text(text: Arc<str>) -> Utf8Bytes {
+    struct Shared(Arc<str>);
+    impl AsRef<[u8]> for Shared {
+        fn as_ref(&self) -> &[u8] {
+            self.0.as_bytes()
+        }
+    }
+    Utf8Bytes::try_from(Bytes::from_owner(Shared(text))).expect("a str is UTF-8")
 }
 
 /// One client message: `ping` is answered with `pong`.
