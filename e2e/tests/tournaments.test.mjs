@@ -96,9 +96,10 @@ async function move(page, id, mv) {
   );
 }
 
-/** Game `id` between the pages `a` and `b` (both on it): one move each, then the loser (the
- * second seat, black) resigns through the game page's button; returns [winner, loser]. */
-async function playOut(a, b, id) {
+/** Game `id` between the pages `a` and `b` (both on it): one move each, then the loser (by
+ * default the second seat, Black; else the page `loser`) resigns through the game page's
+ * button; returns [winner, loser]. */
+async function playOut(a, b, id, loser = null) {
   const sideOf = (p) => p.evaluate((gid) => localStorage.getItem(`jiang.side.${gid}`), id);
   const red = (await sideOf(a)) === 'red' ? a : b;
   const black = red === a ? b : a;
@@ -107,22 +108,23 @@ async function playOut(a, b, id) {
   await red.locator('.tournament-box a.to-tournament').waitFor();
   await move(red, id, 'h2e2');
   await move(black, id, 'h7e7');
-  const resign = black.locator('.actions button[data-action=resign]');
-  await resign.click();
+  const resigning = loser ?? black;
+  const winner = resigning === a ? b : a;
+  await resigning.locator('.actions button[data-action=resign]').click();
   // Over: each page shows its result, then (an arena, a Swiss's next round) the tournament may
   // bring the player to the next game 2 s later, on a busy machine before a look finds the
   // banner: either is fine, the banner when the page is still here.
-  for (const [page, outcome] of [[black, 'lost'], [red, 'won']]) {
+  for (const [page, outcome] of [[resigning, 'lost'], [winner, 'won']]) {
     await page.waitForFunction(([gid, o]) => location.pathname !== `/g/${gid}` || document.querySelector(`.banner[data-outcome=${o}]`), [id, outcome]);
   }
   // A button back to the tournament, and no rematch (the tournament pairs the next game).
-  if (gameOf(black) === id) {
-    assert.equal(await black.locator('.actions button[data-action=rematch]').count(), 0);
-    assert.ok((await black.locator('.tournament-box a.button.to-tournament').count()) <= 1);
+  if (gameOf(resigning) === id) {
+    assert.equal(await resigning.locator('.actions button[data-action=rematch]').count(), 0);
+    assert.ok((await resigning.locator('.tournament-box a.button.to-tournament').count()) <= 1);
   }
   const game = (await stateOf(red.tid)).games.find((g) => g.id === id);
-  assert.equal(game.result, 'first', 'Black resigned');
-  return [red, black];
+  assert.equal(game.result, winner === red ? 'first' : 'second', 'the loser resigned');
+  return [winner, resigning];
 }
 
 /** The standings table's rows as shown: {id, rank, score, games, wdl, sheet, buchholz, sb, fire}. */
@@ -177,12 +179,13 @@ test('arena: two players join on the page, are sent to each game, one resigns ev
   await ann.locator('.t-me a.my-game-link').click();
   await ann.waitForURL(`**/g/${first}`);
 
-  // Games until the minute is over: Red wins each (Black resigns on the game page); after each
-  // game both are sent to the next one (the same two: nobody else is waiting).
+  // Games until the minute is over: Ann wins each (Bob resigns on the game page, catching her on
+  // fire from the third win); after each game both are sent to the next one (the same two:
+  // nobody else is waiting).
   const results = new Map([[ann.playerId, []], [bob.playerId, []]]);
   let games = 0;
   for (let game = first; game; ) {
-    const [winner, loser] = await playOut(ann, bob, game);
+    const [winner, loser] = await playOut(ann, bob, game, bob);
     results.get(winner.playerId).push('win');
     results.get(loser.playerId).push('loss');
     games++;
@@ -223,6 +226,10 @@ test('arena: two players join on the page, are sent to each game, one resigns ev
   if (!tied) assert.equal(rows[0].id, top);
   assert.deepEqual([rows[0].rank, rows[1].rank], ['1', tied ? '1' : '2']);
   assert.equal(rows[0].games, String(games));
+  // Ann won every game: on fire now, each win after the second marked on fire in her sheet.
+  assert.equal(rows[0].id, ann.playerId);
+  assert.equal(rows[0].fire, true, 'Ann is on fire');
+  assert.equal(await ann.locator(`.standings tr[data-player="${ann.playerId}"] .mark.fire`).count(), games - 2);
   // The finished games are listed, none live.
   assert.equal(await ann.locator('.t-finished li[data-game]').count(), games);
   assert.equal(await ann.locator('.t-live li[data-game]').count(), 0);

@@ -465,7 +465,7 @@ export function tournamentPage(main, id) {
   <p class="t-offline muted" role="status" hidden>${t('tournament.offline')}</p>
   <div class="t-me"></div>
   <h2>${t('tournament.standings')}</h2>
-  <div class="t-standings" aria-live="polite" aria-busy="true"></div>
+  <div class="t-standings" aria-busy="true"></div>
   <div class="t-byes"></div>
   <h2>${t('tournament.liveGames')}</h2>
   <div class="t-live"></div>
