@@ -372,52 +372,48 @@ test('the tournaments page: a visitor with no player creates one with the form (
   await other.context().close();
 });
 
-test('a tournament game page: the berserk mark by a berserked side\'s clock, the berserk button before the first move, the server\'s answer shown (the view\'s `tournament` field added to the server\'s answers here until the server sends it)', async () => {
-  const red = await player('fay');
-  const black = await player('gus');
-  const arena = await createTournament(red, { kind: 'arena', variant: 'xiangqi', clock: { main: 180, increment: 2 }, minutes: 5 });
-  red.tid = black.tid = arena.id;
-  await joinOnPage(red, arena.id);
-  await joinOnPage(black, arena.id);
-  const id = await sentToGame(red);
-  assert.equal(await sentToGame(black), id);
-  const sides = await Promise.all([red, black].map((p) => p.evaluate((gid) => localStorage.getItem(`jiang.side.${gid}`), id)));
-  const [first, second] = sides[0] === 'red' ? [red, black] : [black, red];
-  // Black berserked: the view says so (over HTTP and the socket's `state`).
-  const inject = (view) => ({ ...view, tournament: { id: arena.id, berserk: ['black'] } });
-  for (const page of [first, second]) {
-    await page.route(`**/api/games/${id}`, async (route) => {
-      const res = await route.fetch();
-      await route.fulfill({ response: res, json: inject(await res.json()) });
-    });
-    await page.routeWebSocket(new RegExp(`/api/games/${id}/ws`), (ws) => {
-      const server = ws.connectToServer();
-      server.onMessage((m) => {
-        const msg = JSON.parse(String(m));
-        ws.send(JSON.stringify(msg.type === 'state' ? inject(msg) : msg));
-      });
-      ws.onMessage((m) => server.send(m));
-    });
-    await page.reload();
-    await page.locator('.player[data-side=black] .berserk-mark').waitFor();
-    assert.equal(await page.locator('.player[data-side=red] .berserk-mark').count(), 0);
-  }
-  // Red may still berserk (before their first move); Black has.
-  await first.screenshot({ path: path.join(artifacts, 'tournament-game-berserk.png') });
-  assert.equal(await second.locator('.tournament-box button[data-action=berserk]').count(), 0);
-  const button = first.locator('.tournament-box button[data-action=berserk]');
-  const answer = first.waitForResponse(`**/api/tournaments/${arena.id}/berserk`);
-  await button.click();
-  const res = await answer;
-  if (res.status() !== 200) {
-    // Refused (or not supported yet): the server's words are shown.
-    const { error } = await res.json();
-    await first.locator('.type-move .error, .status', { hasText: error.message.slice(0, 20) }).first().waitFor();
-  }
-  // After the first move, no berserk any more.
-  await move(first, id, 'h2e2');
-  await first.locator('.moves button[data-ply="1"]').waitFor();
-  assert.equal(await button.count(), 0);
-  await red.context().close();
-  await black.context().close();
+test('berserk: from the tournament page and from the game page before the first move; the mark by the berserked clocks, the halved time, no button after', async () => {
+  const fay = await player('fay');
+  const gus = await player('gus');
+  const arena = await createTournament(fay, { kind: 'arena', variant: 'xiangqi', clock: { main: 180, increment: 2 }, minutes: 5 });
+  fay.tid = gus.tid = arena.id;
+  await joinOnPage(fay, arena.id);
+  await joinOnPage(gus, arena.id);
+  const id = await sentToGame(fay);
+  assert.equal(await sentToGame(gus), id);
+  const sideOf = (p) => p.evaluate((gid) => localStorage.getItem(`jiang.side.${gid}`), id);
+  const [red, black] = (await sideOf(fay)) === 'red' ? [fay, gus] : [gus, fay];
+
+  // Red berserks from the tournament page, then goes back to the game: the mark by Red's clock,
+  // half the main time (no increment).
+  await red.goto(`${env.server.url}/tournament/${arena.id}`);
+  const fromPage = red.locator('.t-me button.berserk');
+  await fromPage.click();
+  await fromPage.waitFor({ state: 'detached' });
+  assert.equal(await red.locator('.t-error').isHidden(), true, await red.locator('.t-error').textContent());
+  await red.locator('.t-me a.my-game-link').click();
+  await red.waitForURL(`**/g/${id}`);
+  await red.locator('.player[data-side=red] .berserk-mark').waitFor();
+  assert.equal(await red.locator('.player[data-side=red] .clock .time').textContent(), '1:30');
+  assert.equal(await red.locator('.tournament-box button[data-action=berserk]').count(), 0);
+
+  // Black berserks on the game page (the seat's own button).
+  const onGame = black.locator('.tournament-box button[data-action=berserk]');
+  await onGame.click();
+  await black.locator('.player[data-side=black] .berserk-mark').waitFor();
+  await onGame.waitFor({ state: 'detached' });
+  await black.locator('.player[data-side=red] .berserk-mark').waitFor();
+  await black.screenshot({ path: path.join(artifacts, 'tournament-game-berserk.png') });
+  // Red's page hears of it by the next event at the latest.
+  await move(red, id, 'h2e2');
+  await red.locator('.player[data-side=black] .berserk-mark').waitFor();
+  // A second berserk is refused.
+  const again = await black.evaluate(async (gid) => {
+    const token = localStorage.getItem(`jiang.token.${gid}`);
+    const r = await fetch(`/api/games/${gid}/berserk`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{}' });
+    return r.status;
+  }, id);
+  assert.equal(again, 409);
+  await fay.context().close();
+  await gus.context().close();
 });

@@ -26,6 +26,7 @@ export const TRANSLATED_CODES = [
   'bad_record',
   // Tournaments (issue 25).
   'tournament_not_found', 'tournament_finished', 'not_in_tournament', 'too_many_tournaments',
+  'berserk_not_allowed',
 ];
 
 /** Every `reason` of docs/api.md (Reasons), each with an `error.reason.<reason>` string. */

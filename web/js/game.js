@@ -686,19 +686,6 @@ export function gamePage(main, id) {
     }
   }
 
-  /** Berserk in a tournament game: the tournament halves this side's clock; a refusal (or the
-   * server's "not supported yet") is shown as any other. */
-  async function berserk() {
-    const tid = tournamentId();
-    if (!tid) return;
-    try {
-      await api(`/api/tournaments/${encodeURIComponent(tid)}/berserk`, { method: 'POST', body: {} });
-    } catch (e) {
-      showError(errorText(e));
-    }
-    refresh();
-  }
-
   function sendMove(mv) {
     $('.type-move .error').hidden = true;
     takenBack = null;
@@ -732,7 +719,7 @@ export function gamePage(main, id) {
     else if (a === 'abort') post('abort');
     else if (a === 'impasse') post('impasse');
     else if (a === 'rematch') post('rematch');
-    else if (a === 'berserk') berserk();
+    else if (a === 'berserk') post('berserk');
     else if (a.startsWith('takeback-')) post('takeback', { action: a.slice('takeback-'.length) });
     else if (a === 'premove-cancel') post('premove', { move: null });
     else if (a === 'claim-win' || a === 'claim-draw') wsSend({ type: 'claim', result: a === 'claim-win' ? 'win' : 'draw' });

@@ -44,12 +44,12 @@ function movesBy(view, you) {
   return view.moves.filter((_, i) => (i % 2 === 0) === firstToMove).length;
 }
 
-/** Whether the viewer may still berserk (halve their own clock) in a tournament game: seated,
+/** Whether the viewer may still berserk (halve their own clock) in an arena's game: seated,
  * before their first move, not berserked yet (the view's `tournament.berserk`), on a clock with
  * main time. */
 export function mayBerserk(view) {
   const you = view.you;
-  return !!you && view.status === 'playing' && movesBy(view, you) === 0 && (view.clock_settings?.main || 0) > 0 && !(view.tournament?.berserk || []).includes(you);
+  return !!you && view.status === 'playing' && view.tournament?.kind !== 'swiss' && movesBy(view, you) === 0 && (view.clock_settings?.main || 0) > 0 && !(view.tournament?.berserk || []).includes(you);
 }
 
 /** A tournament game's box (tournament `tid`): the way back to the tournament (a button once

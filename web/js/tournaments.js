@@ -436,7 +436,7 @@ export function tournamentPage(main, id) {
     }
     if (myGame) {
       parts.push(`<a class="button primary my-game-link" href="/g/${esc(myGame.id)}">${t('tournament.yourGame')}</a>`);
-      if (gameView && !berserked && mayBerserk(gameView))
+      if (s.kind === 'arena' && gameView && !berserked && mayBerserk(gameView))
         parts.push(`<button type="button" class="berserk" data-t="berserk"${busy ? ' disabled' : ''} title="${esc(t('tournament.berserkHint'))}">${t('tournament.berserk')}</button>`);
     } else if (joined && s.status === 'running') parts.push(`<span class="muted waiting-note">${t(s.kind === 'arena' ? 'tournament.waitingArena' : 'tournament.waitingSwiss')}</span>`);
     else if (joined && s.status === 'upcoming') parts.push(`<span class="muted waiting-note">${t('tournament.waitingStart')}</span>`);
