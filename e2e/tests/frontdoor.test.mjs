@@ -86,7 +86,7 @@ async function fits(page, url, viewport, what) {
 
 test('every page fits a 390 px phone (no sideways scroll, the board whole); the analysis page fits a desk', async () => {
   const page = await pageAt(PHONE);
-  const urls = ['/', '/rules/xiangqi', '/rules/jieqi', '/rules/shogi', '/rules/minishogi'];
+  const urls = ['/', '/rules/xiangqi', '/rules/jieqi', '/rules/shogi', '/rules/minishogi', '/tournaments'];
   for (const v of VARIANTS) urls.push(`/analysis/${v}`, `/editor/${v}`);
   for (const v of VARIANTS) {
     const res = await apiGame(page, { variant: v, opponent: { computer: 1 }, clock: null });

@@ -1,4 +1,4 @@
-// Every UI language on a phone (390×844): the home, game, analysis, puzzle, player and rules pages render in
+// Every UI language on a phone (390×844): the home, game, analysis, puzzle, player, tournament and rules pages render in
 // it with no string of the English catalogue left (a sentence the language translates but the
 // page still shows in English), no catalogue key shown raw, no text overflowing its button or
 // link-button, and no sideways scroll. Plural forms follow the language's CLDR rules.
@@ -59,8 +59,17 @@ async function aPlayer() {
   return player;
 }
 
+/** One upcoming Swiss for every language's look at a tournament page (its creator: `aPlayer`). */
+let tournament = null;
+async function aTournament() {
+  const { key } = await aPlayer();
+  const body = { kind: 'swiss', variant: 'jieqi', clock: { main: 300, increment: 3 }, rounds: 5, starts_at: new Date(Date.now() + 3600e3).toISOString() };
+  tournament ??= fetch(`${env.server.url}/api/tournaments`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Player ${key}` }, body: JSON.stringify(body) }).then((r) => r.json());
+  return tournament;
+}
+
 for (const [lang, name] of LANGS) {
-  test(`${lang} (${name}): home, game, analysis, puzzle, player and rules pages on a phone, all in ${lang}`, async () => {
+  test(`${lang} (${name}): home, game, analysis, puzzle, player, tournament and rules pages on a phone, all in ${lang}`, async () => {
     const ctx = await newContext(env.browser, { viewport: PHONE });
     await ctx.addCookies([{ name: 'lang', value: lang, url: env.server.url }]);
     const page = await ctx.newPage();
@@ -89,6 +98,15 @@ for (const [lang, name] of LANGS) {
     await page.goto(`${env.server.url}/player/${id}`);
     await page.locator(`.player-page[data-id="${id}"]`).waitFor();
     bad.push(...(await problems(page, lang)).map((p) => `player: ${p}`));
+
+    const t = await aTournament();
+    assert.ok(t.id, JSON.stringify(t));
+    await page.goto(`${env.server.url}/tournaments`);
+    await page.locator('.t-list[data-status=upcoming] tr[data-id]').first().waitFor();
+    bad.push(...(await problems(page, lang)).map((p) => `tournaments: ${p}`));
+    await page.goto(`${env.server.url}/tournament/${t.id}`);
+    await page.locator('.tournament[data-status=upcoming] .t-me button.join').waitFor();
+    bad.push(...(await problems(page, lang)).map((p) => `tournament: ${p}`));
 
     for (const variant of ['xiangqi', 'jieqi', 'shogi', 'minishogi']) {
       await page.goto(`${env.server.url}/rules/${variant}`);

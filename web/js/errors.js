@@ -24,6 +24,9 @@ export const TRANSLATED_CODES = [
   // POST /api/import (the analysis page): said from the error's `params` (line, move, variants).
   'empty_record', 'bad_encoding', 'unknown_format', 'wrong_variant', 'bad_move', 'bad_position',
   'bad_record',
+  // Tournaments (issue 25).
+  'tournament_not_found', 'tournament_finished', 'not_in_tournament', 'too_many_tournaments',
+  'berserk_not_allowed',
 ];
 
 /** Every `reason` of docs/api.md (Reasons), each with an `error.reason.<reason>` string. */

@@ -10,10 +10,11 @@ import { navigate } from './navigation.js';
 import { turnAlerts, turnSoundOn, setTurnSound, turnNotifyOn, setTurnNotify, chime, beep } from './alerts.js';
 import { refreshTurns } from './turns.js';
 import { sideName } from './results.js';
-import { gamePageHtml, askPromotion, resultBanner, drawOfferHtml, impasseHtml, actionsHtml, jieqiInfoHtml } from './gamepanel.js';
+import { gamePageHtml, askPromotion, resultBanner, drawOfferHtml, impasseHtml, actionsHtml, jieqiInfoHtml, tournamentBoxHtml } from './gamepanel.js';
 import { seatPlayer } from './players.js';
 import { chatPanel, chatSettingOn, setChatSetting, takebackBox, claimBox } from './comforts.js';
 import { setHtml } from './html.js';
+import { tournamentOfGame } from './tournamentsocket.js';
 
 /** The move notations offered per family (the server writes them all). */
 const STYLES = { xiangqi: ['wxf', 'chinese', 'iccs'], shogi: ['japanese', 'western', 'usi'] };
@@ -74,6 +75,9 @@ export function gamePage(main, id) {
   }
 
   const sides = () => sidesOf(view.variant);
+  /** The tournament this game belongs to: the view says so, or the tournament socket that
+   * brought this browser here did. */
+  const tournamentId = () => view?.tournament?.id || tournamentOfGame(id);
   const fam = () => familyOf(view.variant);
   const seatOf = (side) => (side === sides()[0] ? 'first' : 'second');
   const notationStyle = () => {
@@ -311,8 +315,10 @@ export function gamePage(main, id) {
       const thinking = view.computer?.side === side && toMove && !view.pendingMove ? ` <span class="thinking" role="status">${t('game.thinking')}</span>` : '';
       // A seat taken with a player key: the player's name and rating in this variant.
       const player = view.players?.[side] ? seatPlayer(view.players[side], view, () => renderPlayers(bottom)) : '';
+      // A tournament game: the mark of a side that berserked (halved its clock), by its clock.
+      const berserk = view.tournament?.berserk?.includes(side) ? `<span class="berserk-mark" title="${t('tournament.berserkedOf', { side: sn(side) })}">${t('tournament.berserkMark')}</span>` : '';
       el.innerHTML = `<span class="who"><span class="dot ${side}" aria-hidden="true"></span>${sn(side)}${you ? ` <em>(${t('game.you')})</em>` : ''}${player}${computer}${thinking}${away}</span>` +
-        (clock ? `<span class="clock" data-side="${side}" role="timer" aria-label="${t('game.clockOf', { side: sn(side) })}"><span class="time"></span><span class="periods"></span></span>` : '');
+        berserk + (clock ? `<span class="clock" data-side="${side}" role="timer" aria-label="${t('game.clockOf', { side: sn(side) })}"><span class="time"></span><span class="periods"></span></span>` : '');
     }
     updateClocks();
   }
@@ -426,7 +432,11 @@ export function gamePage(main, id) {
     }
     const rm = view.rematch || {};
     if (rm.id && rm.token) saveToken(rm.id, rm.token, rm.side);
-    setHtml($('.actions'), actionsHtml(view, id, myTurn));
+    const tid = tournamentId();
+    setHtml($('.actions'), actionsHtml(view, id, myTurn, !!tid));
+    const tbox = $('.tournament-box');
+    setHtml(tbox, tid ? tournamentBoxHtml(view, tid) : '');
+    tbox.hidden = !tid;
 
     $('.type-move').hidden = !(you && playing);
     $('.spectators').textContent = view.spectators ? t('game.spectators', { n: view.spectators }) : '';
@@ -719,6 +729,7 @@ export function gamePage(main, id) {
     else if (a === 'abort') post('abort');
     else if (a === 'impasse') post('impasse');
     else if (a === 'rematch') post('rematch');
+    else if (a === 'berserk') post('berserk');
     else if (a.startsWith('takeback-')) post('takeback', { action: a.slice('takeback-'.length) });
     else if (a === 'premove-cancel') post('premove', { move: null });
     else if (a === 'claim-win' || a === 'claim-draw') wsSend({ type: 'claim', result: a === 'claim-win' ? 'win' : 'draw' });

@@ -44,8 +44,27 @@ function movesBy(view, you) {
   return view.moves.filter((_, i) => (i % 2 === 0) === firstToMove).length;
 }
 
-/** The action buttons (and links) that apply to the viewer now. */
-export function actionsHtml(view, id, myTurn) {
+/** Whether the viewer may still berserk (halve their own clock) in an arena's game: seated,
+ * before their first move, not berserked yet (the view's `tournament.berserk`), on a clock with
+ * main time. */
+export function mayBerserk(view) {
+  const you = view.you;
+  return !!you && view.status === 'playing' && view.tournament?.kind !== 'swiss' && movesBy(view, you) === 0 && (view.clock_settings?.main || 0) > 0 && !(view.tournament?.berserk || []).includes(you);
+}
+
+/** A tournament game's box (tournament `tid`): the way back to the tournament (a button once
+ * the game is over) and, when the view says the game is a tournament's, the berserk button. */
+export function tournamentBoxHtml(view, tid) {
+  const over = view.status === 'ended' || view.status === 'aborted';
+  const link = `<a class="${over ? 'button primary ' : ''}to-tournament" href="/tournament/${encodeURIComponent(tid)}">${t(over ? 'tournament.back' : 'tournament.link')}</a>`;
+  const berserk = view.tournament && mayBerserk(view) ? ` <button type="button" data-action="berserk" class="berserk" title="${t('tournament.berserkHint')}">${t('tournament.berserk')}</button>` : '';
+  const next = over && view.you ? `<p class="hint">${t('tournament.nextGameHint')}</p>` : '';
+  return link + berserk + next;
+}
+
+/** The action buttons (and links) that apply to the viewer now (no rematch in a tournament's
+ * game: the tournament pairs the next one). */
+export function actionsHtml(view, id, myTurn, inTournament = false) {
   const you = view.you;
   const playing = view.status === 'playing';
   const over = view.status === 'ended' || view.status === 'aborted';
@@ -70,7 +89,7 @@ export function actionsHtml(view, id, myTurn) {
   }
   const rm = view.rematch || {};
   const asked = rm.requested || [];
-  if (you && over && !rm.id) {
+  if (you && over && !rm.id && !inTournament) {
     if (asked.includes(you)) btn('rematch', t('action.rematchSent'), false);
     else btn('rematch', asked.length ? t('action.acceptRematch') : t('action.rematch'), true, 'primary');
   }
@@ -135,6 +154,7 @@ export function gamePageHtml(ratio) {
     <p class="first-move" hidden></p>
     <p class="pending-note" role="alert" hidden></p>
     <div class="banner" role="alert" hidden></div>
+    <div class="tournament-box" hidden></div>
     <div class="invite" hidden>
       <label for="invite-link">${t('game.invite')}</label>
       <div class="copy-row"><input id="invite-link" readonly><button type="button" class="copy-link">${t('game.copy')}</button></div>

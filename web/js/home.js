@@ -8,25 +8,13 @@ import { familyOf, sidesOf } from './position.js';
 import { navigate } from './navigation.js';
 import { mountLobby } from './lobby.js';
 import { clockLabel } from './clock.js';
+import { PRESETS, CORRESPONDENCE_DAYS, clockChoices, clockPickerHtml, readClock } from './clockpicker.js';
 import { rememberSeek } from './seeks.js';
 import { playerBox, me } from './players.js';
 
 const VARIANTS = ['xiangqi', 'jieqi', 'shogi', 'minishogi'];
-/** A correspondence clock's choices: days per move. */
-export const CORRESPONDENCE_DAYS = [1, 2, 3, 5, 7, 10, 14];
-/** Clock presets per family: label and API clock (seconds). */
-export const PRESETS = {
-  xiangqi: [
-    ['5+3', { main: 300, increment: 3 }],
-    ['10+5', { main: 600, increment: 5 }],
-    ['15+10', { main: 900, increment: 10 }],
-  ],
-  shogi: [
-    ['10|30', { main: 600, byoyomi: 30, periods: 1 }],
-    ['3|0+10', { main: 180, byoyomi: 10, periods: 1 }],
-    ['30|60', { main: 1800, byoyomi: 60, periods: 1 }],
-  ],
-};
+// The clock presets live with the clock picker (the tournament form's too).
+export { PRESETS };
 export const HANDICAPS = {
   shogi: ['lance', 'bishop', 'rook', 'rook-lance', '2-piece', '4-piece', '6-piece', '8-piece', '10-piece'],
   minishogi: ['bishop', 'rook'],
@@ -66,10 +54,9 @@ export function homePage(main) {
   function render() {
     const fam = familyOf(variant);
     const sides = sidesOf(variant);
-    const presets = PRESETS[fam];
     const handicaps = HANDICAPS[variant] || [];
     const side = role === 'random' ? 'random' : sides[role === 'first' ? 0 : 1];
-    if (!['none', 'custom', 'days', '0', '1', '2'].includes(clockChoice)) clockChoice = '1';
+    if (!clockChoices(true, true).includes(clockChoice)) clockChoice = '1';
     main.innerHTML = `
 <section class="home">
   <div class="hero">
@@ -86,29 +73,7 @@ export function homePage(main) {
           ${VARIANTS.map((v) => `<label class="chip"><input type="radio" name="variant" value="${v}"${v === variant ? ' checked' : ''}><span>${t('variant.' + v)}</span></label>`).join('')}
         </div>
       </fieldset>
-      <fieldset class="clock-choice">
-        <legend>${t('home.clock')}</legend>
-        <div class="chips">
-          ${presets.map(([, clock], i) => `<label class="chip"><input type="radio" name="clock" value="${i}"${clockChoice === String(i) ? ' checked' : ''}><span>${clockLabel(clock)}</span></label>`).join('')}
-          <label class="chip"><input type="radio" name="clock" value="none"${clockChoice === 'none' ? ' checked' : ''}><span>${t('home.noClock')}</span></label>
-          <label class="chip"><input type="radio" name="clock" value="custom"${clockChoice === 'custom' ? ' checked' : ''}><span>${t('home.custom')}</span></label>
-          <label class="chip"><input type="radio" name="clock" value="days"${clockChoice === 'days' ? ' checked' : ''}><span>${t('home.correspondence')}</span></label>
-        </div>
-        <p class="hint">${t(fam === 'shogi' ? 'home.clockHint.shogi' : 'home.clockHint.xiangqi')}</p>
-        <div class="custom-clock"${clockChoice === 'custom' ? '' : ' hidden'}>
-          <label>${t('clock.main')} <input name="main" type="number" min="0" max="600" step="1" value="${fam === 'shogi' ? 10 : 10}"> <span>${t('unit.min')}</span></label>
-          <label>${t('clock.increment')} <input name="increment" type="number" min="0" max="600" value="${fam === 'shogi' ? 0 : 5}"> <span>${t('unit.s')}</span></label>
-          <label>${t('clock.byoyomi')} <input name="byoyomi" type="number" min="0" max="600" value="${fam === 'shogi' ? 30 : 0}"> <span>${t('unit.s')}</span></label>
-          <label>${t('clock.periods')} <input name="periods" type="number" min="0" max="10" value="${fam === 'shogi' ? 1 : 0}"></label>
-          <label>${t('clock.moveLimit')} <input name="move_limit" type="number" min="0" max="3600" value="0"> <span>${t('unit.s')}</span></label>
-        </div>
-        <div class="days-clock"${clockChoice === 'days' ? '' : ' hidden'}>
-          <label>${t('clock.daysPerMove')} <select name="days">
-            ${CORRESPONDENCE_DAYS.map((n) => `<option value="${n}"${n === days ? ' selected' : ''}>${clockLabel({ days: n })}</option>`).join('')}
-          </select></label>
-          <p class="hint">${t('home.correspondenceHint')}</p>
-        </div>
-      </fieldset>
+      ${clockPickerHtml(fam, clockChoice, true, days)}
       <fieldset class="side-choice">
         <legend>${t('home.side')}</legend>
         <div class="chips">
@@ -222,23 +187,13 @@ export function homePage(main) {
       err.hidden = true;
       const body = { variant };
       const data = new FormData(form);
-      if (clockChoice === 'custom') {
-        const n = (k) => Math.max(0, Number(data.get(k)) || 0);
-        const c = { main: Math.round(n('main') * 60) };
-        if (n('increment')) c.increment = n('increment');
-        if (n('byoyomi')) {
-          c.byoyomi = n('byoyomi');
-          c.periods = Math.max(1, n('periods'));
-        }
-        if (n('move_limit')) c.move_limit = n('move_limit');
-        if (!c.main && !c.byoyomi && !c.increment) {
-          err.textContent = t('home.badClock');
-          err.hidden = false;
-          return;
-        }
-        body.clock = c;
-      } else if (clockChoice === 'days') body.clock = { days: Number(data.get('days')) || days };
-      else if (clockChoice !== 'none') body.clock = presets[Number(clockChoice)][1];
+      const picked = readClock(form, fam, clockChoice);
+      if (picked.error) {
+        err.textContent = picked.error;
+        err.hidden = false;
+        return;
+      }
+      if (picked.clock) body.clock = picked.clock;
       body.side = data.get('side') || 'random';
       if (data.get('handicap')) body.handicap = data.get('handicap');
       // The computer takes the other seat at once: such a game is never an open seek.

@@ -1,12 +1,14 @@
 // Entry point: the page chrome (skip link, header, language picker, footer) and client-side
 // routing on location.pathname: `/` home, `/g/<id>` game, `/rules/<variant>` rules,
 // `/analysis/<variant>` the analysis board, `/editor/<variant>` the board editor,
-// `/player/<name or id>` a player's page, `/puzzles/<variant>` the puzzle trainer.
+// `/player/<name or id>` a player's page, `/puzzles/<variant>` the puzzle trainer,
+// `/tournaments` the tournaments and `/tournament/<id>` one of them.
 import { LANGS, initialLang, setLang, rememberLang, currentLang, t } from './i18n.js';
 import { navigate, setRouter } from './navigation.js';
 import { follow as followSeeks } from './seeks.js';
 import { adoptCarriedKey } from './players.js';
 import { watchTurns } from './turns.js';
+import { followTournaments } from './tournamentsocket.js';
 
 let page = null; // the current page: { destroy?(), rerender?() }
 let routeSeq = 0;
@@ -60,6 +62,14 @@ async function route() {
     mod = await import('./players.js');
     if (seq !== routeSeq) return;
     page = mod.playerPage(main, decodeURIComponent(m[1]));
+  } else if (/^\/tournaments\/?$/.test(path)) {
+    mod = await import('./tournaments.js');
+    if (seq !== routeSeq) return;
+    page = mod.tournamentsPage(main);
+  } else if ((m = path.match(/^\/tournament\/([A-Za-z0-9]+)\/?$/))) {
+    mod = await import('./tournaments.js');
+    if (seq !== routeSeq) return;
+    page = mod.tournamentPage(main, m[1]);
   } else if ((m = path.match(/^\/rules(?:\/([a-z]+))?\/?$/))) {
     mod = await import('./rules.js');
     if (seq !== routeSeq) return;
@@ -72,9 +82,13 @@ async function route() {
   // This browser's waiting seeks are followed from every page (the home page's lobby does it
   // there): a taken seek brings its creator to the game.
   followSeeks();
+  // So are the tournaments it joined: a pairing brings the player to the game.
+  followTournaments();
   document.querySelectorAll('.site-nav a').forEach((a) => {
-    // The same first path segment: `/rules/…`, `/editor/…`; `/` only at home.
-    const here = a.getAttribute('href').split('/')[1] === path.split('/')[1];
+    // The same first path segment: `/rules/…`, `/editor/…`; `/` only at home; a tournament's
+    // page is under Tournaments.
+    const section = (p) => p.split('/')[1].replace(/^tournament$/, 'tournaments');
+    const here = section(a.getAttribute('href')) === section(path);
     if (here) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   });

@@ -44,12 +44,28 @@ export function me(refresh = false) {
   return mine;
 }
 
-/** Becomes a player (with `name`, if given): its page is next, with the carry link shown. */
-export async function becomePlayer(name) {
+/** Becomes a player (with `name`, if given), staying on the page: the answer `{id, key, name}`;
+ * the player page shows the carry link the next time it is opened. */
+export async function createPlayer(name) {
   const res = await api('/api/players', { method: 'POST', body: name ? { name } : {} });
   freshKey = res.key;
   me(true);
+  return res;
+}
+
+/** Becomes a player (with `name`, if given): its page is next, with the carry link shown. */
+export async function becomePlayer(name) {
+  const res = await createPlayer(name);
   navigate(`/player/${encodeURIComponent(res.id)}`);
+}
+
+/** This browser's player, made with one click's worth of nothing (no name) when it has none:
+ * `{player, created}` (what a tournament needs of a visitor: never a registration). */
+export async function ensurePlayer() {
+  const p = await me();
+  if (p) return { player: p, created: false };
+  const res = await createPlayer();
+  return { player: { id: res.id, name: res.name ?? null }, created: true };
 }
 
 /** A carry link (`/#key=…`): keeps its key in this browser and clears it from the address. */

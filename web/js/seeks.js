@@ -75,13 +75,14 @@ function taken(game) {
   showNotice(game);
 }
 
-function showNotice(game) {
+/** A notice with a one-click link to `game` (a tournament's pairing says `text`). */
+export function showNotice(game, text = t('seek.taken')) {
   document.querySelector(`.seek-notice[data-id="${CSS.escape(game.id)}"]`)?.remove();
   const box = document.createElement('div');
   box.className = 'seek-notice';
   box.dataset.id = game.id;
   box.setAttribute('role', 'alert');
-  box.innerHTML = `<span>${esc(t('seek.taken'))}</span>
+  box.innerHTML = `<span>${esc(text)}</span>
     <a class="button primary" href="/g/${esc(game.id)}">${esc(t('seek.toGame'))}</a>
     <button type="button" class="link" aria-label="${esc(t('seek.dismiss'))}">×</button>`;
   box.querySelector('a').addEventListener('click', () => box.remove());

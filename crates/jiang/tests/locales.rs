@@ -48,6 +48,11 @@ const NAMES: &[&str] = &[
     "min",
     "s",
     "vs",
+    // Tournaments: the Buchholz tie-break (a name), Sonneborn–Berger's abbreviation, and
+    // lichess's "Berserk", which its translations keep in most languages.
+    "Buchholz",
+    "SB",
+    "Berserk",
 ];
 
 /// (language, key) whose value is the same word as in English in that language.
@@ -82,6 +87,18 @@ const SAME_WORD: &[(&str, &str)] = &[
     ("id", "player.rating"),
     ("it", "home.handicap"),
     ("it", "lobby.col.handicap"),
+    // Tournaments: "Arena" is the word in these languages (lichess's translations use it), as
+    // "Format" is in Polish and Indonesian; "Minutes" and "Points" are French words.
+    ("de", "tournament.kind.arena"),
+    ("es", "tournament.kind.arena"),
+    ("it", "tournament.kind.arena"),
+    ("pt-BR", "tournament.kind.arena"),
+    ("pl", "tournament.kind.arena"),
+    ("id", "tournament.kind.arena"),
+    ("pl", "tournaments.kind"),
+    ("id", "tournaments.kind"),
+    ("fr", "tournaments.minutes"),
+    ("fr", "tournament.col.score"),
 ];
 
 const CATEGORIES: [&str; 6] = ["zero", "one", "two", "few", "many", "other"];

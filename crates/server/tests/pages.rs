@@ -46,6 +46,9 @@ async fn the_meta_description_is_in_the_negotiated_language() {
         ("/rules/shogi", Some("zh-TW"), None, "zh-Hant"),
         ("/rules/xiangqi", Some("zh-CN"), None, "zh-Hans"),
         ("/g/abcdefgh", Some("vi"), None, "vi"),
+        // The tournaments' pages (issue 25).
+        ("/tournaments", Some("pl"), None, "pl"),
+        ("/tournament/Qx81hZ0a", Some("it-IT"), None, "it"),
         // The cookie (the language picker's choice) wins over the browser's languages.
         ("/", Some("ja"), Some("lang=es"), "es"),
         ("/", Some("de-CH,de;q=0.9"), None, "de"),

@@ -1,7 +1,7 @@
 //! The front end: `web/` embedded with rust-embed (read from disk in debug builds).
 //!
-//! `/`, `/g/{id}`, `/rules/{variant}`, `/analysis/{variant}`, `/editor/{variant}` and
-//! `/puzzles/{variant}` all answer
+//! `/`, `/g/{id}`, `/rules/{variant}`, `/analysis/{variant}`, `/editor/{variant}`,
+//! `/puzzles/{variant}`, `/player/{who}`, `/tournaments` and `/tournament/{id}` all answer
 //! `web/app.html` with `{{lang}}` (the `?lang=` of the address, else the `lang` cookie, else
 //! Accept-Language), `{{alternates}}` (the same page in every language, as `hreflang` links
 //! for search engines), `{{description}}` (the page's meta description in that language),
@@ -47,6 +47,8 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/puzzles", get(app))
         .route("/puzzles/{variant}", get(app))
         .route("/player/{who}", get(app))
+        .route("/tournaments", get(app))
+        .route("/tournament/{id}", get(app))
         .route("/static/{*path}", get(asset))
 }
 
