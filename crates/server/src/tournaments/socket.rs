@@ -7,8 +7,8 @@
 use std::pin::pin;
 use std::sync::Arc;
 
-use axum::extract::Path;
 use axum::body::Bytes;
+use axum::extract::Path;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
