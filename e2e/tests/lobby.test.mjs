@@ -10,8 +10,11 @@ let server;
 let browser;
 
 before(async () => {
-  // Eight seeks a minute from one address (127.0.0.1) is over the default churn limit.
-  server = await startServer(['--seeks-per-minute', '600', '--max-seeks-per-address', '10']);
+  // Eight seeks a minute from one address (127.0.0.1) is over the default churn limit; and
+  // the two strangers share that address, so their page loads (each asks for the player, the
+  // daily puzzles, the lobby and the games' summaries) would meet the API's per-address rate
+  // limit on a fast machine (a 429 where a game's status was expected).
+  server = await startServer(['--seeks-per-minute', '600', '--max-seeks-per-address', '10', '--rate-limit', '100']);
   browser = await launch();
 });
 after(async () => {
@@ -41,8 +44,11 @@ async function bothIn(creator, joiner) {
   assert.equal(gameId(joiner), gameId(creator));
   await joiner.locator('svg.board [data-piece]').first().waitFor();
   await creator.locator('.invite').waitFor({ state: 'hidden' });
-  const status = await creator.evaluate(async (id) => (await (await fetch(`/api/games/${id}`)).json()).status, gameId(creator));
-  assert.equal(status, 'playing');
+  const answer = await creator.evaluate(async (id) => {
+    const r = await fetch(`/api/games/${id}`);
+    return { code: r.status, body: await r.json() };
+  }, gameId(creator));
+  assert.equal(answer.body.status, 'playing', `GET /api/games/{id}: ${answer.code} ${JSON.stringify(answer.body)}`);
 }
 
 test('two strangers meet through the lobby with one click each, in every variant; My games shows the results', async () => {
