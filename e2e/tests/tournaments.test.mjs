@@ -10,10 +10,12 @@ import { newContext, artifacts, launch } from '../lib/browser.mjs';
 import { startServer } from '../lib/server.mjs';
 
 // Seven players come from one address here, more than the five a new address may create at
-// once (`--players-per-hour`): no limit for this server.
+// once (`--players-per-hour`).
 const env = { server: undefined, browser: undefined };
 before(async () => {
-  env.server = await startServer(['--players-per-hour', '0']);
+  // Every player here comes from 127.0.0.1, and the test polls the tournament's state beside
+  // the browsers' own requests: the per-address limits (new players, API requests) are off.
+  env.server = await startServer(['--rate-limit', '0']);
   env.browser = await launch();
 });
 after(async () => {
@@ -47,7 +49,10 @@ async function createTournament(page, body) {
 
 /** The tournament's state as the server says it. */
 async function stateOf(id) {
-  return (await fetch(`${env.server.url}/api/tournaments/${id}`)).json();
+  const res = await fetch(`${env.server.url}/api/tournaments/${id}`);
+  const body = await res.json();
+  assert.ok(res.ok, `GET /api/tournaments/${id}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
 }
 
 /** Opens the tournament page and joins with its button. */
