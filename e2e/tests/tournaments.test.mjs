@@ -2,7 +2,8 @@
 // page, are sent to each new game by the tournament socket (with their seat token), finish
 // their games through the game page (one resigns), are paired again, and read the final
 // standings; the list page's create form (a visitor with no player becomes one on the spot),
-// the list, joining from it, withdrawing; both pages fit a 375 px phone.
+// the list, joining from it, withdrawing; both pages fit a 375 px phone; a 45-player table a
+// page at a time (the reader's own first, the pager, "My place").
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -423,4 +424,73 @@ test('berserk: from the tournament page and from the game page before the first 
   assert.equal(again, 409);
   await fay.context().close();
   await gus.context().close();
+});
+
+test('a large tournament: the standings come a page at a time; a player far down opens on their own page, pages through, and "My place" brings them back; fits a phone', async () => {
+  const host = await player('host');
+  const startsAt = new Date(Date.now() + 3600 * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+  const arena = await createTournament(host, { kind: 'arena', variant: 'xiangqi', clock: { main: 180 }, minutes: 30, starts_at: startsAt });
+  // 44 players join through the API (keys of their own), then the browser's.
+  const api = async (url, key, body) => {
+    const r = await fetch(`${env.server.url}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { authorization: `Player ${key}` } : {}) }, body: JSON.stringify(body) });
+    const json = await r.json();
+    assert.ok(r.ok, `${url}: ${r.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  for (let i = 0; i < 44; i++) {
+    const { key } = await api('/api/players', null, { name: `crowd${i}` });
+    await api(`/api/tournaments/${arena.id}/join`, key, {});
+  }
+  const zoe = await player('zoe', { width: 375, height: 740 });
+  await zoe.evaluate(async (id) => {
+    const r = await fetch(`/api/tournaments/${id}/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    if (!r.ok) throw new Error(`join: ${r.status}`);
+  }, arena.id);
+  const whole = (await stateOf(arena.id)).standings.map((s) => s.id);
+  assert.equal(whole.length, 45);
+  const zoePage = Math.floor(whole.indexOf(zoe.playerId) / 20) + 1;
+  const rowsOf = () => zoe.locator('.standings tbody tr').evaluateAll((rows) => rows.map((r) => r.dataset.player));
+  const pageText = () => zoe.locator('.t-pager .t-page').textContent();
+
+  await zoe.goto(`${env.server.url}/tournament/${arena.id}`);
+  await zoe.locator(`.standings tr.me[data-player="${zoe.playerId}"]`).waitFor();
+  await zoe.waitForFunction((p) => document.querySelector('.t-pager .t-page')?.textContent === `Page ${p} of 3`, zoePage);
+  assert.deepEqual(await rowsOf(), whole.slice((zoePage - 1) * 20, zoePage * 20));
+  assert.equal(await zoe.locator('.t-pager button.t-my-page').count(), 0, 'no "My place" on my own page');
+  await fitsWidth(zoe, 'a page of the standings');
+
+  // To the first page and on through all three: the whole table, in order.
+  await zoe.locator('.t-pager button[data-page="1"]').first().click();
+  await zoe.waitForFunction(() => document.querySelector('.t-pager .t-page')?.textContent === 'Page 1 of 3');
+  const seen = [...(await rowsOf())];
+  assert.equal(await zoe.locator('.t-pager button[aria-label="Previous page"]').isDisabled(), true);
+  for (const n of [2, 3]) {
+    await zoe.locator('.t-pager button[aria-label="Next page"]').click();
+    await zoe.waitForFunction((p) => document.querySelector('.t-pager .t-page')?.textContent === `Page ${p} of 3`, n);
+    seen.push(...(await rowsOf()));
+  }
+  assert.deepEqual(seen, whole);
+  assert.equal(await zoe.locator('.t-pager button[aria-label="Next page"]').isDisabled(), true);
+  // The games note says whose games a page lists, and the buttons still say she joined.
+  await zoe.locator('.t-page-games').waitFor();
+  await zoe.locator('.t-me button.withdraw').waitFor();
+
+  // Away from her page, "My place" takes her back; the page survives a new player's join.
+  if (zoePage !== 3) {
+    await zoe.locator('.t-pager button.t-my-page').click();
+    await zoe.waitForFunction((p) => document.querySelector('.t-pager .t-page')?.textContent === `Page ${p} of 3`, zoePage);
+  } else {
+    await zoe.locator('.t-pager button[data-page="1"]').first().click();
+    await zoe.locator('.t-pager button.t-my-page').click();
+    await zoe.waitForFunction(() => document.querySelector('.t-pager .t-page')?.textContent === 'Page 3 of 3');
+  }
+  await zoe.locator(`.standings tr.me[data-player="${zoe.playerId}"]`).waitFor();
+  assert.equal(await pageText(), `Page ${zoePage} of 3`);
+  const { key } = await api('/api/players', null, { name: 'late' });
+  await api(`/api/tournaments/${arena.id}/join`, key, {});
+  await zoe.waitForFunction(() => /46 players/.test(document.querySelector('.t-facts')?.textContent ?? ''));
+  assert.equal(await pageText(), `Page ${zoePage} of 3`);
+  await zoe.screenshot({ path: path.join(artifacts, 'tournament-pages-phone.png'), fullPage: true });
+  await zoe.context().close();
+  await host.context().close();
 });

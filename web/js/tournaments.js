@@ -14,7 +14,7 @@ import { clockPickerHtml, clockChoices, readClock } from './clockpicker.js';
 import { familyOf } from './position.js';
 import { ensurePlayer, me, playerLink, rememberedPlayer } from './players.js';
 import { mayBerserk } from './gamepanel.js';
-import { watchTournament, rememberTournament, forgetTournament, joinedTournaments, tournamentLive } from './tournamentsocket.js';
+import { watchTournament, rememberTournament, forgetTournament, joinedTournaments, tournamentLive, followPage } from './tournamentsocket.js';
 
 const VARIANTS = ['xiangqi', 'jieqi', 'shogi', 'minishogi'];
 const STATUSES = ['running', 'upcoming', 'finished'];
@@ -269,7 +269,11 @@ export function tournamentsPage(main) {
 
 /** A tournament's page `/tournament/<id>`. */
 export function tournamentPage(main, id) {
-  let state = null; // the TournamentState
+  // The socket's page of the standings (`standings`: one page, its players' games, `page`,
+  // `pages`), or before it comes the whole state from `GET /api/tournaments/{id}`.
+  let state = null;
+  let paged = false; // a page came: the whole state no longer replaces it
+  let myLine = null; // this player's line, from the last page (or state) that held it
   let myId = rememberedPlayer()?.id ?? null;
   let myGame = null; // {id, side, token}: this player's game in progress
   let gameView = null; // that game's view, to know whether berserk is still possible
@@ -284,7 +288,7 @@ export function tournamentPage(main, id) {
     try {
       const view = await api(`/api/tournaments/${path}`);
       const { my_game: mine, ...rest } = view;
-      apply(rest);
+      apply(rest, false);
       if (mine) setMyGame(mine);
     } catch (ex) {
       if (ex.status === 404) notFound = true;
@@ -293,14 +297,21 @@ export function tournamentPage(main, id) {
     }
   }
 
-  function apply(next) {
-    state = next;
-    const mine = state.standings.find((s) => s.id === myId);
+  function apply(next, fromSocket) {
+    const line = next.standings.find((s) => s.id === myId);
+    if (line) myLine = line;
+    if (fromSocket) paged = true;
+    if (fromSocket || !paged) state = next;
     // Joined in another browser with the same key: followed here too.
-    if (mine && !mine.withdrawn && state.tournament.status !== 'finished') rememberTournament(id);
-    if (myGame && !state.games.some((g) => g.id === myGame.id && g.result === 'playing')) {
-      myGame = null;
-      gameView = null;
+    if (line && !line.withdrawn && next.tournament.status !== 'finished') rememberTournament(id);
+    // The game is over when it is listed so, or missing from a list that holds all of this
+    // player's games (a page they stand on, or the whole state).
+    if (myGame) {
+      const g = next.games.find((x) => x.id === myGame.id);
+      if (g ? g.result !== 'playing' : !!line) {
+        myGame = null;
+        gameView = null;
+      }
     }
     render();
   }
@@ -323,7 +334,7 @@ export function tournamentPage(main, id) {
     if (msg.type === 'standings') {
       const { type: _type, ...rest } = msg;
       void _type;
-      apply(rest);
+      apply(rest, true);
     } else if (msg.type === 'game') setMyGame(msg);
     else if (msg.type === 'closed') renderLive();
   };
@@ -377,7 +388,29 @@ export function tournamentPage(main, id) {
     return left > 0 ? t('tournament.endsIn', { time: countdown(left) }) : t('tournament.lastGames');
   }
 
-  const nameById = () => new Map(state.standings.map((p) => [p.id, p]));
+  /** The players the page names: its lines, and the others its games mention. */
+  const nameById = () =>
+    new Map([...Object.entries(state.names || {}).map(([pid, name]) => [pid, { id: pid, name }]), ...state.standings.map((p) => [p.id, p])]);
+
+  /** The pager under a standings table of several pages (`page`, `pages` from the socket). */
+  function pagerHtml() {
+    const { page, pages } = state;
+    if (!pages || pages < 2) return '';
+    const button = (n, label, text) => `<button type="button" data-page="${n}" aria-label="${esc(label)}"${n < 1 || n > pages || n === page ? ' disabled' : ''}>${text}</button>`;
+    const mine = myLine && !state.standings.some((p) => p.id === myId);
+    return `<nav class="t-pager" aria-label="${esc(t('tournament.pages'))}">
+  ${button(1, t('tournament.firstPage'), '«')}${button(page - 1, t('tournament.prevPage'), '‹')}
+  <span class="t-page" aria-live="polite">${t('tournament.pageOf', { page, pages })}</span>
+  ${button(page + 1, t('tournament.nextPage'), '›')}${button(pages, t('tournament.lastPage'), '»')}
+  ${mine ? `<button type="button" data-page="me" class="t-my-page">${t('tournament.myPage')}</button>` : ''}
+</nav>`;
+  }
+
+  /** Under a page of a large tournament: its games are those of the page's players. */
+  function pageGamesNote() {
+    if (!state.pages || state.pages < 2) return '';
+    return `<p class="muted t-page-games">${t('tournament.pageGames', { playing: state.playing, played: state.played })}</p>`;
+  }
 
   function sheetHtml(p) {
     const arena = state.tournament.kind === 'arena';
@@ -406,7 +439,7 @@ export function tournamentPage(main, id) {
     return `<div class="table-scroll"><table class="t-table standings">
   <thead><tr><th>${t('tournament.col.rank')}</th><th>${t('lobby.col.player')}</th><th>${t('tournament.col.score')}</th><th>${t('tournament.col.games')}</th><th><abbr title="${esc(t('tournament.col.wdlLong'))}">${t('tournament.col.wdl')}</abbr></th>
   ${arena ? '' : `<th><abbr title="Buchholz">${t('tournament.col.buchholz')}</abbr></th><th><abbr title="Sonneborn–Berger">${t('tournament.col.sb')}</abbr></th>`}<th>${t('tournament.col.sheet')}</th></tr></thead>
-  <tbody>${rows.join('')}</tbody></table></div>`;
+  <tbody>${rows.join('')}</tbody></table></div>${pagerHtml()}`;
   }
 
   function gamesHtml(live) {
@@ -427,7 +460,7 @@ export function tournamentPage(main, id) {
 
   function meHtml() {
     const s = state.tournament;
-    const mine = state.standings.find((p) => p.id === myId);
+    const mine = state.standings.find((p) => p.id === myId) || myLine;
     const joined = !!mine && !mine.withdrawn;
     const parts = [];
     if (s.status !== 'finished') {
@@ -468,6 +501,7 @@ export function tournamentPage(main, id) {
   <div class="t-standings" aria-busy="true"></div>
   <div class="t-byes"></div>
   <h2>${t('tournament.liveGames')}</h2>
+  <div class="t-page-note"></div>
   <div class="t-live"></div>
   <h2>${t('tournament.finishedGames')}</h2>
   <div class="t-finished"></div>
@@ -491,11 +525,18 @@ export function tournamentPage(main, id) {
     q('.t-standings').removeAttribute('aria-busy');
     setHtml(q('.t-standings'), standingsHtml());
     setHtml(q('.t-byes'), byesHtml());
+    setHtml(q('.t-page-note'), pageGamesNote());
     setHtml(q('.t-live'), gamesHtml(true));
     setHtml(q('.t-finished'), gamesHtml(false));
   }
 
   const onClick = (e) => {
+    const pageButton = e.target.closest?.('button[data-page]');
+    if (pageButton) {
+      const n = pageButton.dataset.page;
+      followPage(id, n === 'me' ? null : Number(n));
+      return;
+    }
     const b = e.target.closest?.('button[data-t]');
     if (!b) return;
     ({ join, withdraw, berserk })[b.dataset.t]?.();

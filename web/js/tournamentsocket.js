@@ -41,7 +41,8 @@ export function forgetTournament(id) {
 /** The tournament game `gameId` belongs to, when a tournament socket gave it to this browser. */
 export const tournamentOfGame = (gameId) => localStorage.getItem(`jiang.tournament.${gameId}`);
 
-/** id → {ws, watchers: Set, retry, timer, last: the latest `standings`} */
+/** id → {ws, watchers: Set, retry, timer, last: the latest `standings`, page: the page asked
+ * for (undefined: the server's choice, the player's own page)} */
 const sockets = new Map();
 
 /**
@@ -60,11 +61,23 @@ export function watchTournament(id, fn) {
   };
 }
 
+/**
+ * Follows page `page` of tournament `id`'s standings (from 1), or with `null` the page where this
+ * player stands; kept across reconnections. The socket answers with that page's `standings`.
+ */
+export function followPage(id, page) {
+  const entry = entryOf(id);
+  entry.page = page;
+  if (entry.ws?.readyState === 1) entry.ws.send(JSON.stringify(pageMessage(page)));
+}
+
+const pageMessage = (page) => (page ? { type: 'page', page } : { type: 'page' });
+
 /** Whether tournament `id`'s socket is open (the page says when it is not). */
 export const tournamentLive = (id) => sockets.get(id)?.ws?.readyState === 1;
 
 function entryOf(id) {
-  if (!sockets.has(id)) sockets.set(id, { ws: null, watchers: new Set(), retry: 0, timer: null, last: null });
+  if (!sockets.has(id)) sockets.set(id, { ws: null, watchers: new Set(), retry: 0, timer: null, last: null, page: undefined });
   return sockets.get(id);
 }
 
@@ -93,6 +106,7 @@ function open(id, entry) {
   entry.ws = s;
   s.onopen = () => {
     entry.retry = 0;
+    if (entry.page !== undefined) s.send(JSON.stringify(pageMessage(entry.page)));
   };
   onMessages(s, (msg) => {
     if (msg.type === 'standings') {

@@ -160,7 +160,7 @@ pub enum NodeReply {
 /// A tournament's news shared on `jiang.tournament`: the pairing loop runs on one node, the
 /// players' tournament sockets on any; every node hands what another node shares to its own
 /// sockets of that tournament.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TournamentShare {
     /// The node that shares it (it told its own sockets already).
@@ -172,13 +172,13 @@ pub struct TournamentShare {
 }
 
 /// What a [`TournamentShare`] says.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum TournamentNews {
-    /// The socket's `standings` message, as serialised.
+    /// The tournament's new state: each node cuts it into the pages its sockets follow.
     Standings {
-        /// The message text.
-        message: String,
+        /// The whole state.
+        state: Box<crate::TournamentState>,
     },
     /// The socket's `game` message ("your next game"), for `player`'s sockets only.
     Paired {

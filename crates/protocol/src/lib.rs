@@ -58,10 +58,10 @@ pub use request::{
     ImportedResult, Joined, MoveRequest, NotationList, Opponent, TimeControlSpec,
 };
 pub use tournaments::{
-    CreateTournament, MyTournamentGame, SheetMark, TournamentBerserk, TournamentBye,
-    TournamentClientMessage, TournamentEntry, TournamentGame, TournamentKind, TournamentList,
-    TournamentServerMessage, TournamentStanding, TournamentState, TournamentStatus,
-    TournamentSummary, TournamentView,
+    CreateTournament, MyTournamentGame, PAGE_FINISHED_GAMES, STANDINGS_PAGE_LINES, SheetMark,
+    TournamentBerserk, TournamentBye, TournamentClientMessage, TournamentEntry, TournamentGame,
+    TournamentKind, TournamentList, TournamentPage, TournamentServerMessage, TournamentStanding,
+    TournamentState, TournamentStatus, TournamentSummary, TournamentView,
 };
 pub use view::{
     Capture, ClockView, ComputerSeat, GameResult, GameState, GameStatus, GameTournament, GameView,

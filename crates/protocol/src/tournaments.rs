@@ -188,7 +188,8 @@ pub struct TournamentBye {
     pub player: String,
 }
 
-/// A tournament's state: what `GET /api/tournaments/{id}` and the socket's `standings` carry.
+/// A tournament's whole state: what `GET /api/tournaments/{id}` carries (the socket sends it a
+/// page at a time: [`TournamentPage`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TournamentState {
@@ -253,13 +254,54 @@ pub struct TournamentBerserk {
     pub side: String,
 }
 
+/// How many lines of the standings one page holds (the socket's `standings` message).
+pub const STANDINGS_PAGE_LINES: usize = 20;
+
+/// How many finished games of its players a page lists at most (the latest; those in progress
+/// are all listed).
+pub const PAGE_FINISHED_GAMES: usize = 50;
+
+/// The socket's `standings` message: one page of the standings, and the games of that page's
+/// players. A thousand players' whole state is most of a megabyte; a page is a few kilobytes,
+/// whatever the size of the tournament.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentPage {
+    /// The tournament.
+    pub tournament: TournamentSummary,
+    /// Swiss: the round being played (0 before the first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    /// This page, from 1.
+    pub page: u32,
+    /// How many pages the standings fill ([`STANDINGS_PAGE_LINES`] lines each; 1 when nobody
+    /// joined yet).
+    pub pages: u32,
+    /// The page's lines of the standings, best first.
+    pub standings: Vec<TournamentStanding>,
+    /// The games of the page's players, oldest first: every one in progress, and the latest
+    /// [`PAGE_FINISHED_GAMES`] finished.
+    pub games: Vec<TournamentGame>,
+    /// How many games of the whole tournament are in progress.
+    pub playing: u32,
+    /// How many games the whole tournament has had (in progress, finished or aborted).
+    pub played: u32,
+    /// Swiss: the byes given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub byes: Vec<TournamentBye>,
+    /// The names of the players that `games` and `byes` mention but the page does not list
+    /// (public id → name; players without a name are left out).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub names: std::collections::BTreeMap<String, String>,
+}
+
 /// A message of the tournament socket, server to client.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TournamentServerMessage {
-    /// The whole state: on connect and after every change (a join, a withdrawal, a pairing, a
-    /// game's end, the start, the finish).
-    Standings(Box<TournamentState>),
+    /// The page of the standings the socket follows: on connect, after every change (a join, a
+    /// withdrawal, a pairing, a game's end, the start, the finish), and in answer to `page`.
+    Standings(Box<TournamentPage>),
     /// To the player whose key the socket was opened with: "your next game" (on connect too,
     /// when one is in progress).
     Game(MyTournamentGame),
@@ -280,4 +322,12 @@ pub enum TournamentServerMessage {
 pub enum TournamentClientMessage {
     /// Keep-alive; answered with `pong`.
     Ping {},
+    /// Follow page `page` of the standings (from 1; past the last: the last), or without it
+    /// the page where the socket's player stands (the first for a watcher), as on connect.
+    /// Answered with that page's `standings`.
+    Page {
+        /// The page, from 1.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        page: Option<u32>,
+    },
 }

@@ -1,8 +1,8 @@
 //! Tournaments (issue 25, the server side): creating (valid and invalid bodies), joining and
 //! withdrawing, an arena of four players whose games are played through the real game API and
 //! who are paired again (scores and streaks), a Swiss of three players over three rounds (a
-//! bye each round, nobody meets twice) with a restart of the server in the middle, `my_game`,
-//! and the tournament socket (standings, "your next game"). SQLite and PostgreSQL.
+//! bye each round, nobody meets twice) with a restart of the server in the middle, and
+//! `my_game`. The socket is tested in `tournament_socket.rs`. SQLite and PostgreSQL.
 
 #[macro_use]
 mod common;
@@ -10,134 +10,14 @@ mod common;
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use common::{Backend, Socket, TestServer, assert_refused, next_typed_json, typed};
+use common::tournaments::*;
+use common::{Backend, TestServer, assert_refused, typed};
 use jiang_protocol::{
-    GameView, PlayerCreated, TournamentBerserk, TournamentEntry, TournamentKind, TournamentList,
-    TournamentServerMessage, TournamentStatus, TournamentSummary, TournamentView,
+    GameView, TournamentBerserk, TournamentEntry, TournamentKind, TournamentList, TournamentStatus,
+    TournamentSummary,
 };
-use jiang_server::{Config, Rate, TournamentSettings};
 use reqwest::{Method, StatusCode};
-use serde_json::{Value, json};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-
-/// A quick pairing loop, and as many players as a test needs from one address.
-fn quick(c: &mut Config) {
-    c.player_rate = Rate::UNLIMITED;
-    c.tournaments = TournamentSettings {
-        tick: Duration::from_millis(100),
-        arena_pair_wait: Duration::from_millis(800),
-        ..TournamentSettings::default()
-    };
-}
-
-/// [`quick`], with an hourly arena and a weekly Swiss on the server's schedule.
-fn scheduled(c: &mut Config) {
-    quick(c);
-    c.tournaments.schedule = vec![
-        "hourly@:00 xiangqi 3+2 57m rated".parse().unwrap(),
-        "weekly@sat-18:00 shogi 10|30 7r".parse().unwrap(),
-    ];
-}
-
-/// A new player named `name`: (id, key).
-async fn new_player(s: &TestServer, name: &str) -> (String, String) {
-    let (status, v) = s
-        .as_player(
-            Method::POST,
-            "/api/players",
-            None,
-            Some(json!({ "name": name })),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{v}");
-    let created: PlayerCreated = typed(&v);
-    (created.id, created.key)
-}
-
-/// Creates a tournament as `key`, expecting `201`.
-async fn create(s: &TestServer, key: &str, body: Value) -> TournamentSummary {
-    let (status, v) = s
-        .as_player(Method::POST, "/api/tournaments", Some(key), Some(body))
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{v}");
-    typed(&v)
-}
-
-/// `GET /api/tournaments/{id}`, as the player of `key` if given.
-async fn view(s: &TestServer, id: &str, key: Option<&str>) -> TournamentView {
-    let (status, v) = s
-        .as_player(Method::GET, &format!("/api/tournaments/{id}"), key, None)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    let parsed: TournamentView = typed(&v);
-    assert!(v.get("my_game").is_some(), "my_game is always there: {v}");
-    parsed
-}
-
-/// `POST /api/tournaments/{id}/{action}` as `key`.
-async fn act(s: &TestServer, id: &str, action: &str, key: Option<&str>) -> (StatusCode, Value) {
-    s.as_player(
-        Method::POST,
-        &format!("/api/tournaments/{id}/{action}"),
-        key,
-        Some(json!({})),
-    )
-    .await
-}
-
-async fn join(s: &TestServer, id: &str, key: &str) {
-    let (status, v) = act(s, id, "join", Some(key)).await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    let entry: TournamentEntry = typed(&v);
-    assert!(!entry.withdrawn);
-}
-
-/// Polls the tournament until `done` holds (within 15 s); the view that satisfied it.
-async fn wait_for(
-    s: &TestServer,
-    id: &str,
-    what: &str,
-    done: impl Fn(&TournamentView) -> bool,
-) -> TournamentView {
-    for _ in 0..150 {
-        let v = view(s, id, None).await;
-        if done(&v) {
-            return v;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{what}: not within 15 s: {:?}", view(s, id, None).await);
-}
-
-/// The games still being played.
-fn playing(v: &TournamentView) -> Vec<(String, String, String)> {
-    v.state
-        .games
-        .iter()
-        .filter(|g| g.result == "playing")
-        .map(|g| (g.id.clone(), g.first.clone(), g.second.clone()))
-        .collect()
-}
-
-/// Resigns game `game` as the player of `key` (its seat found through `my_game`).
-async fn resign_as(s: &TestServer, tournament: &str, game: &str, key: &str) {
-    let mine = view(s, tournament, Some(key))
-        .await
-        .my_game
-        .expect("the player has a game");
-    assert_eq!(mine.id, game, "my_game is the game in progress");
-    s.resign(game, &mine.token).await;
-}
-
-/// The score of player `id` in the standings.
-fn score_of(v: &TournamentView, id: &str) -> f64 {
-    v.state
-        .standings
-        .iter()
-        .find(|s| s.id == id)
-        .unwrap_or_else(|| panic!("{id} is in the standings"))
-        .score
-}
+use serde_json::json;
 
 on_both!(create_validates, quick, |s: TestServer| async move {
     let (me, key) = new_player(&s, "Organiser").await;
@@ -307,28 +187,6 @@ on_both!(create_validates, quick, |s: TestServer| async move {
     );
     s.stop().await;
 });
-
-/// `secs` since the epoch as RFC 3339 UTC.
-fn rfc3339(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Civil from days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    )
-}
 
 on_both!(
     scheduled_tournaments_are_created_once,
@@ -817,107 +675,6 @@ on_both!(
         let (_, v) = s.get("/api/tournaments", None).await;
         let list: TournamentList = typed(&v);
         assert_eq!(list.finished.len(), 1);
-        s.stop().await;
-    }
-);
-
-/// Opens the tournament socket, as the player of `key` if given (`Authorization: Player`).
-async fn socket(s: &TestServer, id: &str, key: Option<&str>) -> Socket {
-    let url = format!(
-        "{}/api/tournaments/{id}/ws",
-        s.base.replacen("http://", "ws://", 1)
-    );
-    let mut request = url.into_client_request().unwrap();
-    if let Some(key) = key {
-        request
-            .headers_mut()
-            .insert("authorization", format!("Player {key}").parse().unwrap());
-    }
-    let (socket, _) = tokio_tungstenite::connect_async(request)
-        .await
-        .expect("the socket opens");
-    socket
-}
-
-/// The next tournament-socket message (within 10 s).
-async fn next(socket: &mut Socket) -> Value {
-    next_typed_json::<TournamentServerMessage>(socket, Duration::from_secs(10)).await
-}
-
-on_both!(
-    socket_sends_standings_and_next_game,
-    quick,
-    |s: TestServer| async move {
-        let (_, ka) = new_player(&s, "Sock").await;
-        let (b, kb) = new_player(&s, "Shoe").await;
-        let t = create(
-            &s,
-            &ka,
-            json!({"kind": "arena", "variant": "minishogi", "clock": {"main": 120}, "minutes": 10}),
-        )
-        .await;
-        let mut mine = socket(&s, &t.id, Some(&ka)).await;
-        let mut watcher = socket(&s, &t.id, None).await;
-        let first = next(&mut mine).await;
-        assert_eq!(first["type"], "standings");
-        assert_eq!(first["standings"], json!([]));
-        assert_eq!(next(&mut watcher).await["type"], "standings");
-        join(&s, &t.id, &ka).await;
-        join(&s, &t.id, &kb).await;
-        // Standings after each join, then the pairing: "your next game" to the player only.
-        let mut game = None;
-        let mut standings_with_two = false;
-        while game.is_none() {
-            let m = next(&mut mine).await;
-            match m["type"].as_str().unwrap() {
-                "standings" => {
-                    if m["standings"].as_array().unwrap().len() == 2 {
-                        standings_with_two = true;
-                    }
-                }
-                "game" => game = Some(m),
-                other => panic!("unexpected {other}: {m}"),
-            }
-        }
-        assert!(standings_with_two, "the joins were sent");
-        let game = game.unwrap();
-        let id = game["id"].as_str().unwrap();
-        let token = game["token"].as_str().unwrap();
-        let seen: GameView = s.game_view(id, Some(token)).await;
-        assert_eq!(seen.state.you.as_deref(), game["side"].as_str());
-        let v = view(&s, &t.id, Some(&ka)).await;
-        assert_eq!(v.my_game.as_ref().map(|g| g.id.as_str()), Some(id));
-        // The watcher sees the game in the standings, and never a `game` message.
-        let mut watched_game = false;
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(3);
-        while tokio::time::Instant::now() < deadline && !watched_game {
-            let m = next(&mut watcher).await;
-            assert_eq!(m["type"], "standings", "a watcher gets no seat: {m}");
-            watched_game = m["games"].as_array().unwrap().iter().any(|g| g["id"] == id);
-        }
-        assert!(watched_game);
-        // A socket opened during the game gets the standings, then the game again.
-        let mut again = socket(&s, &t.id, Some(&kb)).await;
-        assert_eq!(next(&mut again).await["type"], "standings");
-        let resent = next(&mut again).await;
-        assert_eq!(resent["type"], "game");
-        assert_eq!(resent["id"], id);
-        // The game's end reaches every socket as new standings.
-        s.resign(id, token).await;
-        loop {
-            let m = next(&mut watcher).await;
-            if m["games"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|g| g["id"] == id && g["result"] != "playing")
-            {
-                let winner = m["standings"][0]["id"].as_str().unwrap();
-                assert_eq!(winner, b, "the one who did not resign leads");
-                assert_eq!(m["standings"][0]["score"], 2.0);
-                break;
-            }
-        }
         s.stop().await;
     }
 );

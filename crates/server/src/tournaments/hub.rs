@@ -9,11 +9,13 @@ use std::time::Duration;
 use jiang_protocol::{TournamentNews, TournamentShare};
 use tokio::sync::{Notify, broadcast};
 
+use super::pages::Standings;
+
 /// What the sockets of one tournament are told.
 #[derive(Clone, Debug)]
 pub(crate) enum Event {
-    /// The `standings` message (serialised once).
-    Standings(Arc<str>),
+    /// The new standings (each socket sends the page it follows).
+    Standings(Arc<Standings>),
     /// A `game` message for `player` only.
     Paired { player: String, message: Arc<str> },
 }
@@ -36,7 +38,7 @@ pub(crate) struct Hub {
     /// pairing of hundreds reaches each player's sockets without passing through everyone's.
     personal: Mutex<HashMap<PlayerIn, broadcast::Sender<Arc<str>>>>,
     /// Per tournament: the last standings sent, for a socket that fell behind.
-    latest: Mutex<HashMap<String, Arc<str>>>,
+    latest: Mutex<HashMap<String, Arc<Standings>>>,
     /// Poked after a join, a withdrawal or a new tournament: the loop looks at once.
     pub(crate) wake: Notify,
     /// Per tournament: when its next standings may go out, and whether a change waits.
@@ -93,7 +95,7 @@ impl Hub {
     /// Another node's news: to this node's sockets (or loop).
     fn hear(&self, share: TournamentShare) {
         let event = match share.news {
-            TournamentNews::Standings { message } => Event::Standings(message.into()),
+            TournamentNews::Standings { state } => Event::Standings(Standings::new(*state)),
             TournamentNews::Paired { player, message } => Event::Paired {
                 player,
                 message: message.into(),
@@ -118,17 +120,23 @@ impl Hub {
         }
     }
 
-    /// Tournament `id`'s standings of `bytes` went out now: the next wait until their cost
-    /// to its sockets (this node's, and one more for the other nodes of a cluster) is paid.
-    pub(super) fn standings_sent(&self, id: &str, bytes: usize) {
+    /// Tournament `id`'s standings went out now, a page of about `page_bytes` to each socket:
+    /// the next wait until their cost is paid (to this node's sockets, and in a cluster the
+    /// whole state, every page, once more for the other nodes).
+    pub(super) fn standings_sent(&self, id: &str, page_bytes: usize, pages: u32) {
         let sockets = {
             let channels = self.channels.lock().expect("hub lock");
             channels
                 .get(id)
                 .map_or(0, broadcast::Sender::receiver_count)
-        } + usize::from(self.outbox.get().is_some());
-        let wait =
-            Duration::from_secs_f64(bytes as f64 * sockets as f64 / STANDINGS_BYTES_PER_SECOND);
+        };
+        let shared = if self.outbox.get().is_some() {
+            pages as usize
+        } else {
+            0
+        };
+        let bytes = page_bytes as f64 * (sockets + shared) as f64;
+        let wait = Duration::from_secs_f64(bytes / STANDINGS_BYTES_PER_SECOND);
         let mut standings = self.standings.lock().expect("hub lock");
         standings.insert(id.to_owned(), (std::time::Instant::now() + wait, false));
         // Forget the tournaments whose wait is over and that have nothing waiting.
@@ -178,7 +186,7 @@ impl Hub {
     }
 
     /// The last standings of tournament `id` sent to its sockets.
-    pub(crate) fn latest_standings(&self, id: &str) -> Option<Arc<str>> {
+    pub(crate) fn latest_standings(&self, id: &str) -> Option<Arc<Standings>> {
         self.latest.lock().expect("hub lock").get(id).cloned()
     }
 
@@ -201,8 +209,8 @@ impl Hub {
     pub(crate) fn publish(&self, id: &str, event: Event) {
         if let Some(outbox) = self.outbox.get() {
             let news = match &event {
-                Event::Standings(message) => TournamentNews::Standings {
-                    message: message.to_string(),
+                Event::Standings(standings) => TournamentNews::Standings {
+                    state: Box::new(standings.state().clone()),
                 },
                 Event::Paired { player, message } => TournamentNews::Paired {
                     player: player.clone(),

@@ -15,6 +15,7 @@
 
 pub(crate) mod handlers;
 mod hub;
+mod pages;
 pub(crate) mod runner;
 pub mod schedule;
 pub(crate) mod socket;
@@ -58,6 +59,7 @@ impl Default for TournamentSettings {
 }
 
 pub(crate) use hub::{Event, Hub};
+pub(crate) use pages::Standings;
 
 /// A tournament with everything its standings are derived from.
 pub(crate) struct Loaded {
@@ -536,38 +538,35 @@ pub(crate) fn names(loaded: &Loaded) -> HashMap<String, Option<String>> {
         .collect()
 }
 
-/// The state of tournament `id` as the socket's `standings` message (`None`: no such
-/// tournament).
-pub(crate) async fn standings_message(
+/// The standings of tournament `id` as its sockets page them (`None`: no such tournament),
+/// and what they were derived from.
+pub(crate) async fn standings_of(
     backend: &dyn Backend,
     id: &str,
-) -> Result<Option<(Arc<str>, Loaded)>, StoreError> {
+) -> Result<Option<(Arc<Standings>, Loaded)>, StoreError> {
     let Some(loaded) = load(backend, id).await? else {
         return Ok(None);
     };
     let names = names(&loaded);
-    let message =
-        jiang_protocol::TournamentServerMessage::Standings(Box::new(state_of(&loaded, &names)));
-    Ok(Some((
-        jiang_protocol::to_sorted_json(&message).into(),
-        loaded,
-    )))
+    Ok(Some((Standings::new(state_of(&loaded, &names)), loaded)))
 }
 
 /// Sends tournament `id`'s state to its sockets, if any watch it.
 ///
 /// Throttled by size: a tournament's standings cost its sockets at most
-/// [`hub::STANDINGS_BYTES_PER_SECOND`] (a large arena's, with every player's sheet and every game,
-/// are sent less often than a small one's, which go out at every change); what is held back is
-/// marked and sent by the pairing loop once its time has come ([`Hub::standings_due`]).
+/// [`hub::STANDINGS_BYTES_PER_SECOND`] (a page to each socket; a large arena's, with a thousand
+/// sockets, are sent less often than a small one's, which go out at every change); what is
+/// held back is marked and sent by the pairing loop once its time has come
+/// ([`Hub::standings_due`]).
 pub(crate) async fn publish_standings(hub: &Hub, backend: &dyn Backend, id: &str) {
     if !hub.watched(id) || hub.hold_standings(id) {
         return;
     }
-    match standings_message(backend, id).await {
-        Ok(Some((message, _))) => {
-            hub.standings_sent(id, message.len());
-            hub.publish(id, Event::Standings(message));
+    match standings_of(backend, id).await {
+        Ok(Some((standings, _))) => {
+            // The first page stands for all: pages are cut to the same number of lines.
+            hub.standings_sent(id, standings.page(1).len(), standings.pages());
+            hub.publish(id, Event::Standings(standings));
         }
         Ok(None) => {}
         Err(e) => tracing::warn!(tournament = %id, error = %e, "cannot read a tournament"),

@@ -1,11 +1,14 @@
-//! `GET /api/tournaments/{id}/ws`: the tournament socket. It sends the `standings` on connect
-//! and after every change; opened with a player key (`Authorization: Player`, or the player
-//! cookie from this site's own pages), it also sends that player `game` on connect when a game
-//! is in progress, and whenever they are paired. Clients send `ping`. Sockets count against
-//! the address's WebSocket cap like game sockets.
+//! `GET /api/tournaments/{id}/ws`: the tournament socket. It sends the page of the `standings`
+//! it follows on connect and after every change: the page where its player stands (the first
+//! for a watcher) until the client asks for another with `page`. Opened with a player key
+//! (`Authorization: Player`, or the player cookie from this site's own pages), it also sends
+//! that player `game` on connect when a game is in progress, and whenever they are paired.
+//! Clients send `ping` and `page`. Sockets count against the address's WebSocket cap like game
+//! sockets.
 
 use std::pin::pin;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
 
 use axum::body::Bytes;
 use axum::extract::Path;
@@ -17,7 +20,7 @@ use jiang_protocol::{TournamentClientMessage, TournamentServerMessage, to_sorted
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
 
-use super::{Event, my_game, standings_message};
+use super::{Event, Standings, my_game, standings_of};
 use crate::error::{ApiError, ErrorCode};
 use crate::http::ratelimit::Bucket;
 use crate::http::serve::{ConnectionSlot, stopped};
@@ -56,11 +59,11 @@ pub(crate) async fn upgrade(
     let personal = player
         .as_deref()
         .map(|p| state.tournaments.subscribe_personal(&id, p));
-    let first = match standings_message(&*state.games.store().backend(), &id).await {
-        Ok(Some((message, loaded))) => {
+    let first = match standings_of(&*state.games.store().backend(), &id).await {
+        Ok(Some((standings, loaded))) => {
             let mine = player.as_deref().and_then(|p| my_game(&loaded, p));
             let mine = mine.map(|g| to_sorted_json(&TournamentServerMessage::Game(g)));
-            (message, mine)
+            (standings, mine)
         }
         Ok(None) => {
             drop(events);
@@ -74,8 +77,16 @@ pub(crate) async fn upgrade(
         }
     };
     let slots = accepted.slots;
-    ws::small_messages(accepted.upgrade)
-        .on_upgrade(move |socket| run(state, id, first, (events, personal), socket, slots))
+    ws::small_messages(accepted.upgrade).on_upgrade(move |socket| {
+        run(
+            state,
+            (id, player),
+            first,
+            (events, personal),
+            socket,
+            slots,
+        )
+    })
 }
 
 fn not_found() -> ApiError {
@@ -91,10 +102,39 @@ type Receivers = (
     Option<broadcast::Receiver<Arc<str>>>,
 );
 
+/// The page a socket follows: a page number from 1, or [`MY_PAGE`].
+struct Follow {
+    page: AtomicU32,
+    /// The socket's player, whose page [`MY_PAGE`] is.
+    player: Option<String>,
+    /// The latest standings the socket has seen, to answer `page` from.
+    latest: Mutex<Arc<Standings>>,
+}
+
+/// "The page where the socket's player stands" (the first for a watcher).
+const MY_PAGE: u32 = 0;
+
+impl Follow {
+    /// The followed page of `standings`, as its message (remembered as the latest).
+    fn page_of(&self, standings: Arc<Standings>) -> Arc<str> {
+        let page = match self.page.load(Ordering::Relaxed) {
+            MY_PAGE => self
+                .player
+                .as_deref()
+                .and_then(|p| standings.page_of(p))
+                .unwrap_or(1),
+            page => page,
+        };
+        let text = standings.page(page);
+        *self.latest.lock().expect("follow lock") = standings;
+        text
+    }
+}
+
 async fn run(
     state: AppState,
-    id: String,
-    first: (Arc<str>, Option<String>),
+    (id, player): (String, Option<String>),
+    first: (Arc<Standings>, Option<String>),
     (events, personal): Receivers,
     socket: WebSocket,
     _slots: (Slot, ConnectionSlot),
@@ -103,8 +143,15 @@ async fn run(
     let mut hard_stop = state.hard_stop.clone();
     let mut shutdown = state.lobby.shutdown();
     let timeout = state.ws_idle_timeout;
+    let follow = Follow {
+        page: AtomicU32::new(MY_PAGE),
+        player,
+        latest: Mutex::new(first.0.clone()),
+    };
+    let follow = &follow;
     let serve = async {
-        if !send_within(&mut sink, Message::Text(first.0.as_ref().into()), timeout).await {
+        let page = follow.page_of(first.0);
+        if !send_within(&mut sink, Message::Text(shared_text(page)), timeout).await {
             return End::Gone;
         }
         if let Some(mine) = first.1
@@ -117,13 +164,15 @@ async fn run(
         let standings = futures_util::stream::unfold(events, move |mut events| async move {
             loop {
                 match events.recv().await {
-                    Ok(Event::Standings(text)) => return Some((text, events)),
+                    Ok(Event::Standings(standings)) => {
+                        return Some((follow.page_of(standings), events));
+                    }
                     Ok(Event::Paired { .. }) => continue, // never on this channel
                     // Fallen behind: the latest standings (they are whole).
                     Err(RecvError::Lagged(_)) => {
                         events = events.resubscribe();
-                        if let Some(text) = hub.latest_standings(id) {
-                            return Some((text, events));
+                        if let Some(standings) = hub.latest_standings(id) {
+                            return Some((follow.page_of(standings), events));
                         }
                     }
                     Err(RecvError::Closed) => return None,
@@ -146,7 +195,7 @@ async fn run(
         );
         let mut talk = Conversation::new(&mut sink, &mut stream, timeout, outgoing);
         while let Some(message) = talk.next_message().await {
-            let handled = handle(&message, &mut talk.bucket);
+            let handled = handle(&message, &mut talk.bucket, follow);
             talk.answer(handled).await;
         }
         talk.end()
@@ -172,12 +221,23 @@ fn shared_text(text: Arc<str>) -> Utf8Bytes {
     Utf8Bytes::try_from(Bytes::from_owner(Shared(text))).expect("a str is UTF-8")
 }
 
-/// One client message: `ping` is answered with `pong`.
-fn handle(text: &str, bucket: &mut Bucket) -> Result<Option<Message>, ApiError> {
+/// One client message: `ping` is answered with `pong`, `page` with the page now followed.
+fn handle(text: &str, bucket: &mut Bucket, follow: &Follow) -> Result<Option<Message>, ApiError> {
     let message: TournamentClientMessage = ws::parse_message(text, bucket)?;
     match message {
         TournamentClientMessage::Ping {} => Ok(Some(Message::Text(
             to_sorted_json(&TournamentServerMessage::Pong {}).into(),
         ))),
+        TournamentClientMessage::Page { page: Some(0) } => Err(ApiError::new(
+            ErrorCode::InvalidMessage,
+            "Pages are numbered from 1 (`page` absent: the page where you stand).",
+        )),
+        TournamentClientMessage::Page { page } => {
+            follow
+                .page
+                .store(page.unwrap_or(MY_PAGE), Ordering::Relaxed);
+            let latest = follow.latest.lock().expect("follow lock").clone();
+            Ok(Some(Message::Text(shared_text(follow.page_of(latest)))))
+        }
     }
 }

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod pg;
+pub mod tournaments;
 
 use std::time::Duration;
 
