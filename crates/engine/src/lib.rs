@@ -7,8 +7,9 @@
 //! thread of its choosing and stops it through [`Go::stop`].
 //!
 //! - [`search`]: iterative deepening, PVS alpha-beta with aspiration windows, transposition
-//!   table, quiescence, move ordering, null move, LMR, check extension, mate scores,
-//!   repetition verdicts, and Jieqi chance nodes.
+//!   table, quiescence, move ordering, null move, LMR, exchange (SEE) pruning, check
+//!   extension, mate scores, repetition verdicts, and Jieqi chance nodes; `see`: the static
+//!   exchange evaluation both families share.
 //! - [`tree::GameTree`]: what a family provides; [`xiangqi`] and [`shogi`] implement it.
 //! - [`eval`]: evaluation per family as weighted terms (the tuner fits the weights).
 //! - [`time`]: budgets for Fischer, byo-yomi and fixed times, and pondering; [`level`]:
@@ -26,6 +27,7 @@ pub mod level;
 pub mod mate;
 pub mod score;
 pub mod search;
+mod see;
 pub mod shogi;
 pub mod smp;
 pub mod time;

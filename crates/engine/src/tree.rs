@@ -54,6 +54,10 @@ pub trait GameTree: Clone + Send + 'static {
     fn gives_check(&self, mv: Self::Move) -> bool;
     /// Whether quiescence search plays `mv`: captures (and, in shogi, promotions).
     fn is_noisy(&self, mv: Self::Move) -> bool;
+    /// Whether `mv` at least breaks even by `threshold` centipawns for the mover once the
+    /// exchange on its target is played out ([`crate::see`]): the search prunes moves that
+    /// lose material and orders losing captures last.
+    fn see_at_least(&self, mv: Self::Move, threshold: i32) -> bool;
     /// An ordering key for noisy moves: most valuable victim, least valuable attacker.
     fn mvv_lva(&self, mv: Self::Move) -> i32;
     /// The static evaluation from the side to move's point of view, in centipawns.

@@ -696,12 +696,13 @@ mod tests {
 
     #[test]
     fn a_self_play_game_gives_verified_puzzles_that_show_no_identity_early() {
-        // Seed 8 (levels 3 and 2) has mates whose line reveals a covered piece.
-        let found = find(&self_play(8));
+        // Seed 11's game has mates whose line reveals a covered piece (with the engine of
+        // December 2026: another search plays another game, and the seed may need changing).
+        let found = find(&self_play(11));
         assert!(found.iter().any(|p| p.themes.contains(&Theme::Reveal)));
         // The generator's pipeline is the same search, deduplicated and sorted by id.
         let settings = crate::generate::Settings::for_variant(Variant::Jieqi);
-        let games = crate::generate::self_play_games(Variant::Jieqi, 8);
+        let games = crate::generate::self_play_games(Variant::Jieqi, 11);
         let (generated, _) = crate::generate::generate(1, &games, &settings, 1, &|_| {});
         assert_eq!(generated, crate::generate::finish(found.clone()));
         for puzzle in &found {

@@ -54,6 +54,11 @@ impl<T: GameTree> Searcher<T> {
                 }
             }
         }
+        // Internal iterative reduction: a node the table knows nothing about is searched a
+        // ply shallower (its ordering is poor; the next iteration finds it in the table).
+        if table_move == 0 && depth >= 4 {
+            depth -= 1;
+        }
         let static_eval = if in_check {
             -INFINITY
         } else {
@@ -117,6 +122,20 @@ impl<T: GameTree> Searcher<T> {
                     continue;
                 }
             }
+            // Exchange pruning near the leaves (not the first move, not in check, not while
+            // every move so far loses to a mate): a capture that loses more than a margin
+            // growing with the depth, or a quiet move whose piece is simply lost, is skipped
+            // unless it gives check.
+            if i > 0 && !pv && !in_check && depth <= 6 && best > -MATE_BOUND {
+                let margin = if noisy {
+                    -90 * depth
+                } else {
+                    -25 * depth * depth
+                };
+                if !self.stack[ply].see_at_least(mv, margin) && !self.stack[ply].gives_check(mv) {
+                    continue;
+                }
+            }
             let score = if i == 0 {
                 self.child_value(ply, mv, depth - 1, alpha, beta, pv)
             } else {
@@ -155,6 +174,9 @@ impl<T: GameTree> Searcher<T> {
                                 k[1] = k[0];
                                 k[0] = code;
                             }
+                            if let Some(previous) = self.path_moves[ply] {
+                                self.counter_moves[T::encode(previous) as usize] = code;
+                            }
                             let bonus = depth * depth;
                             let h = &mut self.history_scores[code as usize];
                             *h = (*h + bonus).min(60_000);
@@ -185,7 +207,8 @@ impl<T: GameTree> Searcher<T> {
         best
     }
 
-    /// Ordering keys (higher first): table move, captures by MVV-LVA, killers, history.
+    /// Ordering keys (higher first): table move, captures that do not lose material by
+    /// MVV-LVA, killers, the counter move, history, then captures that lose material.
     pub(super) fn order_keys(
         &self,
         ply: usize,
@@ -195,17 +218,24 @@ impl<T: GameTree> Searcher<T> {
     ) {
         let node = &self.stack[ply];
         let killers = self.killers[ply];
+        let counter = self.path_moves[ply].map_or(0, |m| self.counter_moves[T::encode(m) as usize]);
         keys.clear();
         keys.extend(moves.iter().map(|&mv| {
             let code = T::encode(mv);
             if code == table_move {
                 1_000_000
             } else if node.is_noisy(mv) {
-                200_000 + node.mvv_lva(mv)
+                if node.see_at_least(mv, 0) {
+                    200_000 + node.mvv_lva(mv)
+                } else {
+                    -100_000 + node.mvv_lva(mv)
+                }
             } else if code == killers[0] {
                 90_000
             } else if code == killers[1] {
                 85_000
+            } else if code == counter {
+                80_000
             } else {
                 self.history_scores[code as usize].clamp(-70_000, 70_000)
             }
@@ -249,6 +279,11 @@ impl<T: GameTree> Searcher<T> {
             // Delta pruning: a capture that cannot bring the score near alpha even when the
             // victim is won for free is skipped (not in check, where every move counts).
             if !in_check && best > -MATE_BOUND && best + keys[i] / 8 + 200 <= alpha {
+                continue;
+            }
+            // A capture (or promotion) that loses material in the exchange is not followed
+            // (in check every evasion counts).
+            if !in_check && !self.stack[ply].see_at_least(mv, 0) {
                 continue;
             }
             let mut chances = std::mem::take(&mut self.chance_buffers[ply]);

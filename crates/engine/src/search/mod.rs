@@ -1,8 +1,9 @@
 //! The search, written once for every family: iterative deepening with aspiration windows,
 //! principal-variation alpha-beta, a transposition table, quiescence, move ordering (table
-//! move, MVV-LVA, killers, history), null-move pruning, late-move reductions, late-move and
-//! futility pruning of quiet moves near the leaves, delta pruning in quiescence, check
-//! extension, mate scores, repetition verdicts from the rules, and Jieqi's chance nodes
+//! move, MVV-LVA, killers, counter moves, history, losing captures last), null-move pruning,
+//! late-move reductions, late-move and futility pruning of quiet moves near the leaves,
+//! exchange (SEE) pruning of captures and quiet moves near the leaves and of losing captures
+//! in quiescence, delta pruning in quiescence, check extension, mate scores, repetition verdicts from the rules, and Jieqi's chance nodes
 //! (an expectation over the identities a covered piece may reveal, with Star1 bounds).
 
 mod alphabeta;
@@ -112,6 +113,8 @@ pub struct Searcher<T: GameTree> {
     stack: Vec<T>,
     path_moves: Vec<Option<T::Move>>,
     killers: Vec<[u16; 2]>,
+    /// The quiet move that last refuted each move (by the refuted move's code).
+    counter_moves: Vec<u16>,
     history_scores: Vec<i32>,
     move_buffers: Vec<Vec<T::Move>>,
     chance_buffers: Vec<Vec<Chance>>,
@@ -142,6 +145,7 @@ impl<T: GameTree> Searcher<T> {
             stack: Vec::with_capacity(MAX_PLY + 2),
             path_moves: vec![None; MAX_PLY + 2],
             killers: vec![[0; 2]; MAX_PLY + 2],
+            counter_moves: vec![0; 1 << 16],
             history_scores: vec![0; 1 << 16],
             move_buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(128)).collect(),
             chance_buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(8)).collect(),
@@ -163,6 +167,7 @@ impl<T: GameTree> Searcher<T> {
     pub fn forget(&mut self) {
         self.table.clear();
         self.killers.fill([0; 2]);
+        self.counter_moves.fill(0);
         self.history_scores.fill(0);
     }
 

@@ -25,8 +25,11 @@ pub mod w {
     pub const TEMPO: usize = 24;
     /// Per rank a pawn, silver or gold stands forward of its home rank (small).
     pub const ADVANCE: usize = 25;
+    /// Per square a rook (or dragon) and a bishop (or horse) attacks beyond its own pieces,
+    /// above the usual count (`USUAL_REACH`).
+    pub const MOBILITY: usize = 26;
     /// How many weights.
-    pub const COUNT: usize = 26;
+    pub const COUNT: usize = 28;
 }
 
 /// The default weights, set by hand (a brief Texel run on a few self-play games, see
@@ -37,8 +40,23 @@ pub static WEIGHTS: [i32; w::COUNT] = [
     // hand: P L N S G B R
     110, 350, 430, 570, 620, 950, 1100, //
     // king attack, king guard, invader, tempo, advance
-    28, 18, 12, 20, 4,
+    28, 18, 12, 20, 4, //
+    // mobility: rook-like, bishop-like
+    6, 6,
 ];
+
+/// The squares a rook and a bishop usually reach in a middlegame (on the 9×9 board; the
+/// minishogi board's smaller counts only shift both sides alike).
+const USUAL_REACH: [i32; 2] = [7, 6];
+
+/// Which mobility weight a kind has (rook-like, bishop-like), if any.
+fn mobility_slot(kind: PieceKind) -> Option<usize> {
+    match kind {
+        PieceKind::Rook | PieceKind::Dragon => Some(0),
+        PieceKind::Bishop | PieceKind::Horse => Some(1),
+        _ => None,
+    }
+}
 
 /// The worth of a piece of `kind` on the board (for move ordering).
 pub fn piece_worth(kind: PieceKind) -> i32 {
@@ -46,6 +64,15 @@ pub fn piece_worth(kind: PieceKind) -> i32 {
         return 10_000;
     }
     WEIGHTS[w::BOARD + kind.index()]
+}
+
+/// What capturing a piece of `kind` swings the balance by: its worth on the board, which its
+/// owner loses, and its base kind's worth in hand, which the captor gains (for exchanges).
+pub fn capture_worth(kind: PieceKind) -> i32 {
+    if kind == PieceKind::King {
+        return 10_000;
+    }
+    WEIGHTS[w::BOARD + kind.index()] + WEIGHTS[w::HAND + kind.unpromoted().index()]
 }
 
 /// Adds every term of `position`'s evaluation from sente's side.
@@ -68,6 +95,13 @@ pub fn terms<T: Terms>(position: &Position, terms: &mut T) {
                 continue;
             }
             terms.add(w::BOARD + kind.index(), sign * SCALE);
+            if let Some(slot) = mobility_slot(kind) {
+                let reach = position.attacks_from(i) & !position.occupancy(side);
+                terms.add(
+                    w::MOBILITY + slot,
+                    sign * SCALE * (reach.count_ones() as i32 - USUAL_REACH[slot]),
+                );
+            }
             if zone & (1u128 << i) != 0 {
                 terms.add(w::INVADER, sign * SCALE);
             }

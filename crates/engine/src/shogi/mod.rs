@@ -2,10 +2,11 @@
 
 pub mod eval;
 
-use jiang_rules::shogi::{self, Move, PieceKind, Position};
+use jiang_rules::shogi::{self, Move, PieceKind, Position, Square};
 use jiang_rules::{Side, Variant};
 
 use crate::score::MATE;
+use crate::see::{self, Exchange};
 use crate::tree::{Chance, GameTree, Line, Verdict};
 
 /// How far back (in plies) the search looks for a repetition.
@@ -78,6 +79,20 @@ pub fn can_declare(position: &Position) -> bool {
     points >= if side == Side::SENTE { 28 } else { 27 }
 }
 
+impl Exchange for ShogiNode {
+    #[inline]
+    fn attackers(&self, target: usize, side: Side, removed: u128) -> u128 {
+        self.position.attackers_of(target, side, removed)
+    }
+
+    #[inline]
+    fn worth_at(&self, index: usize) -> i32 {
+        Square::from_index(index)
+            .and_then(|sq| self.position.piece_at(sq))
+            .map_or(0, |p| eval::capture_worth(p.kind))
+    }
+}
+
 impl GameTree for ShogiNode {
     type Move = Move;
 
@@ -122,6 +137,30 @@ impl GameTree for ShogiNode {
     #[inline]
     fn is_noisy(&self, mv: Move) -> bool {
         mv.promotes() || (!mv.is_drop() && self.position.piece_at(mv.to()).is_some())
+    }
+
+    fn see_at_least(&self, mv: Move, threshold: i32) -> bool {
+        let to = mv.to().index();
+        let victim = self.worth_at(to);
+        let (from, kind) = match mv.from() {
+            Some(sq) => (
+                Some(sq.index()),
+                self.position
+                    .piece_at(sq)
+                    .map_or(PieceKind::Pawn, |p| p.kind),
+            ),
+            None => (None, mv.drop_kind().unwrap_or(PieceKind::Pawn)),
+        };
+        // A promotion's gain counts with the first capture; the promoted piece is what the
+        // opponent can take back.
+        let (mover, gain) = match kind.promoted().filter(|_| mv.promotes()) {
+            Some(promoted) => (
+                eval::capture_worth(promoted),
+                eval::piece_worth(promoted) - eval::piece_worth(kind),
+            ),
+            None => (eval::capture_worth(kind), 0),
+        };
+        see::at_least(self, self.turn(), from, to, victim + gain, mover, threshold)
     }
 
     fn mvv_lva(&self, mv: Move) -> i32 {
@@ -237,5 +276,34 @@ pub(crate) fn line(game: &shogi::Game) -> Line<ShogiNode> {
         history,
         moves: moves[first..].to_vec(),
         root: ShogiNode::new(current),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Exchanges on 5e, where gote's pawn is guarded by a gold: pawn takes pawn breaks
+    /// even, unless sente's rook stands behind (then the gold does not take back); the rook
+    /// taking first loses itself for the pawn.
+    #[test]
+    fn exchanges_on_a_guarded_pawn() {
+        let node = |sfen: &str| ShogiNode::new(Position::from_sfen(Variant::Shogi, sfen).unwrap());
+        let pawn = eval::capture_worth(PieceKind::Pawn);
+        let rook = eval::capture_worth(PieceKind::Rook);
+
+        let even = node("4k4/9/9/4g4/4p4/4P4/9/9/4K4 b - 1");
+        let pawn_takes = even.position().parse_move("5f5e").unwrap();
+        assert!(even.see_at_least(pawn_takes, 0));
+        assert!(!even.see_at_least(pawn_takes, 1));
+
+        let backed = node("4k4/9/9/4g4/4p4/4P4/9/4R4/4K4 b - 1");
+        let pawn_takes = backed.position().parse_move("5f5e").unwrap();
+        assert!(backed.see_at_least(pawn_takes, pawn));
+
+        let rook_first = node("4k4/9/9/4g4/4p4/9/9/4R4/4K4 b - 1");
+        let rook_takes = rook_first.position().parse_move("5h5e").unwrap();
+        assert!(rook_first.see_at_least(rook_takes, pawn - rook));
+        assert!(!rook_first.see_at_least(rook_takes, pawn - rook + 1));
     }
 }

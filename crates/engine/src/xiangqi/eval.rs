@@ -26,8 +26,11 @@ pub mod w {
     pub const INVADER: usize = 23;
     /// The side to move's bonus.
     pub const TEMPO: usize = 24;
+    /// Per point a face-up horse, chariot or cannon can move to, above that kind's usual
+    /// count (`USUAL_REACH`).
+    pub const MOBILITY: usize = 25;
     /// How many weights.
-    pub const COUNT: usize = 25;
+    pub const COUNT: usize = 28;
 }
 
 /// The default weights, set by hand (a brief Texel run on a few self-play games, see
@@ -40,8 +43,24 @@ pub static WEIGHTS: [i32; w::COUNT] = [
     // PST scales
     16, 16, 16, 16, 16, 16, 16, //
     // covered, exposed king, invader, tempo
-    10, 12, 8, 10,
+    10, 12, 8, 10, //
+    // mobility: horse, chariot, cannon
+    12, 7, 4,
 ];
+
+/// The number of points a horse, chariot and cannon can usually move to in a middlegame:
+/// mobility counts from there, so that material keeps its meaning.
+const USUAL_REACH: [i32; 3] = [4, 9, 7];
+
+/// Which mobility weight a kind has (horse, chariot, cannon), if any.
+fn mobility_slot(kind: PieceKind) -> Option<usize> {
+    match kind {
+        PieceKind::Horse => Some(0),
+        PieceKind::Chariot => Some(1),
+        PieceKind::Cannon => Some(2),
+        _ => None,
+    }
+}
 
 /// Piece-square tables from Red's side, indexed by `rank * 9 + file` (rank 0 = own back
 /// rank), in centipawns at scale 16.
@@ -190,6 +209,24 @@ pub fn terms<T: Terms>(node: &XiangqiNode, terms: &mut T) {
             ) && rank >= 5
             {
                 invaders[side.index()] += 1;
+            }
+        }
+    }
+    for side in Side::BOTH {
+        // Mobility of the face-up pieces that move far (a covered piece's future is chance's).
+        let sign = if side == Side::RED { 1 } else { -1 };
+        let mut reach = [0i32; 3];
+        p.reach(side, |from, targets| {
+            if covered_points & (1u128 << from) != 0 {
+                return;
+            }
+            if let Some(slot) = p.cell(from).and_then(|c| mobility_slot(c.kind)) {
+                reach[slot] += targets.count_ones() as i32 - USUAL_REACH[slot];
+            }
+        });
+        for (slot, &count) in reach.iter().enumerate() {
+            if count != 0 {
+                terms.add(w::MOBILITY + slot, sign * SCALE * count);
             }
         }
     }

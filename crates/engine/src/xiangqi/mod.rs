@@ -11,6 +11,7 @@ use jiang_rules::jieqi::JieqiView;
 use jiang_rules::xiangqi::{self, Move, PieceKind, Position};
 use jiang_rules::{Outcome, Side, Variant};
 
+use crate::see::{self, Exchange};
 use crate::tree::{Chance, GameTree, Line, Verdict};
 
 /// Per side, how many of each identity ([`PieceKind::index`]) the searching side has not
@@ -376,6 +377,20 @@ fn worth(node: &XiangqiNode, side: Side, kind: PieceKind, covered: bool) -> i32 
     }
 }
 
+impl Exchange for XiangqiNode {
+    #[inline]
+    fn attackers(&self, target: usize, side: Side, removed: u128) -> u128 {
+        self.position.attackers_of(target, side, removed)
+    }
+
+    #[inline]
+    fn worth_at(&self, index: usize) -> i32 {
+        self.position
+            .cell(index)
+            .map_or(0, |c| worth(self, c.side, c.kind, c.covered))
+    }
+}
+
 impl GameTree for XiangqiNode {
     type Move = Move;
 
@@ -463,6 +478,13 @@ impl GameTree for XiangqiNode {
     #[inline]
     fn is_noisy(&self, mv: Move) -> bool {
         self.position.captured(mv).is_some()
+    }
+
+    fn see_at_least(&self, mv: Move, threshold: i32) -> bool {
+        let (from, to) = (mv.from().index(), mv.to().index());
+        let victim = self.worth_at(to);
+        let mover = self.worth_at(from);
+        see::at_least(self, self.turn(), Some(from), to, victim, mover, threshold)
     }
 
     fn mvv_lva(&self, mv: Move) -> i32 {
@@ -590,6 +612,26 @@ mod tests {
         // A covered piece is worth its pool's average.
         let average = (2 * (260 + 270 + 420 + 920 + 460) + 5 * 110) / 15;
         assert_eq!(eval::covered_worth(&node, Side::RED), average);
+    }
+
+    /// The exchange on a point: a chariot that takes a soldier guarded by a horse loses the
+    /// difference, the same capture without the guard wins the soldier.
+    #[test]
+    fn a_guarded_soldier_is_a_losing_capture_for_a_chariot() {
+        let node = |fen: &str| {
+            Knowledge::from_public(Variant::Xiangqi, fen, &[])
+                .unwrap()
+                .node()
+        };
+        let guarded = node("3k5/9/9/9/2n6/4p4/9/9/4R4/4K4 w - - 0 1");
+        let alone = node("3k5/9/9/9/9/4p4/9/9/4R4/4K4 w - - 0 1");
+        let take = |n: &XiangqiNode| n.position().parse_move("e1e4").unwrap();
+        let soldier = eval::piece_worth(Variant::Xiangqi, PieceKind::Soldier);
+        let chariot = eval::piece_worth(Variant::Xiangqi, PieceKind::Chariot);
+        assert!(guarded.see_at_least(take(&guarded), soldier - chariot));
+        assert!(!guarded.see_at_least(take(&guarded), soldier - chariot + 1));
+        assert!(alone.see_at_least(take(&alone), soldier));
+        assert!(!alone.see_at_least(take(&alone), soldier + 1));
     }
 
     #[test]

@@ -53,8 +53,13 @@ impl Position {
     /// Calls `emit(from, targets)` for every piece of the side to move with its pseudo-legal
     /// targets (geometry, blocking and own pieces respected; the general's safety not yet).
     #[inline(always)]
-    pub(crate) fn for_each_pseudo(&self, mut emit: impl FnMut(usize, Bitboard)) {
-        let us = self.turn.index();
+    pub(crate) fn for_each_pseudo(&self, emit: impl FnMut(usize, Bitboard)) {
+        self.for_each_pseudo_of(self.turn.index(), emit);
+    }
+
+    /// [`Position::for_each_pseudo`] for the pieces of the side with index `us`.
+    #[inline(always)]
+    pub(crate) fn for_each_pseudo_of(&self, us: usize, mut emit: impl FnMut(usize, Bitboard)) {
         let them = 1 - us;
         let own = self.occ[us];
         let all = own | self.occ[them];
