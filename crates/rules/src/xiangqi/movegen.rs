@@ -12,13 +12,13 @@ use super::position::{COVERED_BIT, Position, cell_code, code_kind, side_of};
 use super::{Piece, PieceKind, Square};
 use crate::Side;
 
-const GENERAL: usize = PieceKind::General as usize;
-const ADVISOR: usize = PieceKind::Advisor as usize;
-const ELEPHANT: usize = PieceKind::Elephant as usize;
-const HORSE: usize = PieceKind::Horse as usize;
-const CHARIOT: usize = PieceKind::Chariot as usize;
-const CANNON: usize = PieceKind::Cannon as usize;
-const SOLDIER: usize = PieceKind::Soldier as usize;
+pub(super) const GENERAL: usize = PieceKind::General as usize;
+pub(super) const ADVISOR: usize = PieceKind::Advisor as usize;
+pub(super) const ELEPHANT: usize = PieceKind::Elephant as usize;
+pub(super) const HORSE: usize = PieceKind::Horse as usize;
+pub(super) const CHARIOT: usize = PieceKind::Chariot as usize;
+pub(super) const CANNON: usize = PieceKind::Cannon as usize;
+pub(super) const SOLDIER: usize = PieceKind::Soldier as usize;
 
 /// The most legal from-to pairs a xiangqi position can have is well under 256 (two chariots
 /// and two cannons reach at most 17 points each, everything else far fewer).

@@ -10,16 +10,10 @@ use super::bitboard::{
     SOLDIER_ATTACKERS, bit, in_palace, on_own_half, slider_attacks, zobrist,
 };
 use super::chase::cycle_outcome;
+use super::movegen::{ADVISOR, CANNON, CHARIOT, ELEPHANT, HORSE, SOLDIER};
 use super::position::{COVERED_BIT, code_kind, code_side, side_of};
 use super::{Move, PieceKind, Position, Square};
 use crate::{Outcome, Side};
-
-const ADVISOR: usize = PieceKind::Advisor as usize;
-const ELEPHANT: usize = PieceKind::Elephant as usize;
-const HORSE: usize = PieceKind::Horse as usize;
-const CHARIOT: usize = PieceKind::Chariot as usize;
-const CANNON: usize = PieceKind::Cannon as usize;
-const SOLDIER: usize = PieceKind::Soldier as usize;
 
 /// One occupied point as the engine sees it: whose piece, what it moves as, whether covered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
