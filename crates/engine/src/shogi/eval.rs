@@ -26,7 +26,7 @@ pub mod w {
     /// Per rank a pawn, silver or gold stands forward of its home rank (small).
     pub const ADVANCE: usize = 25;
     /// Per square a rook (or dragon) and a bishop (or horse) attacks beyond its own pieces,
-    /// above the usual count (`USUAL_REACH`).
+    /// above the usual count (`usual_reach`).
     pub const MOBILITY: usize = 26;
     /// How many weights.
     pub const COUNT: usize = 28;
@@ -45,9 +45,12 @@ pub static WEIGHTS: [i32; w::COUNT] = [
     6, 6,
 ];
 
-/// The squares a rook and a bishop usually reach in a middlegame (on the 9×9 board; the
-/// minishogi board's smaller counts only shift both sides alike).
-const USUAL_REACH: [i32; 2] = [7, 6];
+/// The squares a rook and a bishop usually reach in a middlegame, on the 9×9 and the 5×5
+/// board: mobility counts from there, so that a piece on the board and one in hand keep
+/// their relative worth.
+const fn usual_reach(size: i32) -> [i32; 2] {
+    if size >= 9 { [7, 6] } else { [4, 3] }
+}
 
 /// Which mobility weight a kind has (rook-like, bishop-like), if any.
 fn mobility_slot(kind: PieceKind) -> Option<usize> {
@@ -99,7 +102,7 @@ pub fn terms<T: Terms>(position: &Position, terms: &mut T) {
                 let reach = position.attacks_from(i) & !position.occupancy(side);
                 terms.add(
                     w::MOBILITY + slot,
-                    sign * SCALE * (reach.count_ones() as i32 - USUAL_REACH[slot]),
+                    sign * SCALE * (reach.count_ones() as i32 - usual_reach(size)[slot]),
                 );
             }
             if zone & (1u128 << i) != 0 {
