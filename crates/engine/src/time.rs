@@ -65,7 +65,13 @@ impl Clock {
             let limit = total.saturating_sub(fixed_overhead(self.byoyomi, 6));
             let share = remaining / 30 + self.byoyomi;
             let hard = (share * 2).min(limit).max(Duration::from_millis(1));
-            let soft = (share * 3 / 5).min(hard);
+            // With the main time gone, what the period leaves is lost: iterations are started
+            // until its end, as with a fixed time per move.
+            let soft = if remaining.is_zero() {
+                hard
+            } else {
+                (share * 3 / 5).min(hard)
+            };
             return Some(Budget { soft, hard });
         }
         // Fischer: the increment arrives only after the move, so never plan past what is
@@ -190,6 +196,17 @@ mod tests {
         // A short period keeps a sixth of it in reserve.
         let short = byoyomi(100);
         assert!(short.hard <= ms(85) && short.hard >= ms(80), "{short:?}");
+        // Nothing is saved for later: a new iteration may start until the end.
+        assert_eq!(b.soft, b.hard);
+        // With main time left, the period is the floor of a share that stops early.
+        let banked = Clock {
+            remaining: Some(ms(30_000)),
+            byoyomi: ms(1_000),
+            ..Clock::default()
+        }
+        .budget()
+        .unwrap();
+        assert!(banked.soft < banked.hard, "{banked:?}");
     }
 
     #[test]

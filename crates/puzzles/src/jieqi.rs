@@ -696,13 +696,16 @@ mod tests {
 
     #[test]
     fn a_self_play_game_gives_verified_puzzles_that_show_no_identity_early() {
-        // Seed 11's game has mates whose line reveals a covered piece (with the engine of
-        // December 2026: another search plays another game, and the seed may need changing).
-        let found = find(&self_play(11));
-        assert!(found.iter().any(|p| p.themes.contains(&Theme::Reveal)));
+        // The first self-play game (by seed) with a mate whose line reveals a covered piece:
+        // which game that is depends on the engine that plays them (each change to the search
+        // plays other games), so the test looks for it among the first thirty.
+        let (seed, found) = (1..=30)
+            .map(|seed| (seed, find(&self_play(seed))))
+            .find(|(_, found)| found.iter().any(|p| p.themes.contains(&Theme::Reveal)))
+            .expect("none of thirty self-play games gives a puzzle that reveals a piece");
         // The generator's pipeline is the same search, deduplicated and sorted by id.
         let settings = crate::generate::Settings::for_variant(Variant::Jieqi);
-        let games = crate::generate::self_play_games(Variant::Jieqi, 11);
+        let games = crate::generate::self_play_games(Variant::Jieqi, seed);
         let (generated, _) = crate::generate::generate(1, &games, &settings, 1, &|_| {});
         assert_eq!(generated, crate::generate::finish(found.clone()));
         for puzzle in &found {
