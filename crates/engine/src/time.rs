@@ -193,12 +193,12 @@ mod tests {
     fn byoyomi_uses_the_period_but_not_all_of_it() {
         let b = byoyomi(1_000);
         assert!(b.hard < ms(1_000) && b.hard >= ms(900), "{b:?}");
+        // Nothing is saved for later: a new iteration may start until the end.
+        assert_eq!(b.soft, b.hard);
         // A short period keeps a sixth of it in reserve.
         let short = byoyomi(100);
         assert!(short.hard <= ms(85) && short.hard >= ms(80), "{short:?}");
-        // Nothing is saved for later: a new iteration may start until the end.
-        assert_eq!(b.soft, b.hard);
-        // With main time left, the period is the floor of a share that stops early.
+        // With main time in the bank, iterations stop early to save it.
         let banked = Clock {
             remaining: Some(ms(30_000)),
             byoyomi: ms(1_000),
