@@ -89,7 +89,7 @@ impl Exchange for ShogiNode {
     fn worth_at(&self, index: usize) -> i32 {
         Square::from_index(index)
             .and_then(|sq| self.position.piece_at(sq))
-            .map_or(0, |p| eval::capture_worth(p.kind))
+            .map_or(0, |p| eval::capture_worth(self.position.variant(), p.kind))
     }
 }
 
@@ -151,14 +151,15 @@ impl GameTree for ShogiNode {
             ),
             None => (None, mv.drop_kind().unwrap_or(PieceKind::Pawn)),
         };
+        let variant = self.position.variant();
         // A promotion's gain counts with the first capture; the promoted piece is what the
         // opponent can take back.
         let (mover, gain) = match kind.promoted().filter(|_| mv.promotes()) {
             Some(promoted) => (
-                eval::capture_worth(promoted),
-                eval::piece_worth(promoted) - eval::piece_worth(kind),
+                eval::capture_worth(variant, promoted),
+                eval::piece_worth(variant, promoted) - eval::piece_worth(variant, kind),
             ),
-            None => (eval::capture_worth(kind), 0),
+            None => (eval::capture_worth(variant, kind), 0),
         };
         see::at_least(self, self.turn(), from, to, victim + gain, mover, threshold)
     }
@@ -167,11 +168,11 @@ impl GameTree for ShogiNode {
         let victim = self
             .position
             .piece_at(mv.to())
-            .map_or(0, |p| eval::piece_worth(p.kind));
+            .map_or(0, |p| eval::piece_worth(self.position.variant(), p.kind));
         let attacker = mv
             .from()
             .and_then(|sq| self.position.piece_at(sq))
-            .map_or(0, |p| eval::piece_worth(p.kind));
+            .map_or(0, |p| eval::piece_worth(self.position.variant(), p.kind));
         let promotion = if mv.promotes() { 300 } else { 0 };
         victim * 8 - attacker / 8 + promotion
     }
@@ -289,8 +290,8 @@ mod tests {
     #[test]
     fn exchanges_on_a_guarded_pawn() {
         let node = |sfen: &str| ShogiNode::new(Position::from_sfen(Variant::Shogi, sfen).unwrap());
-        let pawn = eval::capture_worth(PieceKind::Pawn);
-        let rook = eval::capture_worth(PieceKind::Rook);
+        let pawn = eval::capture_worth(Variant::Shogi, PieceKind::Pawn);
+        let rook = eval::capture_worth(Variant::Shogi, PieceKind::Rook);
 
         let even = node("4k4/9/9/4g4/4p4/4P4/9/9/4K4 b - 1");
         let pawn_takes = even.position().parse_move("5f5e").unwrap();
