@@ -147,6 +147,15 @@ fn distance(a: Square, b: Square) -> i32 {
     df.max(dr)
 }
 
+/// How many ranks `sq` stands forward of `side`'s home rank (sente's is the bottom one).
+fn ranks_forward(side: Side, sq: Square, size: i32) -> i32 {
+    if side == Side::SENTE {
+        size - sq.rank() as i32
+    } else {
+        sq.rank() as i32 - 1
+    }
+}
+
 /// Adds every term of `position`'s evaluation from sente's side.
 pub fn terms<T: Terms>(position: &Position, terms: &mut T) {
     let size = position.size() as i32;
@@ -189,14 +198,7 @@ pub fn terms<T: Terms>(position: &Position, terms: &mut T) {
                 terms.add(w::INVADER, sign * SCALE);
             }
             if matches!(kind, PieceKind::Pawn | PieceKind::Silver) {
-                // Ranks forward from home: sente's home is the bottom rank.
-                let rank = sq.rank() as i32;
-                let forward = if side == Side::SENTE {
-                    size - rank
-                } else {
-                    rank - 1
-                };
-                terms.add(w::ADVANCE, sign * forward * SCALE / 2);
+                terms.add(w::ADVANCE, sign * ranks_forward(side, sq, size) * SCALE / 2);
             }
             if matches!(kind, PieceKind::Gold | PieceKind::Silver)
                 && let Some(king) = king
@@ -220,12 +222,10 @@ pub fn terms<T: Terms>(position: &Position, terms: &mut T) {
         let Some(king) = king else {
             continue;
         };
-        let forward = if side == Side::SENTE {
-            size - king.rank() as i32
-        } else {
-            king.rank() as i32 - 1
-        };
-        terms.add(w::KING_FORWARD, sign * SCALE * forward);
+        terms.add(
+            w::KING_FORWARD,
+            sign * SCALE * ranks_forward(side, king, size),
+        );
         // Enemy attacks on the squares around the king (a tsume's attacker has none), and
         // those only the king guards.
         let mut attacks = 0i32;
