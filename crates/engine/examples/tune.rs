@@ -4,8 +4,8 @@
 //! - `cargo run --release -p jiang-engine --example tune -- play <variant> <games> <depth>
 //!   [first seed] > positions.txt` plays games of the engine against itself (fixed depth,
 //!   random openings) and prints every quiet position (not in check, and left by a move that
-//!   captures nothing: no exchange is pending) with the game's result for the first side: `1`, `0.5` or
-//!   `0`, a tab, the FEN (SFEN for the shogi family).
+//!   captures nothing: no exchange is pending) with the game's result for the first side:
+//!   `1`, `0.5` or `0`, a tab, the FEN (SFEN for the shogi family).
 //! - `cargo run --release -p jiang-engine --example tune -- fit <variant> <files…>` fits the
 //!   variant's weights by gradient descent on the mean squared error between the result and
 //!   `sigmoid(eval)`, and prints them to paste back.
@@ -95,16 +95,16 @@ fn fitted_scale(samples: &[Sample], weights: &[f64]) -> f64 {
     best.1
 }
 
+/// The weights a fit starts from: the variant's current ones.
 fn initial_weights(variant: Variant) -> Vec<i32> {
     match variant {
-        Variant::Xiangqi | Variant::Jieqi => xiangqi_eval::WEIGHTS.to_vec(),
+        Variant::Xiangqi => xiangqi_eval::WEIGHTS.to_vec(),
         _ => shogi_eval::weights(variant).to_vec(),
     }
 }
 
 /// Plays `games` self-play games and prints their quiet positions.
 fn play(variant: Variant, games: u64, depth: u32, first_seed: u64) {
-    assert!(variant != Variant::Jieqi, "Jieqi is not tuned from FENs");
     let go = Go {
         depth: Some(depth),
         ..Go::default()
@@ -206,6 +206,7 @@ fn main() {
     let usage =
         "usage: tune play <variant> <games> <depth> [first seed] | tune fit <variant> <files…>";
     let variant: Variant = args.get(1).expect(usage).parse().expect("a variant");
+    assert!(variant != Variant::Jieqi, "Jieqi is not tuned from FENs");
     match args.first().map(String::as_str) {
         Some("play") => play(
             variant,

@@ -315,9 +315,10 @@ mod tests {
     }
 
     /// A king two ranks up from its home counts two ranks forward; gote's counts the other
-    /// way.
+    /// way (the feature is sente's ranks less gote's).
     #[test]
     fn king_forward_counts_from_home() {
+        // Both kings one rank up: sente's 1 less gote's 1.
         assert_eq!(features("5/4k/5/K4/5 b - 1")[w::KING_FORWARD], 1.0 - 1.0);
         assert_eq!(features("4k/5/K4/5/5 b - 1")[w::KING_FORWARD], 2.0);
         assert_eq!(features("5/5/4k/5/K4 b - 1")[w::KING_FORWARD], -2.0);
